@@ -1,0 +1,3 @@
+from inexeval.cli import main
+
+main()

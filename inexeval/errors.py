@@ -1,0 +1,55 @@
+"""Typed errors for user input.
+
+Every problem with what a user gave us (config, assessments, runs,
+collection, command line) is one of these. The CLI turns them into one line
+``file:line: message`` and an exit status; nothing else prints tracebacks.
+"""
+
+from __future__ import annotations
+
+
+class InexevalError(Exception):
+    """A problem with user input, located by file and (optionally) line."""
+
+    exit_status = 1
+
+    def __init__(self, message: str, file: object | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = None if file is None else str(file)
+        self.line = line
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = self.file if self.line is None else f"{self.file}:{self.line}"
+            where += ": "
+        return where + self.message
+
+
+class ConfigError(InexevalError):
+    """A bad configuration or command line: nothing is evaluated (exit 2)."""
+
+    exit_status = 2
+
+
+class ConfigErrors(ConfigError):
+    """Several configuration errors of one file, reported together."""
+
+    def __init__(self, errors: list[ConfigError]):
+        self.errors = list(errors)
+        first = self.errors[0]
+        super().__init__(first.message, first.file, first.line)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class InputError(InexevalError):
+    """An input file (assessments, run, collection) that cannot be used (exit 1)."""
+
+    exit_status = 1
+
+
+class InvalidPath(ValueError):
+    """An XPath or file id that inexeval refuses to match (SPEC §1.1)."""

@@ -1,0 +1,87 @@
+"""The data that readers produce and measures consume.
+
+Readers build these once; every measure and setting shares them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Exhaustivity codes. ``?`` (too small) is kept apart from an explicit 0
+#: because genLifted treats it as relevant (SPEC §4.1); ``None`` is unknown
+#: (2006 specificity-only assessments).
+E_TOO_SMALL = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One assessed element: exhaustivity code, size and highlighted size."""
+
+    path: str  # normalised, SPEC §1.1
+    e: int | None  # 0, 1, 2, E_TOO_SMALL, or None when absent (unknown)
+    size: int
+    rsize: int
+    line: int = 0  # line in the assessment file, for messages
+
+
+@dataclass(slots=True)
+class FileAssessment:
+    """The assessments of one document within one topic."""
+
+    file: str  # normalised file id
+    elements: dict[str, Judgement] = field(default_factory=dict)  # path -> judgement, file order
+    beps: list[str] = field(default_factory=list)  # best entry points, file order
+    line: int = 0
+
+
+@dataclass(slots=True)
+class TopicAssessment:
+    """A topic's selected assessment file (one pool)."""
+
+    topic: str
+    pool: str | None
+    query_type: str | None
+    source: str  # the assessment file
+    files: dict[str, FileAssessment] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Assessments:
+    """All recall-base topics (SPEC §1.2), keyed by topic id."""
+
+    topics: dict[str, TopicAssessment] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Run:
+    """A submission after run hygiene (SPEC §1.3).
+
+    ``topics`` maps a topic id to its ranked results as ``(file, path)``
+    pairs (normalised), in rank order, with truncated, duplicate and invalid
+    results already removed.  Topics unknown to the assessments are still
+    here; the evaluator ignores them (and warns).
+    """
+
+    run_id: str
+    source: str
+    task: str | None = None
+    topics: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class RunResult:
+    """Scores of one run under one setting (SPEC §9.2).
+
+    ``per_topic[topic][measure]`` is a float, or None where the value is
+    undefined (SPEC §10); ``average[measure]`` likewise.  ``measures`` is the
+    column order used by every writer.
+    """
+
+    run_id: str
+    setting: str  # "<quant>_<overlap>" (e.g. "gen_on") or "default"
+    measures: list[str]
+    per_topic: dict[str, dict[str, float | None]]
+    average: dict[str, float | None]
+    source: str = ""
