@@ -1,0 +1,34 @@
+"""Averaging over topics (SPEC §10): the -e policy lives here, once."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, Mapping
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(s: str):
+    """Sort key putting 'topic 9' before 'topic 10'."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in _DIGITS.split(s) if t]
+
+
+def counted_topics(run_topics: Iterable[str], recall_base: Iterable[str], empty_as_zero: bool) -> list[str]:
+    """The topics a run is averaged over, in natural order.
+
+    Without -e: the run's topics that are in the recall-base; with -e: every
+    recall-base topic (missing ones are scored on an empty ranking, i.e. 0).
+    """
+    rb = set(recall_base)
+    chosen = rb if empty_as_zero else rb.intersection(run_topics)
+    return sorted(chosen, key=natural_key)
+
+
+def average(per_topic: Mapping[str, Mapping[str, float | None]], measures: Iterable[str]) -> dict[str, float | None]:
+    """Mean of each measure over the topics where it is defined; None over no topic."""
+    out: dict[str, float | None] = {}
+    for m in measures:
+        vals = [v[m] for v in per_topic.values() if v.get(m) is not None]
+        out[m] = math.fsum(vals) / len(vals) if vals else None
+    return out

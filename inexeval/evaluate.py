@@ -1,0 +1,160 @@
+"""Orchestration: config -> inputs -> recall-bases -> measures -> averages.
+
+Inputs are parsed once; recall-bases are built once per (topic,
+quantisation) and shared by every run and measure.  Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from inexeval.aggregate import average, counted_topics, natural_key
+from inexeval.config import Config
+from inexeval.errors import ConfigError, InexevalError, InputError
+from inexeval.gains import OverlapIndex
+from inexeval.measures import registry
+from inexeval.measures.registry import Measure, Params, Setting, TopicInput
+from inexeval.model import Assessments, Run, RunResult
+from inexeval.readers.assessments import load_assessments
+from inexeval.readers.runs import read_run
+from inexeval.recallbase import QuantisedTopic
+
+XCG_STRATEGIES = {"thorough", "focussed", "fetchbrowse"}
+
+
+@dataclass
+class Evaluation:
+    """Everything one config produced: results, runs skipped and warnings."""
+
+    config: Config
+    settings: list[Setting]
+    measures: list[Measure]
+    params: Params
+    results: list[RunResult] = field(default_factory=list)
+    problems: list[InexevalError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def resolve_measures(config: Config) -> list[Measure]:
+    """METRICS -> registered measures for the task's strategy (ConfigError if unknown)."""
+    out: list[Measure] = []
+    for name in config.metrics:
+        m = registry.find(name, config.strategy)
+        if m is None:
+            known = ", ".join(registry.names_for(config.strategy))
+            raise ConfigError(f"METRICS: {name!r} is not a measure of task {config.task} (known: {known})",
+                              config.source, config.line_of("METRICS"))
+        if m not in out:
+            out.append(m)
+    return out
+
+
+def settings_of(config: Config) -> list[Setting]:
+    if config.strategy in XCG_STRATEGIES:
+        return [Setting(q, o, config.alpha) for q in config.quant_functions for o in config.overlap]
+    return [Setting(None, None, config.alpha)]
+
+
+def params_of(config: Config) -> Params:
+    return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta,
+                  bep_a=config.bep_a, avg_doc_length=config.avg_doc_length)
+
+
+class Scorer:
+    """Scores runs against one set of assessments; recall-bases are cached across runs."""
+
+    def __init__(self, config: Config, assessments: Assessments, measures: list[Measure],
+                 settings: list[Setting], params: Params, services: dict | None = None):
+        self.config, self.assessments = config, assessments
+        self.measures, self.settings, self.params = measures, settings, params
+        self.services = services or {}
+        self._qt: dict[tuple[str, str], QuantisedTopic] = {}
+        self._index: dict[tuple[str, str], OverlapIndex] = {}
+        self.undefined: dict[str, set[str]] = {}  # setting -> topics with nothing relevant
+
+    def quantised(self, topic: str, quant: str) -> tuple[QuantisedTopic, OverlapIndex]:
+        key = (topic, quant)
+        if key not in self._qt:
+            qt = QuantisedTopic(self.assessments.topics[topic], quant)
+            self._qt[key], self._index[key] = qt, OverlapIndex(qt)
+        return self._qt[key], self._index[key]
+
+    def outputs(self) -> list[str]:
+        names: list[str] = []
+        for m in self.measures:
+            names.extend(m.outputs(self.params))
+        return names
+
+    def score(self, run: Run, empty_as_zero: bool) -> list[RunResult]:
+        topics = counted_topics(run.topics, self.assessments.topics, empty_as_zero)
+        names = self.outputs()
+        results = []
+        for s in self.settings:
+            per_topic: dict[str, dict[str, float | None]] = {}
+            for t in topics:
+                ti = TopicInput(topic=self.assessments.topics[t], ranking=run.topics.get(t, []),
+                                setting=s, params=self.params, services=self.services)
+                if s.quant is not None:
+                    ti.qt, ti.overlap_index = self.quantised(t, s.quant)
+                values: dict[str, float | None] = {}
+                for m in self.measures:
+                    v = m.compute(ti)
+                    if v is None:
+                        self.undefined.setdefault(s.name, set()).add(t)
+                        values.update(dict.fromkeys(m.outputs(self.params)))
+                    else:
+                        values.update(v)
+                per_topic[t] = values
+            results.append(RunResult(run_id=run.run_id, setting=s.name, measures=names,
+                                     per_topic=per_topic, average=average(per_topic, names),
+                                     source=run.source))
+        return results
+
+
+def evaluate(config: Config, *, empty_as_zero: bool = False,
+             on_run: Callable[[str], None] | None = None) -> Evaluation:
+    """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``."""
+    measures = resolve_measures(config)
+    settings = settings_of(config)
+    params = params_of(config)
+    needs_e = config.strategy in XCG_STRATEGIES and any(q != "gen" for q in config.quant_functions)
+    assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
+                                   query_type=config.query_type, require_exhaustivity=needs_e)
+    ev = Evaluation(config=config, settings=settings, measures=measures, params=params)
+    ev.warnings.extend(assessments.warnings)
+    if not assessments.topics:
+        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
+                         config.source, config.line_of("ASSESSMENTS_DIR"))
+    scorer = Scorer(config, assessments, measures, settings, params)
+    seen_ids: dict[str, str] = {}
+    for f in config.runs:
+        if on_run is not None:
+            on_run(str(f.path))
+        try:
+            run = read_run(f.path, max_results=config.max_results)
+        except InexevalError as e:
+            ev.problems.append(e)
+            continue
+        if run.run_id in seen_ids:
+            ev.problems.append(InputError(f"run id {run.run_id!r} is also the id of {seen_ids[run.run_id]}; "
+                                          "run skipped", run.source))
+            continue
+        seen_ids[run.run_id] = run.source
+        ev.warnings.extend(run.warnings)
+        unknown = sorted(set(run.topics) - set(assessments.topics), key=natural_key)
+        if unknown:
+            ev.warnings.append(f"{run.source}: {len(unknown)} topic(s) not in the recall-base ignored: "
+                               + ", ".join(unknown))
+        if run.task and not _same_task(run.task, config.task):
+            ev.warnings.append(f"{run.source}: run task {run.task!r} differs from TASK {config.task}")
+        ev.results.extend(scorer.score(run, empty_as_zero))
+    for setting, topics in scorer.undefined.items():
+        ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
+                           "of every average: " + ", ".join(sorted(topics, key=natural_key)))
+    return ev
+
+
+def _same_task(a: str, b: str) -> bool:
+    norm = lambda s: s.strip().lower().replace("focussed", "focused")  # noqa: E731
+    return norm(a) == norm(b)

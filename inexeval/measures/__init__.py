@@ -1,0 +1,1 @@
+"""Measure families. Each module holds numeric kernels; registry.py names them."""

@@ -1,0 +1,136 @@
+"""Quantisation and recall-bases (SPEC §4.1, §4.2; seed 000 §2–§3).
+
+A :class:`QuantisedTopic` is built once per (topic, quantisation) and shared
+by every measure, run and overlap setting that uses it.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from inexeval.errors import InputError
+from inexeval.model import E_TOO_SMALL, Judgement, TopicAssessment
+from inexeval.paths import ancestors_or_self, depth, parent
+
+#: Relative tolerance of every tie and threshold test (SPEC §10).
+TOL = 1e-9
+
+QUANT_FUNCTIONS = ("strict", "gen", "genLifted")
+
+
+def quantise(name: str, j: Judgement) -> float:
+    """quant(e, s) with s = rsize / size (SPEC §4.1; seed 000 eq. 1–3).
+
+    - strict(e, s) = 1 if e = 2 and rsize = size > 0, else 0
+    - gen(e, s) = e · s (``?`` counts as e = 0; unknown e gives s)
+    - genLifted(e, s) = (e + 1) · s for e in {?, 1, 2}; 0 for an explicit 0
+    """
+    e, size, rsize = j.e, j.size, j.rsize
+    s = rsize / size if size > 0 else 0.0
+    if name == "gen":
+        if e is None:
+            return s
+        return (e if e > 0 else 0) * s
+    if e is None:
+        raise InputError(f"{name} quantisation needs exhaustivity, absent for {j.path}", line=j.line)
+    if name == "strict":
+        return 1.0 if (e == 2 and size > 0 and rsize == size) else 0.0
+    if name == "genLifted":
+        if e == 0:
+            return 0.0
+        return ((0 if e == E_TOO_SMALL else e) + 1) * s
+    raise ValueError(f"unknown quantisation {name!r}")
+
+
+def _greater(a: float, b: float) -> bool:
+    """a > b beyond the relative tolerance of SPEC §10."""
+    return a - b > TOL * max(abs(a), abs(b), 1.0)
+
+
+class QuantisedTopic:
+    """One topic's assessments under one quantisation function.
+
+    ``quant[(file, path)]`` holds quant(c) for every listed element (0
+    included); unlisted elements score 0.
+    """
+
+    def __init__(self, topic: TopicAssessment, quant_name: str):
+        self.topic = topic
+        self.quant_name = quant_name
+        self.quant: dict[tuple[str, str], float] = {}
+        #: per file: path -> quant, listed elements only, in file order
+        self.by_file: dict[str, dict[str, float]] = {}
+        for file, fa in topic.files.items():
+            qs = {p: quantise(quant_name, j) for p, j in fa.elements.items()}
+            self.by_file[file] = qs
+            for p, q in qs.items():
+                self.quant[(file, p)] = q
+
+    # -- full recall-base -------------------------------------------------
+    @cached_property
+    def full_vector(self) -> np.ndarray:
+        """xI for overlap = off: quant of every relevant element, decreasing."""
+        v = np.fromiter((q for q in self.quant.values() if q > 0), dtype=float)
+        return -np.sort(-v)
+
+    # -- ideal recall-base ------------------------------------------------
+    @cached_property
+    def ideal(self) -> dict[str, list[str]]:
+        """The ideal elements per file (SPEC §4.2), each file's list in file order."""
+        return {f: ideal_elements(qs) for f, qs in self.by_file.items() if any(q > 0 for q in qs.values())}
+
+    @cached_property
+    def ideal_vector(self) -> np.ndarray:
+        """xI for overlap = on: quant of the ideal elements, decreasing."""
+        v = np.fromiter((self.by_file[f][p] for f, ps in self.ideal.items() for p in ps), dtype=float)
+        return -np.sort(-v)
+
+    def ideal_gain_vector(self, overlap: str) -> np.ndarray:
+        return self.ideal_vector if overlap == "on" else self.full_vector
+
+    # -- article level (FetchBrowse) ----------------------------------------
+    @cached_property
+    def article_gain(self) -> dict[str, float]:
+        """Article gain = highest quant of any element in it (SPEC §4.7)."""
+        return {f: max(qs.values(), default=0.0) for f, qs in self.by_file.items()}
+
+
+def ideal_elements(qs: dict[str, float]) -> list[str]:
+    """The ideal recall-base of one file (SPEC §4.2).
+
+    1. leaves: relevant elements with no relevant descendant;
+    2. for each leaf, the listed ancestor-or-self with the highest quant,
+       the shallowest on a tie;
+    3. drop every picked element that has a picked ancestor.
+    """
+    relevant = [p for p, q in qs.items() if q > 0]
+    above: set[str] = set()
+    for p in relevant:
+        a = parent(p)
+        while a is not None and a not in above:
+            above.add(a)
+            a = parent(a)
+    picked: set[str] = set()
+    for leaf in relevant:
+        if leaf in above:
+            continue
+        best, best_q = None, 0.0
+        # shallowest first, so that a later (deeper) one must be strictly better
+        for a in reversed(list(ancestors_or_self(leaf))):
+            q = qs.get(a)
+            if q is not None and (best is None or _greater(q, best_q)):
+                best, best_q = a, q
+        picked.add(best)
+    keep = [p for p in picked if not any(a in picked for a in _proper_ancestors(p))]
+    order = {p: i for i, p in enumerate(qs)}
+    keep.sort(key=lambda p: (order.get(p, len(order)), depth(p), p))
+    return keep
+
+
+def _proper_ancestors(path: str):
+    a = parent(path)
+    while a is not None:
+        yield a
+        a = parent(a)

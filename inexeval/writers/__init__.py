@@ -1,0 +1,1 @@
+"""Writers: the only place numbers are formatted."""

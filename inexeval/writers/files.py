@@ -1,0 +1,96 @@
+"""Result files (SPEC §9.2): per run and setting, and a summary across runs.
+
+``RESULTS_DIR/<TASK>/<setting>/<run-id>.tsv`` holds ``measure TAB topic TAB
+value`` lines (full precision, ``-`` for undefined, ``all`` for the average);
+``RESULTS_DIR/<TASK>/summary.tsv`` and ``summary.json`` hold the averages.
+Every file is written atomically: a temporary file, then a rename.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Iterable
+
+from inexeval.aggregate import natural_key
+from inexeval.model import RunResult
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
+
+
+def safe_name(run_id: str) -> str:
+    """The run id with every character outside [A-Za-z0-9._+-] replaced by '_'."""
+    return _UNSAFE.sub("_", run_id) or "_"
+
+
+def fmt(v: float | None) -> str:
+    """Full precision (repr) or '-' for an undefined value."""
+    return "-" if v is None else repr(float(v))
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def run_file_text(result: RunResult) -> str:
+    topics = sorted(result.per_topic, key=natural_key)
+    lines = []
+    for m in result.measures:
+        for t in topics:
+            lines.append(f"{m}\t{t}\t{fmt(result.per_topic[t].get(m))}")
+        lines.append(f"{m}\tall\t{fmt(result.average.get(m))}")
+    return "\n".join(lines) + "\n"
+
+
+def run_file_path(results_dir: Path, task: str, result: RunResult) -> Path:
+    return Path(results_dir) / task / result.setting / f"{safe_name(result.run_id)}.tsv"
+
+
+def summary_columns(results: Iterable[RunResult]) -> list[str]:
+    cols: dict[str, None] = {}
+    for r in results:
+        cols.update(dict.fromkeys(r.measures))
+    return list(cols)
+
+
+def summary_tsv(results: list[RunResult]) -> str:
+    cols = summary_columns(results)
+    lines = ["\t".join(["run", "setting", *cols])]
+    for r in results:
+        lines.append("\t".join([r.run_id, r.setting, *(fmt(r.average.get(c)) for c in cols)]))
+    return "\n".join(lines) + "\n"
+
+
+def summary_json(results: list[RunResult]) -> str:
+    rows = [{"run": r.run_id, "setting": r.setting, "measures": {m: r.average.get(m) for m in r.measures}}
+            for r in results]
+    return json.dumps(rows, indent=1) + "\n"
+
+
+def write_results(results_dir: Path, task: str, results: list[RunResult]) -> list[Path]:
+    """Write every per-run file and the summary; returns the paths written."""
+    written = []
+    for r in results:
+        p = run_file_path(results_dir, task, r)
+        atomic_write(p, run_file_text(r))
+        written.append(p)
+    base = Path(results_dir) / task
+    atomic_write(base / "summary.tsv", summary_tsv(results))
+    atomic_write(base / "summary.json", summary_json(results))
+    written += [base / "summary.tsv", base / "summary.json"]
+    return written

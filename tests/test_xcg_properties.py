@@ -1,0 +1,141 @@
+"""Properties of the XCG measures over random consistent assessments and runs,
+and Q against NTCIREVAL (pyNTCIREVAL) as an independent oracle."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pyNTCIREVAL.metrics import QMeasure
+
+from helpers import assert_close
+from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on
+from inexeval.measures import registry, xcg
+from inexeval.measures.registry import Params, Setting, TopicInput
+from inexeval.recallbase import QuantisedTopic
+from randomtrees import all_paths, random_topic
+
+SEEDS = range(40)
+QUANTS = ("strict", "gen", "genLifted")
+SCALARS_IN_UNIT = ("nxCG@", "MAnxCG@", "MAep", "iMAep", "Q", "R", "ep@")
+
+
+def _compute_all(ta, quant, overlap, alpha, ranking, params=Params(dcv=(1, 3, 10), max_results=20)):
+    qt = QuantisedTopic(ta, quant)
+    ti = TopicInput(topic=ta, ranking=ranking, setting=Setting(quant, overlap, alpha), params=params,
+                    qt=qt, overlap_index=OverlapIndex(qt))
+    out = {}
+    for name in ("nxcg", "ep/gr", "q"):
+        v = registry.find(name, "thorough").compute(ti)
+        if v is None:
+            return None, ti
+        out.update(v)
+    return out, ti
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("overlap,alpha", [("off", 1.0), ("on", 1.0), ("on", 0.5), ("on", 0.0)])
+def test_values_in_range_and_gains_bounded(seed, overlap, alpha):
+    ta = random_topic(seed)
+    rng = random.Random(seed + 1000)
+    cands = all_paths(ta)
+    for quant in QUANTS:
+        ranking = rng.sample(cands, k=min(len(cands), rng.randint(0, 15)))
+        values, ti = _compute_all(ta, quant, overlap, alpha, ranking)
+        if values is None:
+            assert len(ti.xi) == 0
+            continue
+        assert (ti.xg >= 0).all(), "no gain is negative"
+        assert ti.xg.sum() <= ti.xi.sum() * (1 + 1e-9), "cumulated gain never exceeds the ideal total"
+        for name, v in values.items():
+            if name.startswith(SCALARS_IN_UNIT):
+                assert -1e-12 <= v <= 1 + 1e-9, f"{name} = {v} out of [0, 1]"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("overlap", ["off", "on"])
+def test_ideal_run_scores_one(seed, overlap):
+    ta = random_topic(seed)
+    for quant in QUANTS:
+        qt = QuantisedTopic(ta, quant)
+        if overlap == "on":
+            elems = [(f, p) for f, ps in qt.ideal.items() for p in ps]
+        else:
+            elems = [k for k, q in qt.quant.items() if q > 0]
+        if not elems:
+            continue
+        ranking = sorted(elems, key=lambda k: -qt.quant[k])
+        values, ti = _compute_all(ta, quant, overlap, 1.0, ranking,
+                                  Params(dcv=(1, len(elems)), max_results=len(elems)))
+        n = len(elems)
+        nx = xcg.nxcg(ti.xg, ti.xi, np.arange(1, n + 1))
+        assert np.allclose(nx, 1.0, rtol=1e-9), "nxCG = 1 at every rank <= n"
+        assert_close(values["MAep"], 1.0, "MAep")
+        assert_close(values["iMAep"], 1.0, "iMAep")
+        assert_close(values["Q"], 1.0, "Q")
+        assert_close(values["R"], 1.0, "R")
+        assert_close(values[f"MAnxCG@{n}"], 1.0, "MAnxCG@n")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_permuting_equal_gains_leaves_nxcg_unchanged(seed):
+    ta = random_topic(seed)
+    rng = random.Random(seed)
+    qt = QuantisedTopic(ta, "gen")
+    cands = all_paths(ta)
+    ranking = rng.sample(cands, k=min(len(cands), 12))
+    xg = gains_overlap_off(qt, ranking)
+    # shuffle results within groups of equal gain, keeping each group's rank positions
+    perm = list(ranking)
+    for g in set(xg.tolist()):
+        pos = [i for i, v in enumerate(xg) if v == g]
+        items = [ranking[i] for i in pos]
+        rng.shuffle(items)
+        for i, it in zip(pos, items):
+            perm[i] = it
+    xi = qt.full_vector
+    if len(xi) == 0:
+        return
+    ks = np.arange(1, 15)
+    assert np.array_equal(xcg.nxcg(xg, xi, ks), xcg.nxcg(gains_overlap_off(qt, perm), xi, ks))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_alpha0_gain_is_quant_before_budget(seed):
+    """α = 0: rv = quant whatever was seen, so xG[i] = min(quant, remaining budget) <= quant."""
+    ta = random_topic(seed)
+    rng = random.Random(seed)
+    qt = QuantisedTopic(ta, "gen")
+    cands = all_paths(ta)
+    ranking = rng.sample(cands, k=min(len(cands), 12))
+    xg = gains_overlap_on(OverlapIndex(qt), ranking, 0.0)
+    quant = gains_overlap_off(qt, ranking)
+    assert (xg <= quant + 1e-12).all()
+    if len(ranking):  # nothing charged before rank 1: its gain is min(quant, its ideal budget)
+        idx = OverlapIndex(qt)
+        key = ranking[0]
+        if key in idx.ideal_of:
+            assert_close(xg[0], min(quant[0], qt.quant[idx.ideal_of[key]]), "rank 1")
+        elif key in idx.ideal_below:
+            assert_close(xg[0], min(quant[0], sum(qt.quant[b] for b in idx.ideal_below[key])), "rank 1")
+        else:
+            assert_close(xg[0], quant[0], "rank 1 off relevant paths")
+
+
+@pytest.mark.parametrize("grades", [(1, 2, 3), (1, 4, 9)])
+@pytest.mark.parametrize("beta", [1.0, 0.5])
+@pytest.mark.parametrize("seed", range(25))
+def test_q_matches_ntcireval(grades, beta, seed):
+    rng = random.Random(seed)
+    n_docs = rng.randint(1, 40)
+    levels = {f"d{i}": rng.choice([0, 0, 1, 2, 3]) for i in range(n_docs)}
+    if not any(levels.values()):
+        levels["d0"] = 2
+    ranked = rng.sample(sorted(levels) + [f"u{i}" for i in range(5)], k=rng.randint(1, n_docs + 5))
+    xrelnum = [sum(1 for v in levels.values() if v == lv) for lv in range(4)]
+    expected = QMeasure(xrelnum, list(grades), beta).compute([(d, levels.get(d)) for d in ranked])
+    gain = {lv: float(grades[lv - 1]) for lv in (1, 2, 3)}
+    xg = np.array([gain.get(levels.get(d, 0), 0.0) for d in ranked])
+    xi = np.array(sorted((gain[v] for v in levels.values() if v), reverse=True))
+    assert_close(xcg.q_measure(xg, xi, beta), expected, "Q vs NTCIREVAL")
