@@ -51,6 +51,9 @@ class _Group(click.Group):
               help="Average over every recall-base topic; topics missing from a run score 0.")
 @click.option("-gnu", "--gnuplot", is_flag=True, help="Write gnuplot .dat and .gp files of the curves.")
 @click.option("-jfree", "-png", "--png", "png", is_flag=True, help="Write PNG graphs of the curves (matplotlib).")
+@click.option("--topic-graphs", is_flag=True,
+              help="With -q and -gnu/-png, also draw every topic's curves (under graphs/topics/; "
+              "one graph per topic, setting and curve, so there can be thousands).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key (repeatable), e.g. --set DCV=5,10.")
 @click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
@@ -61,7 +64,7 @@ class _Group(click.Group):
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for bug reports).")
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
-def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, overrides, results_dir, fmt, quiet,
+def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, quiet,
          list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     if ctx.invoked_subcommand is not None:
@@ -75,13 +78,13 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, overrides, re
         sys.exit(2)
     try:
         status = _run(config_path, per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot,
-                      png=png, overrides=overrides, results_dir=results_dir, fmt=fmt, quiet=quiet)
+                      png=png, topic_graphs=topic_graphs, overrides=overrides, results_dir=results_dir, fmt=fmt, quiet=quiet)
     except InexevalError as err:
         _fail(err, debug)
     sys.exit(status)
 
 
-def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, overrides, results_dir, fmt, quiet) -> int:
+def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, quiet) -> int:
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate
     from inexeval.writers.files import write_results
@@ -118,7 +121,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, overrides, resu
     if gnuplot or png:
         from inexeval.writers import graphs
 
-        graphs.write_graphs(ev, gnuplot=gnuplot, png=png, per_topic=per_query)
+        graphs.write_graphs(ev, gnuplot=gnuplot, png=png, per_topic=per_query and topic_graphs)
     if ev.problems:
         click.echo(f"inexeval: {len(ev.problems)} input(s) skipped:", err=True)
         for p in ev.problems:

@@ -1,0 +1,180 @@
+"""Graphs of the averaged curves (SPEC §9.2; issue "Graphs").
+
+For each (setting, curve): ``-gnu`` writes ``<curve>_<setting>.dat`` (one
+column per run, a header naming them) and ``.gp`` (a gnuplot script that
+plots the .dat next to it into an .svg next to it: ``gnuplot file.gp`` from
+any directory); ``-png`` renders the same values with matplotlib (headless
+Agg backend, imported only here).  Values are the averages the tables print.
+With per-topic graphs, each topic's curves go to a ``topics/`` sub-directory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from inexeval.aggregate import natural_key
+from inexeval.writers.files import atomic_write, fmt
+
+#: axis labels by curve title
+AXES = {
+    "ep/gr": ("gain-recall", "effort-precision"),
+    "article ep/gr": ("gain-recall (articles)", "effort-precision"),
+    "nxCG": ("rank", "nxCG"),
+}
+
+
+@dataclass
+class Curve:
+    """One graph: x values and one y series per run (None where undefined)."""
+
+    title: str
+    setting: str
+    xs: list[float]
+    series: dict[str, list[float | None]]  # run id -> y values
+
+    @property
+    def slug(self) -> str:
+        return re.sub(r"[^A-Za-z0-9.=+-]+", "-", self.title).strip("-") + "_" + self.setting
+
+    @property
+    def axes(self) -> tuple[str, str]:
+        if self.title in AXES:
+            return AXES[self.title]
+        if self.title.startswith("EPRUM"):
+            return ("recall", "precision")
+        return ("x", self.title)
+
+    @property
+    def bounded(self) -> bool:
+        return True  # every curve inexeval draws is a measure within [0, 1]
+
+
+def collect_curves(ev, topic: str | None = None) -> list[Curve]:
+    """The curves of an Evaluation, from its RunResults (averages, or one topic's values)."""
+    curves = []
+    for s in ev.settings:
+        results = [r for r in ev.results if r.setting == s.name]
+        if not results:
+            continue
+        for m in ev.measures:
+            for title, names_of, xs_of in m.curves:
+                names, xs = names_of(ev.params), xs_of(ev.params)
+                series = {}
+                for r in results:
+                    src = r.average if topic is None else r.per_topic.get(topic)
+                    if src is None:
+                        continue
+                    series[r.run_id] = [src.get(n) for n in names]
+                if series:
+                    curves.append(Curve(title, s.name, [float(x) for x in xs], series))
+    return curves
+
+
+def dat_text(c: Curve) -> str:
+    runs = list(c.series)
+    lines = ["# " + c.title + " " + c.setting, "\t".join(["x", *runs])]
+    for i, x in enumerate(c.xs):
+        lines.append("\t".join([repr(x), *(fmt(c.series[r][i]) for r in runs)]))
+    return "\n".join(lines) + "\n"
+
+
+def _gp_quote(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def gp_text(c: Curve, task: str) -> str:
+    xl, yl = c.axes
+    n = len(c.series)
+    styles = " ".join(f"set linetype {i + 1} dashtype {1 + (i // 8) % 5};" for i in range(n))
+    lines = [
+        "# gnuplot script written by inexeval; run: gnuplot " + c.slug + ".gp",
+        "base = ARG0[1:strlen(ARG0)-3]",
+        "set terminal svg size 900,600 dynamic noenhanced",
+        "set output base.'.svg'",
+        "set datafile separator tab",
+        "set datafile missing '-'",
+        f"set title {_gp_quote(f'{task} {c.title} ({c.setting})')} noenhanced",
+        f"set xlabel {_gp_quote(xl)}",
+        f"set ylabel {_gp_quote(yl)}",
+        "set yrange [0:1]" if c.bounded else "set autoscale y",
+        "set xrange [0:1]" if max(c.xs) <= 1 else "set autoscale x",
+        "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
+        "set grid",
+        styles,
+        f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)",
+    ]
+    return "\n".join(line for line in lines if line) + "\n"
+
+
+def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
+    written = []
+    for c in curves:
+        atomic_write(out / f"{c.slug}.dat", dat_text(c))
+        atomic_write(out / f"{c.slug}.gp", gp_text(c, task))
+        written += [out / f"{c.slug}.dat", out / f"{c.slug}.gp"]
+    return written
+
+
+def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
+    import os
+    import tempfile
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = plt.get_cmap("tab10").colors
+    dashes = ["-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1))]
+    written = []
+    for c in curves:
+        n = len(c.series)
+        fig, ax = plt.subplots(figsize=(9 if n > 8 else 7, 5), dpi=100)
+        for i, (run, ys) in enumerate(c.series.items()):
+            y = [float("nan") if v is None else v for v in ys]
+            ax.plot(c.xs, y, color=colours[i % 10], linestyle=dashes[(i // 10) % len(dashes)],
+                    linewidth=1.4, label=run)
+        xl, yl = c.axes
+        ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
+        if c.bounded:
+            ax.set_ylim(0, 1)
+        if max(c.xs) <= 1:
+            ax.set_xlim(0, 1)
+        ax.grid(True, alpha=0.3)
+        if n > 8:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
+        else:
+            ax.legend(loc="upper right", fontsize="small")
+        fig.tight_layout()
+        path = out / f"{c.slug}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
+        os.close(fd)
+        try:
+            fig.savefig(tmp, format="png", metadata={"Software": None})
+            os.replace(tmp, path)
+        finally:
+            plt.close(fig)
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        written.append(path)
+    return written
+
+
+def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False) -> list[Path]:
+    """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic)."""
+    out = Path(ev.config.results_dir) / ev.config.task / "graphs"
+    jobs = [(out, collect_curves(ev))]
+    if per_topic:
+        topics = sorted({t for r in ev.results for t in r.per_topic}, key=natural_key)
+        jobs += [(out / "topics" / t, collect_curves(ev, t)) for t in topics]
+    written = []
+    for where, curves in jobs:
+        if gnuplot:
+            written += write_gnuplot(curves, where, ev.config.task)
+        if png:
+            written += write_png(curves, where, ev.config.task)
+    return written
