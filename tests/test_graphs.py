@@ -1,0 +1,88 @@
+"""Graph writers: gnuplot scripts run under real gnuplot; .dat columns equal the averages;
+PNGs are real images with more than one colour."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from inexeval.measures import registry
+from inexeval.measures.registry import Params, Setting
+from inexeval.measures.xcg import CURVE_LABELS
+from inexeval.model import RunResult
+from inexeval.writers import graphs
+
+
+def fake_evaluation(tmp_path: Path, n_runs: int = 3):
+    params = Params(dcv=(10,), max_results=100)
+    measures = [registry.find("nxcg", "thorough"), registry.find("ep/gr", "thorough")]
+    names = [n for m in measures for n in m.outputs(params)]
+    rng = np.random.default_rng(0)
+    results = []
+    for s in ("gen_off", "strict_off"):
+        for i in range(n_runs):
+            avg = {n: float(v) for n, v in zip(names, np.sort(rng.random(len(names)))[::-1])}
+            avg[names[3]] = None  # an undefined point must not break anything
+            results.append(RunResult(f"run {i}", s, names, {"1": avg}, avg))
+    config = SimpleNamespace(results_dir=tmp_path, task="CO.Thorough")
+    return SimpleNamespace(config=config, settings=[Setting("gen", "off", 1.0), Setting("strict", "off", 1.0)],
+                           measures=measures, params=params, results=results)
+
+
+def test_dat_columns_are_the_averages_at_full_precision(tmp_path):
+    ev = fake_evaluation(tmp_path)
+    graphs.write_graphs(ev, gnuplot=True, png=False)
+    out = tmp_path / "CO.Thorough" / "graphs"
+    dat = (out / "ep-gr_gen_off.dat").read_text().splitlines()
+    assert dat[1].split("\t") == ["x", "run 0", "run 1", "run 2"]
+    rows = [line.split("\t") for line in dat[2:]]
+    assert len(rows) == 100
+    runs = [r for r in ev.results if r.setting == "gen_off"]
+    for k, row in enumerate(rows):
+        assert float(row[0]) == (k + 1) / 100
+        for j, r in enumerate(runs):
+            v = r.average[f"ep@{CURVE_LABELS[k]}"]
+            assert row[j + 1] == repr(v)  # full precision: the same float
+    nx = (out / "nxCG_strict_off.dat").read_text().splitlines()
+    assert [line.split("\t")[0] for line in nx[2:5]] == ["1.0", "2.0", "3.0"]
+
+
+def test_gnuplot_scripts_run_as_written(tmp_path):
+    assert shutil.which("gnuplot"), "gnuplot is needed (Debian: apt-get install gnuplot-nox; .ci/run does it)"
+    ev = fake_evaluation(tmp_path)
+    written = graphs.write_graphs(ev, gnuplot=True, png=False)
+    scripts = [p for p in written if p.suffix == ".gp"]
+    assert len(scripts) == 4  # 2 settings x (nxCG, ep/gr)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for gp in scripts:
+        proc = subprocess.run(["gnuplot", str(gp)], cwd=elsewhere, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        svg = gp.with_suffix(".svg")
+        assert svg.stat().st_size > 1000 and "<svg" in svg.read_text()[:500]
+        assert "polyline" in svg.read_text() or "path" in svg.read_text()
+    assert not list(elsewhere.iterdir())  # output goes next to the script, not the cwd
+
+
+def test_png_images(tmp_path):
+    import matplotlib.image as mpimg
+
+    ev = fake_evaluation(tmp_path, n_runs=12)  # > 8 runs: legend outside, dashes cycle
+    written = graphs.write_graphs(ev, gnuplot=False, png=True)
+    assert len(written) == 4
+    for p in written:
+        img = mpimg.imread(p)
+        assert img.shape[0] >= 400 and img.shape[1] >= 600
+        colours = np.unique(img[..., :3].reshape(-1, 3).round(2), axis=0)
+        assert len(colours) > 10  # lines in several colours, not a blank canvas
+
+
+def test_per_topic_graphs_in_subdirectory(tmp_path):
+    ev = fake_evaluation(tmp_path)
+    written = graphs.write_graphs(ev, gnuplot=True, png=False, per_topic=True)
+    assert any("topics/1/" in str(p) for p in written)
