@@ -17,6 +17,7 @@ from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, Setting, TopicInput
 from inexeval.model import Assessments, Run, RunResult
 from inexeval.readers.assessments import load_assessments
+from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
 from inexeval.recallbase import QuantisedTopic
 
@@ -56,9 +57,31 @@ def settings_of(config: Config) -> list[Setting]:
     return [Setting(None, None, config.alpha)]
 
 
-def params_of(config: Config) -> Params:
-    return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta,
-                  bep_a=config.bep_a, avg_doc_length=config.avg_doc_length)
+#: DCV default of Relevant in Context (SPEC §6) when the config does not set DCV
+RIC_DCV = (5, 10, 25, 50)
+
+
+def params_of(config: Config, collection: Collection | None = None) -> Params:
+    dcv = config.dcv
+    if config.strategy == "relevantincontext" and config.line_of("DCV") is None \
+            and "DCV" not in getattr(config, "overridden", ()):
+        dcv = RIC_DCV
+    avg = config.avg_doc_length
+    if avg is None and config.strategy == "bestincontext" and collection is not None:
+        avg = collection.average_length()
+    return Params(dcv=dcv, max_results=config.max_results, q_beta=config.q_beta,
+                  bep_a=config.bep_a, avg_doc_length=avg)
+
+
+def collection_services(config: Config) -> tuple[Collection | None, dict]:
+    """size_of / offset_of look-ups in COLLECTION_DIR, or ones that explain it is needed."""
+    if config.collection_dir is None:
+        def missing(file: str, path: str):
+            raise ConfigError(f"COLLECTION_DIR is needed by task {config.task} (size or offset of "
+                              f"{file} {path})", config.source)
+        return None, {"size_of": missing, "offset_of": missing}
+    coll = Collection(config.collection_dir)
+    return coll, {"size_of": coll.size_of, "offset_of": coll.offset_of}
 
 
 class Scorer:
@@ -86,15 +109,17 @@ class Scorer:
             names.extend(m.outputs(self.params))
         return names
 
-    def score(self, run: Run, empty_as_zero: bool) -> list[RunResult]:
+    def score(self, run: Run, empty_as_zero: bool, warnings: list[str] | None = None) -> list[RunResult]:
         topics = counted_topics(run.topics, self.assessments.topics, empty_as_zero)
         names = self.outputs()
         results = []
+        seen_warnings: dict[str, None] = {}
+        services = dict(self.services, warn=lambda msg: seen_warnings.setdefault(msg))
         for s in self.settings:
             per_topic: dict[str, dict[str, float | None]] = {}
             for t in topics:
                 ti = TopicInput(topic=self.assessments.topics[t], ranking=run.topics.get(t, []),
-                                setting=s, params=self.params, services=self.services)
+                                setting=s, params=self.params, services=services)
                 if s.quant is not None:
                     ti.qt, ti.overlap_index = self.quantised(t, s.quant)
                 values: dict[str, float | None] = {}
@@ -109,6 +134,8 @@ class Scorer:
             results.append(RunResult(run_id=run.run_id, setting=s.name, measures=names,
                                      per_topic=per_topic, average=average(per_topic, names),
                                      source=run.source))
+        if warnings is not None:
+            warnings.extend(f"{run.source}: {w}" for w in seen_warnings)
         return results
 
 
@@ -117,7 +144,8 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``."""
     measures = resolve_measures(config)
     settings = settings_of(config)
-    params = params_of(config)
+    collection, services = collection_services(config)
+    params = params_of(config, collection)
     needs_e = config.strategy in XCG_STRATEGIES and any(q != "gen" for q in config.quant_functions)
     assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
                                    query_type=config.query_type, require_exhaustivity=needs_e)
@@ -126,7 +154,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     if not assessments.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
-    scorer = Scorer(config, assessments, measures, settings, params)
+    scorer = Scorer(config, assessments, measures, settings, params, services)
     seen_ids: dict[str, str] = {}
     for f in config.runs:
         if on_run is not None:
@@ -148,7 +176,10 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
                                + ", ".join(unknown))
         if run.task and not _same_task(run.task, config.task):
             ev.warnings.append(f"{run.source}: run task {run.task!r} differs from TASK {config.task}")
-        ev.results.extend(scorer.score(run, empty_as_zero))
+        try:
+            ev.results.extend(scorer.score(run, empty_as_zero, ev.warnings))
+        except InputError as e:  # e.g. a best entry point missing from its document
+            ev.problems.append(e)
     for setting, topics in scorer.undefined.items():
         ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
                            "of every average: " + ", ".join(sorted(topics, key=natural_key)))

@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on
-from inexeval.measures import fetchbrowse, xcg
+from inexeval.measures import bep, context, fetchbrowse, hixeval, xcg
 from inexeval.model import TopicAssessment
 from inexeval.recallbase import QuantisedTopic
 
@@ -75,8 +75,8 @@ class Measure:
     scalars: Callable[[Params], list[str]]  # the ones printed in tables (no curve points)
     compute: Callable[[TopicInput], dict[str, float] | None]  # None: undefined for the topic
     aliases: tuple[str, ...] = ()
-    curves: tuple[tuple[str, Callable[[Params], list[str]], Callable[[Params], list[float]]], ...] = ()
-    #: (curve title, its output names, its x values) for graph writers
+    #: the curves graph writers draw: (title, output names, x values) for given params
+    curves: Callable[[Params], list[tuple[str, list[str], list[float]]]] = lambda p: []
 
 
 REGISTRY: list[Measure] = []
@@ -152,15 +152,15 @@ register(Measure(
     description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
     "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §4.1)",
     outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg,
-    curves=(("nxCG", lambda p: [f"nxCG@{k}" for k in xcg.curve_ranks(p.max_results)],
-             lambda p: [int(k) for k in xcg.curve_ranks(p.max_results)]),),
+    curves=lambda p: [("nxCG", [f"nxCG@{k}" for k in xcg.curve_ranks(p.max_results)],
+                       [int(k) for k in xcg.curve_ranks(p.max_results)])],
 ))
 register(Measure(
     name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=XCG, params=(),
     description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
     "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §4.2)",
     outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
-    curves=(("ep/gr", lambda p: [f"ep@{x}" for x in xcg.CURVE_LABELS], lambda p: list(xcg.CURVE_POINTS)),),
+    curves=lambda p: [("ep/gr", [f"ep@{x}" for x in xcg.CURVE_LABELS], list(xcg.CURVE_POINTS))],
 ))
 register(Measure(
     name="q", aliases=("r", "q-measure", "r-measure"), strategies=XCG, params=("Q_BETA",),
@@ -194,6 +194,75 @@ register(Measure(
     "gains; element.MAep and element.iMAep averaged over clusters (seed 000 §6.3; SPEC §4.7)",
     outputs=_fb_outputs, scalars=lambda p: ["article.MAep", "article.iMAep", "element.MAep", "element.iMAep"],
     compute=_fb,
-    curves=(("article ep/gr", lambda p: [f"article.ep@{x}" for x in xcg.CURVE_LABELS],
-             lambda p: list(xcg.CURVE_POINTS)),),
+    curves=lambda p: [("article ep/gr", [f"article.ep@{x}" for x in xcg.CURVE_LABELS],
+                       list(xcg.CURVE_POINTS))],
+))
+
+
+# ------------------------------------------------------------ HiXEval ----
+INEX = frozenset({"thorough", "focussed", "fetchbrowse", "relevantincontext", "bestincontext"})
+
+
+def _hixeval_outputs(p: Params) -> list[str]:
+    return ([f"hixeval.P@{k}" for k in p.dcv] + [f"hixeval.R@{k}" for k in p.dcv]
+            + [f"hixeval.F@{k}" for k in p.dcv] + ["hixeval.MAP", "hixeval.iMAP"])
+
+
+def _hixeval(t: TopicInput) -> dict[str, float] | None:
+    # α = ALPHA with overlap on (and for tasks without OVERLAP), 0 with overlap off (SPEC §5)
+    alpha = 0.0 if t.setting.overlap == "off" else t.setting.alpha
+    return hixeval.hixeval_topic(t.topic, t.ranking, alpha=alpha, dcv=t.params.dcv)
+
+
+register(Measure(
+    name="hixeval", strategies=INEX, params=("ALPHA", "OVERLAP", "DCV"),
+    description="HiXEval over highlighted text: hixeval.P@k, R@k, F@k for k in DCV, hixeval.MAP and "
+    "hixeval.iMAP; alpha = ALPHA with overlap on, 0 with overlap off (seed 001; SPEC §5)",
+    outputs=_hixeval_outputs, scalars=_hixeval_outputs, compute=_hixeval,
+))
+
+
+# --------------------------------------------------- Relevant in Context ----
+def _gp_outputs(p: Params) -> list[str]:
+    return ["MAgP"] + [f"gP@{k}" for k in p.dcv] + [f"gR@{k}" for k in p.dcv]
+
+
+def _gp(t: TopicInput) -> dict[str, float] | None:
+    return context.relevant_in_context_topic(t.topic, t.ranking, size_of=t.services["size_of"],
+                                             dcv=t.params.dcv, warn=t.services.get("warn"))
+
+
+register(Measure(
+    name="gp", aliases=("magp", "agp"), strategies=frozenset({"relevantincontext"}),
+    params=("DCV", "COLLECTION_DIR"),
+    description="Relevant in Context: generalised precision gP@k and recall gR@k over articles "
+    "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §5; SPEC §6)",
+    outputs=_gp_outputs, scalars=_gp_outputs, compute=_gp,
+))
+
+
+# ------------------------------------------------------ Best in Context ----
+def _bep_outputs(p: Params) -> list[str]:
+    out = [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a]
+    for a in p.bep_a:
+        out += [f"EPRUM(A={a})@{x}" for x in bep.RHO_LABELS]
+    return out
+
+
+def _bep(t: TopicInput) -> dict[str, float] | None:
+    return bep.best_in_context_topic(t.topic, t.ranking, offset_of=t.services["offset_of"],
+                                     a_values=t.params.bep_a, avg_doc_length=t.params.avg_doc_length,
+                                     warn=t.services.get("warn"))
+
+
+register(Measure(
+    name="bepd", aliases=("eprum", "bep"), strategies=frozenset({"bestincontext"}),
+    params=("BEP_A", "AVG_DOC_LENGTH", "COLLECTION_DIR"),
+    description="Best in Context: BEPD(A=a) (distance-discounted best entry points found) and "
+    "EPRUM(A=a) with its precision-recall curve, for each A in BEP_A (seed 002 §6; SPEC §7)",
+    outputs=_bep_outputs,
+    scalars=lambda p: [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a],
+    compute=_bep,
+    curves=lambda p: [(f"EPRUM(A={a})", [f"EPRUM(A={a})@{x}" for x in bep.RHO_LABELS], list(bep.RHO))
+                      for a in p.bep_a],
 ))

@@ -60,8 +60,7 @@ def collect_curves(ev, topic: str | None = None) -> list[Curve]:
         if not results:
             continue
         for m in ev.measures:
-            for title, names_of, xs_of in m.curves:
-                names, xs = names_of(ev.params), xs_of(ev.params)
+            for title, names, xs in m.curves(ev.params):
                 series = {}
                 for r in results:
                     src = r.average if topic is None else r.per_topic.get(topic)

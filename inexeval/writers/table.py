@@ -38,6 +38,9 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
             w.writerow([task, setting, *("-" if v is None else (repr(v) if isinstance(v, float) else v)
                                          for v in row)])
         return buf.getvalue().rstrip("\n")
+    if not per_topic:  # the topic column would only say "all"
+        header = [header[0], *header[2:]]
+        rows = [[row[0], *row[2:]] for row in rows]
     shown = [[("-" if v is None else v) for v in row] for row in rows]
     title = f"== {task}  {setting} =="
     return title + "\n" + tabulate(shown, headers=header, floatfmt=".4f")
