@@ -1,0 +1,392 @@
+"""INEX 2005/2006 assessment files -> :class:`~inexeval.model.Assessments` (SPEC §1.2).
+
+One XML file per pool, as written by the INEX assessment tool::
+
+    <assessments pool="1234" topic="202">
+      <inex_topic topic_id="202" query_type="CO+S"/>
+      <file name="co/2000/r7108">
+        <best-entry-point path="/article[1]/bdy[1]/sec[2]"/>
+        <element path="/article[1]/bdy[1]/sec[2]" exhaustivity="1" size="2064" rsize="2064"/>
+      </file>
+      <file name="an/1995/a1004"/>   <!-- judged, nothing relevant -->
+    </assessments>
+
+Loading is two passes.  The first reads only each file's header (root
+attributes and ``<inex_topic>``) to learn its topic, pool and query type;
+then TOPICS, pool selection and QUERY_TYPE decide which file serves each
+topic; only those files are read in full.  A broken file that is not
+selected therefore does not stop the evaluation.
+
+Exhaustivity order for the parent/child consistency warning: ``?`` and an
+explicit ``0`` both rank below ``1`` (SPEC: ``? < 1 < 2``), and are not
+ordered against each other; an absent (unknown) exhaustivity is not compared.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from inexeval.config import InputFile
+from inexeval.errors import InputError, InvalidPath
+from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
+from inexeval.paths import normalise_file_id, normalise_path, parent
+from inexeval.readers import refuse_entity_declarations, safe_iterparse
+
+__all__ = ["load_assessments"]
+
+_ROOT = "assessments"
+_E_ATTRS = ("exhaustivity", "E", "exhaustiveness")
+_E_VALUES = {"2": 2, "1": 1, "0": 0, "?": E_TOO_SMALL}
+_E_RANK = {2: 2, 1: 1, 0: 0, E_TOO_SMALL: 0}  # ? and 0 both below 1 (module docstring)
+_COUNT = re.compile(r"[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+")  # plain or with thousands separators
+_TOPIC_DIR = re.compile(r"topic-([0-9]+)", re.I)
+_POOL_FILE = re.compile(r"pool-([0-9]+)\.xml", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    """What the first pass learns about one assessment file."""
+
+    input: InputFile
+    topic: str
+    pool: str | None
+    query_type: str | None
+
+    @property
+    def source(self) -> str:
+        return str(self.input.path)
+
+
+def load_assessments(
+    files: Sequence[InputFile],
+    *,
+    pools: frozenset[str] | None = None,
+    topics: frozenset[str] | None = None,
+    query_type: str | None = None,
+    require_exhaustivity: bool = False,
+) -> Assessments:
+    """Read the assessment files of ``files`` (names ending in ``.xml``) into the recall-base topics.
+
+    ``pools`` and ``topics`` are whitelists (POOLS, TOPICS); ``query_type``
+    keeps topics whose ``inex_topic/@query_type`` matches it, ignoring case
+    and ``+`` (QUERY_TYPE).  With ``require_exhaustivity`` an element without
+    an exhaustivity attribute is an error (strict and genLifted need it).
+    Raises :class:`~inexeval.errors.InputError` with file and line.
+    """
+    warnings: list[str] = []
+    headers = [_read_header(f) for f in files if f.path.name.lower().endswith(".xml")]
+
+    by_topic: dict[str, list[_Header]] = {}
+    for h in headers:
+        by_topic.setdefault(h.topic, []).append(h)
+    if topics is not None:
+        wanted = {t.strip() for t in topics}
+        missing = sorted(wanted - by_topic.keys(), key=_natural)
+        if missing:
+            warnings.append(f"TOPICS without an assessment file: {', '.join(missing)}")
+        by_topic = {t: hs for t, hs in by_topic.items() if t in wanted}
+
+    selected = _select_pools(by_topic, pools, warnings)
+    if query_type is not None:
+        selected = _filter_query_type(selected, query_type, warnings)
+
+    result = Assessments(warnings=warnings)
+    for topic in sorted(selected, key=_natural):
+        result.topics[topic] = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+    return result
+
+
+# --------------------------------------------------------------------------- first pass
+
+
+def _read_header(f: InputFile) -> _Header:
+    """Topic, pool and query type of one file, reading only up to its first ``<file>``."""
+    source = str(f.path)
+    data = _read_bytes(f.path)
+    refuse_entity_declarations(data, source)
+    topic = pool = qtype = None
+    root_line: int | None = None
+    for event, elem in safe_iterparse(io.BytesIO(data), source, events=("start",)):
+        if root_line is None:
+            root_line = elem.sourceline
+            if elem.tag != _ROOT:
+                raise InputError(
+                    f"not an INEX assessment file: root element is <{elem.tag}>, expected <{_ROOT}>",
+                    source,
+                    root_line,
+                )
+            topic = _attr(elem, "topic")
+            pool = _attr(elem, "pool")
+        elif elem.tag == "inex_topic":
+            topic = topic or _attr(elem, "topic_id")
+            qtype = _attr(elem, "query_type")
+            break
+        elif elem.tag == "file":
+            break
+    if root_line is None:
+        raise InputError("empty assessment file", source, None)
+    topic = topic or _from_parents(f.path, _TOPIC_DIR)
+    if topic is None:
+        raise InputError(
+            "no topic id (no topic attribute on <assessments>, no inex_topic/@topic_id, "
+            "no topic-NNN directory)",
+            source,
+            root_line,
+        )
+    if pool is None:
+        m = _POOL_FILE.fullmatch(f.path.name)
+        pool = m.group(1) if m else None
+    return _Header(f, topic, pool, qtype)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise InputError(f"cannot read assessment file: {exc.strerror or exc}", path) from None
+
+
+def _attr(elem, name: str) -> str | None:
+    value = elem.get(name)
+    if value is None:
+        return None
+    return value.strip() or None
+
+
+def _from_parents(path: Path, pattern: re.Pattern[str]) -> str | None:
+    """The number in the nearest ancestor directory whose name matches ``pattern``."""
+    for d in path.parents:
+        m = pattern.fullmatch(d.name)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _natural(topic: str) -> tuple[int, int | str]:
+    return (0, int(topic)) if topic.isdigit() else (1, topic)
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def _select_pools(
+    by_topic: dict[str, list[_Header]], pools: frozenset[str] | None, warnings: list[str]
+) -> dict[str, _Header]:
+    """One file per topic: POOLS whitelist, else the one under a ``main`` directory (SPEC §1.2)."""
+    selected: dict[str, _Header] = {}
+    unpooled: list[str] = []
+    if pools is not None:
+        wanted = {p.strip() for p in pools}
+        found = {h.pool for hs in by_topic.values() for h in hs}
+        missing = sorted(wanted - found, key=_natural)
+        if missing:
+            warnings.append(f"POOLS without an assessment file: {', '.join(missing)}")
+    for topic, cands in by_topic.items():
+        if pools is not None:
+            cands = [h for h in cands if h.pool is not None and h.pool in wanted]
+            if not cands:
+                unpooled.append(topic)
+                continue
+        if len(cands) > 1:
+            mains = [h for h in cands if _under_main(h.input)]
+            if len(mains) != 1:
+                listing = "; ".join(f"pool {h.pool or '?'}: {h.source}" for h in cands)
+                raise InputError(
+                    f"topic {topic} has {len(cands)} assessment files and POOLS or a single "
+                    f"'main' directory does not choose one ({listing})",
+                    cands[0].source,
+                )
+            cands = mains
+        selected[topic] = cands[0]
+    if unpooled:
+        unpooled.sort(key=_natural)
+        warnings.append(f"topics with no pool in POOLS, left out: {', '.join(unpooled)}")
+    return selected
+
+
+def _under_main(f: InputFile) -> bool:
+    """True iff a directory between ``f.root`` and the file is named ``main``."""
+    try:
+        rel = f.path.relative_to(f.root)
+    except ValueError:
+        return False
+    return any(part.lower() == "main" for part in rel.parts[:-1])
+
+
+def _query_type_key(value: str) -> str:
+    return value.replace("+", "").replace(" ", "").upper()
+
+
+def _filter_query_type(
+    selected: dict[str, _Header], query_type: str, warnings: list[str]
+) -> dict[str, _Header]:
+    """Keep topics whose query type matches (``CO+S`` == ``COS``); keep, with a warning, those without one."""
+    want = _query_type_key(query_type)
+    kept: dict[str, _Header] = {}
+    unknown: list[str] = []
+    for topic, h in selected.items():
+        if h.query_type is None:
+            unknown.append(topic)
+            kept[topic] = h
+        elif _query_type_key(h.query_type) == want:
+            kept[topic] = h
+    if unknown:
+        unknown.sort(key=_natural)
+        warnings.append(
+            f"QUERY_TYPE {query_type}: {len(unknown)} assessment "
+            f"{'file has' if len(unknown) == 1 else 'files have'} no inex_topic/@query_type, "
+            f"kept (topics {', '.join(unknown)})"
+        )
+    return kept
+
+
+# --------------------------------------------------------------------------- second pass
+
+
+def _read_pool_file(h: _Header, require_exhaustivity: bool, warnings: list[str]) -> TopicAssessment:
+    """Read every ``<file>``, ``<element>`` and ``<best-entry-point>`` of the selected file."""
+    source = h.source
+    data = _read_bytes(h.input.path)
+    refuse_entity_declarations(data, source)
+    ta = TopicAssessment(topic=h.topic, pool=h.pool, query_type=h.query_type, source=source)
+    current: FileAssessment | None = None
+    tags = ("file", "element", "best-entry-point")
+    for event, elem in safe_iterparse(io.BytesIO(data), source, events=("start", "end"), tag=tags):
+        tag = elem.tag
+        line = elem.sourceline
+        if event == "end":
+            if tag == "file":
+                current = None
+            _release(elem)
+            continue
+        if tag == "file":
+            current = _start_file(elem, ta, source, line)
+        elif current is None:
+            raise InputError(f"<{tag}> outside <file>", source, line)
+        elif tag == "element":
+            j = _judgement(elem, source, line, require_exhaustivity)
+            if j.path in current.elements:
+                first = current.elements[j.path].line
+                raise InputError(
+                    f"duplicate element ({current.file}, {j.path}) in one pool, first at line {first}",
+                    source,
+                    line,
+                )
+            current.elements[j.path] = j
+        else:  # best-entry-point
+            bep = _path(elem, source, line)
+            if bep not in current.beps:
+                current.beps.append(bep)
+    _warn_inconsistent(ta, source, warnings)
+    return ta
+
+
+def _start_file(elem, ta: TopicAssessment, source: str, line: int) -> FileAssessment:
+    raw = elem.get("name")
+    if raw is None:
+        raise InputError("<file> without a name attribute", source, line)
+    try:
+        fid = normalise_file_id(raw)
+    except InvalidPath as exc:
+        raise InputError(f"invalid file id {raw!r}: {exc}", source, line) from None
+    fa = ta.files.get(fid)  # a document listed twice: its elements merge
+    if fa is None:
+        fa = ta.files[fid] = FileAssessment(file=fid, line=line)
+    return fa
+
+
+def _path(elem, source: str, line: int) -> str:
+    raw = elem.get("path")
+    if raw is None:
+        raise InputError(f"<{elem.tag}> without a path attribute", source, line)
+    try:
+        return normalise_path(raw)
+    except InvalidPath as exc:
+        raise InputError(f"invalid path: {exc}", source, line) from None
+
+
+def _judgement(elem, source: str, line: int, require_exhaustivity: bool) -> Judgement:
+    path = _path(elem, source, line)
+    size = _count(elem.get("size"), "size", source, line)
+    rsize = _count(elem.get("rsize"), "rsize", source, line)
+    if size == 0 and rsize > 0:
+        raise InputError(f"size is 0 but rsize is {rsize}", source, line)
+    if rsize > size:
+        raise InputError(f"rsize {rsize} exceeds size {size}", source, line)
+    e = _exhaustivity(elem, source, line)
+    if e is None and require_exhaustivity:
+        raise InputError(
+            "element without exhaustivity (exhaustivity, E or exhaustiveness); strict and genLifted need it",
+            source,
+            line,
+        )
+    return Judgement(path, e, size, rsize, line)
+
+
+def _count(raw: str | None, name: str, source: str, line: int) -> int:
+    """A character count: ``2064`` or ``2,064``; negative or non-numeric is an error."""
+    if raw is None:
+        raise InputError(f"element without a {name} attribute", source, line)
+    s = raw.strip()
+    if _COUNT.fullmatch(s):
+        return int(s.replace(",", ""))
+    if s.startswith("-") and _COUNT.fullmatch(s[1:].strip()):
+        raise InputError(f"negative {name} {s!r}", source, line)
+    raise InputError(f"{name} {s!r} is not a character count", source, line)
+
+
+def _exhaustivity(elem, source: str, line: int) -> int | None:
+    """``2``, ``1``, ``0`` -> int, ``?`` -> E_TOO_SMALL, absent -> None; synonyms must agree."""
+    e: int | None = None
+    seen: str | None = None
+    for name in _E_ATTRS:
+        raw = elem.get(name)
+        if raw is None:
+            continue
+        value = _E_VALUES.get(raw.strip())
+        if value is None:
+            raise InputError(f"{name} {raw.strip()!r} is not one of 2, 1, 0, ?", source, line)
+        if seen is not None and value != e:
+            raise InputError(f"{seen} and {name} disagree", source, line)
+        e, seen = value, name
+    return e
+
+
+def _release(elem) -> None:
+    """Free a processed element and the siblings before it (iterparse memory idiom)."""
+    elem.clear()
+    par = elem.getparent()
+    if par is not None:
+        while elem.getprevious() is not None:
+            del par[0]
+
+
+def _warn_inconsistent(ta: TopicAssessment, source: str, warnings: list[str]) -> None:
+    """One counted warning when listed elements exceed their listed parent (size, rsize or e)."""
+    n = 0
+    first: int | None = None
+    for fa in ta.files.values():
+        elements = fa.elements
+        for path, j in elements.items():
+            up = parent(path)
+            pj = elements.get(up) if up is not None else None
+            if pj is None:
+                continue
+            bad = j.size > pj.size or j.rsize > pj.rsize
+            if not bad and j.e is not None and pj.e is not None:
+                bad = _E_RANK[j.e] > _E_RANK[pj.e]
+            if bad:
+                n += 1
+                if first is None or j.line < first:
+                    first = j.line
+    if n:
+        what = "element is" if n == 1 else "elements are"
+        warnings.append(
+            f"{source}: {n} {what} inconsistent with the listed parent "
+            f"(larger size, rsize or exhaustivity; first at line {first})"
+        )

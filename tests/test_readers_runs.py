@@ -1,0 +1,511 @@
+"""Run readers (SPEC §1.3, §9.3): XML submissions, text runs, run hygiene, safety."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import sys
+import textwrap
+
+import pytest
+
+from inexeval.errors import InputError
+from inexeval.readers.runs import read_run
+
+A = "/article[1]"
+S1 = "/article[1]/sec[1]"
+S2 = "/article[1]/sec[2]"
+S3 = "/article[1]/sec[3]"
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return p
+
+
+def result(file, path, rank=None):
+    r = "" if rank is None else f"<rank>{rank}</rank>"
+    return f"<result><file>{file}</file><path>{path}</path>{r}</result>"
+
+
+def submission(body, root_attrs='run-id="r1" task="CO.Focussed"'):
+    return f'<?xml version="1.0"?>\n<inex-submission {root_attrs}>\n{body}\n</inex-submission>\n'
+
+
+# --------------------------------------------------------------------------- XML variants
+
+
+def test_full_2005_submission(tmp_path):
+    p = write(
+        tmp_path,
+        "run.xml",
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <inex-submission participant-id="24" run-id="myrun" task="CO.Focussed" query="automatic">
+          <topic-fields title="yes" castitle="no" description="no" narrative="no"/>
+          <description>BM25 on sections</description>
+          <collections><collection>ieee</collection></collections>
+          <topic topic-id="202">
+            <result><file>co/2000/r7108</file><path>/article[1]/bdy[1]/sec[2]</path><rank>1</rank><rsv>12.5</rsv></result>
+            <result><file>./co/2000/r7108.xml</file><path>/article/bdy</path><rank>2</rank><rsv>11</rsv></result>
+          </topic>
+          <topic topic-id="203">
+            <result><file>an/1995/a1004</file><path>article[1]/</path><rank>1</rank><rsv>3</rsv></result>
+          </topic>
+        </inex-submission>
+        """,
+    )
+    run = read_run(p)
+    assert run.run_id == "myrun"
+    assert run.task == "CO.Focussed"
+    assert run.source == str(p)
+    assert run.topics == {
+        "202": [("co/2000/r7108", "/article[1]/bdy[1]/sec[2]"), ("co/2000/r7108", "/article[1]/bdy[1]")],
+        "203": [("an/1995/a1004", "/article[1]")],
+    }
+    assert run.warnings == []
+
+
+def test_tolerated_variants_2006_wikipedia(tmp_path):
+    # No topic-fields/description/collections; <collections> inside <topic>;
+    # extra attributes; stray spaces in attribute values; missing rank/rsv;
+    # ranks starting at 0 -- none of these is a warning.
+    p = write(
+        tmp_path,
+        "wiki.xml",
+        """
+        <inex-submission participant-id=" 5 " run-id="  wiki run  " task=" Focused " submission-type="manual">
+          <topic topic-id=" 289 " topic-part="1" result-type="element">
+            <collections><collection>wikipedia</collection></collections>
+            <result><file> 1000143 </file><path> /article[1]/section[2] </path><rank>0</rank></result>
+            <result><file>1000143</file><path>/article[1]/section[3]</path><rank>1</rank><rsv>0.5</rsv></result>
+            <result><file>2001</file><path>/article[1]</path></result>
+          </topic>
+        </inex-submission>
+        """,
+    )
+    run = read_run(p)
+    assert run.run_id == "wiki run"
+    assert run.task == "Focused"
+    assert run.topics == {
+        "289": [("1000143", "/article[1]/section[2]"), ("1000143", "/article[1]/section[3]"), ("2001", "/article[1]")]
+    }
+    assert run.warnings == []
+
+
+def test_run_id_falls_back_to_file_stem_and_task_absent(tmp_path):
+    p = write(tmp_path, "stemmed.xml", submission(f'<topic topic-id="1">{result("f", A)}</topic>', root_attrs=""))
+    run = read_run(p)
+    assert run.run_id == "stemmed"
+    assert run.task is None
+
+
+def test_ranking_is_document_order_and_rank_disagreement_is_one_counted_warning(tmp_path):
+    # Ranks 1, 3, 2, 2: the 3rd (2 <= 3) and 4th (2 <= 2) disagree -> 2; topic 5: 7, 1 -> 1.
+    body = (
+        '<topic topic-id="4">'
+        + result("f", A, 1)
+        + result("f", S1, 3)
+        + result("f", S2, 2)
+        + result("f", S3, 2)
+        + '</topic>\n<topic topic-id="5">'
+        + result("g", A, 7)
+        + result("g", S1, 1)
+        + "</topic>"
+    )
+    run = read_run(write(tmp_path, "r.xml", submission(body)))
+    assert run.topics["4"] == [("f", A), ("f", S1), ("f", S2), ("f", S3)]
+    assert run.topics["5"] == [("g", A), ("g", S1)]
+    assert len(run.warnings) == 1
+    assert "rank disagrees with document order for 3 results (topics 4, 5;" in run.warnings[0]
+    assert "document order used" in run.warnings[0]
+
+
+def test_non_integer_rank_is_a_counted_warning(tmp_path):
+    body = '<topic topic-id="4">' + result("f", A, "first") + result("f", S1, 2) + "</topic>"
+    run = read_run(write(tmp_path, "r.xml", submission(body)))
+    assert run.topics["4"] == [("f", A), ("f", S1)]
+    assert len(run.warnings) == 1
+    assert "1 non-integer rank value ignored (topic 4;" in run.warnings[0]
+
+
+# --------------------------------------------------------------------------- hygiene
+
+
+def test_max_results_truncation_exact_warning(tmp_path):
+    # 5 results, MAX_RESULTS = 3 -> results 4 and 5 dropped: 5 - 3 = 2.
+    body = '<topic topic-id="202">' + "".join(result("f", f"/article[1]/p[{i}]") for i in range(1, 6)) + "</topic>"
+    p = write(tmp_path, "run.xml", submission(body))
+    run = read_run(p, max_results=3)
+    assert run.topics["202"] == [("f", f"/article[1]/p[{i}]") for i in (1, 2, 3)]
+    assert run.warnings == [f"{p}: 2 results beyond MAX_RESULTS=3 dropped (topic 202)"]
+
+
+def test_truncation_comes_before_duplicate_removal(tmp_path):
+    # Submitted: A, A (dup), S1, S2.  The first 3 submitted count: A, A, S1;
+    # the dup is dropped afterwards, so only 2 remain and S2 is still beyond.
+    body = '<topic topic-id="1">' + result("f", A) + result("f.xml", "/article") + result("f", S1) + result("f", S2) + "</topic>"
+    p = write(tmp_path, "run.xml", submission(body))
+    run = read_run(p, max_results=3)
+    assert run.topics["1"] == [("f", A), ("f", S1)]
+    assert run.warnings == [
+        f"{p}: 1 result beyond MAX_RESULTS=3 dropped (topic 1)",
+        f"{p}: 1 duplicate result dropped (topic 1)",
+    ]
+
+
+def test_duplicates_aggregated_once_per_run_with_topics(tmp_path):
+    # topic 202: A twice (spelled differently) -> 1; topic 203: S1 three times -> 2; total 3.
+    body = (
+        '<topic topic-id="202">' + result("f", A) + result("/f", "article") + "</topic>"
+        '<topic topic-id="203">' + result("g", S1) + result("g", S1) + result("g", "/article/sec") + "</topic>"
+    )
+    p = write(tmp_path, "run.xml", submission(body))
+    run = read_run(p)
+    assert run.topics == {"202": [("f", A)], "203": [("g", S1)]}
+    assert run.warnings == [f"{p}: 3 duplicate results dropped (topics 202, 203)"]
+
+
+def test_invalid_results_keep_their_place_then_are_skipped(tmp_path):
+    # MAX_RESULTS = 4.  Submitted: //sec (invalid), A, sec[0] (invalid), S1, S2.
+    # The first 4 are //sec, A, sec[0], S1: two invalid skipped, S2 is beyond.
+    body = (
+        '<topic topic-id="7">'
+        + result("f", "//sec")
+        + result("f", A)
+        + result("f", "/article[1]/sec[0]")
+        + result("f", S1)
+        + result("f", S2)
+        + "</topic>"
+    )
+    p = write(tmp_path, "run.xml", submission(body))
+    run = read_run(p, max_results=4)
+    assert run.topics["7"] == [("f", A), ("f", S1)]
+    assert len(run.warnings) == 2
+    assert run.warnings[0] == f"{p}: 1 result beyond MAX_RESULTS=4 dropped (topic 7)"
+    assert run.warnings[1].startswith(f"{p}: 2 invalid results skipped (topic 7); first at line 3: ")
+
+
+@pytest.mark.parametrize(
+    "res",
+    [
+        result("f", "/article[1]/*"),
+        result("f", "/article[1]/text()"),
+        result("f", "/article[1][@id='x']"),
+        result("f", "/article[1]//p"),
+        result("", A),
+        result(" ./ ", A),
+        "<result><file>f</file></result>",
+        f"<result><path>{A}</path></result>",
+    ],
+)
+def test_each_invalid_result_kind_is_counted(tmp_path, res):
+    body = '<topic topic-id="1">' + res + result("f", S1) + "</topic>"
+    run = read_run(write(tmp_path, "run.xml", submission(body)))
+    assert run.topics["1"] == [("f", S1)]
+    assert len(run.warnings) == 1
+    assert ": 1 invalid result skipped (topic 1); first at line 3" in run.warnings[0]
+
+
+def test_empty_topic_is_absent_and_repeated_topic_continues(tmp_path):
+    # Topic 1 appears twice: its second part continues the ranking, and
+    # MAX_RESULTS (2) and duplicates span both parts.  Topic 2 is empty.
+    body = (
+        '<topic topic-id="1">' + result("f", A) + "</topic>\n"
+        '<topic topic-id="2"></topic>\n'
+        '<topic topic-id="3"><collections><collection>ieee</collection></collections></topic>\n'
+        '<topic topic-id="1">' + result("f", A) + result("f", S1) + result("f", S2) + "</topic>"
+    )
+    p = write(tmp_path, "run.xml", submission(body))
+    run = read_run(p, max_results=3)
+    assert run.topics == {"1": [("f", A), ("f", S1)]}
+    assert run.warnings == [
+        f"{p}: 1 result beyond MAX_RESULTS=3 dropped (topic 1)",
+        f"{p}: 1 duplicate result dropped (topic 1)",
+    ]
+
+
+def test_topic_whose_results_are_all_invalid_is_present_and_empty(tmp_path):
+    body = '<topic topic-id="9">' + result("f", "//x") + "</topic>"
+    run = read_run(write(tmp_path, "run.xml", submission(body)))
+    assert run.topics == {"9": []}
+
+
+def test_topic_list_in_warning_is_capped(tmp_path):
+    body = "".join(f'<topic topic-id="{t}">{result("f", A)}{result("f", A)}</topic>' for t in range(1, 13))
+    run = read_run(write(tmp_path, "run.xml", submission(body)))
+    assert run.warnings[0].endswith("12 duplicate results dropped (topics 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more)")
+
+
+# --------------------------------------------------------------------------- XML errors
+
+
+def expect_error(path, line, fragment):
+    with pytest.raises(InputError) as info:
+        read_run(path)
+    err = info.value
+    assert err.file == str(path)
+    assert err.line == line
+    assert fragment in err.message
+    return err
+
+
+def test_malformed_xml_names_file_and_line(tmp_path):
+    p = write(
+        tmp_path,
+        "bad.xml",
+        """
+        <inex-submission run-id="r">
+          <topic topic-id="1">
+            <result><file>f</file><path>/a</path></result>
+            <result><file>f</file><path>/b</pth></result>
+          </topic>
+        </inex-submission>
+        """,
+    )
+    expect_error(p, 4, "malformed XML")
+
+
+def test_truncated_xml_is_an_error(tmp_path):
+    p = write(tmp_path, "cut.xml", '<inex-submission run-id="r">\n<topic topic-id="1">\n<result><file>f</file>')
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert info.value.file == str(p) and info.value.line == 3
+
+
+def test_result_outside_topic(tmp_path):
+    p = write(tmp_path, "r.xml", submission(result("f", A)))
+    expect_error(p, 3, "<result> outside <topic>")
+
+
+def test_topic_without_id(tmp_path):
+    p = write(tmp_path, "r.xml", submission(f'<topic topic-id="  ">{result("f", A)}</topic>'))
+    expect_error(p, 3, "topic-id")
+
+
+def test_wrong_root_element(tmp_path):
+    p = write(tmp_path, "r.xml", '<?xml version="1.0"?>\n<assessments topic="1">\n<topic topic-id="1"/>\n</assessments>\n')
+    expect_error(p, 2, "not an INEX submission")
+    q = write(tmp_path, "s.xml", "<foo/>\n")
+    expect_error(q, None, "not an INEX submission")
+
+
+# --------------------------------------------------------------------------- safety
+
+
+def test_doctype_with_missing_external_dtd_parses(tmp_path):
+    p = write(
+        tmp_path,
+        "dtd.xml",
+        '<?xml version="1.0"?>\n<!DOCTYPE inex-submission SYSTEM "/nonexistent/inex-submission.dtd">\n'
+        + submission(f'<topic topic-id="1">{result("f", A)}</topic>').split("\n", 1)[1],
+    )
+    assert read_run(p).topics == {"1": [("f", A)]}
+
+
+BILLION_LAUGHS = """<?xml version="1.0"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>
+<inex-submission run-id="&lol9;"><topic topic-id="1"><result><file>&lol9;</file><path>/a</path></result></topic></inex-submission>
+"""
+
+
+def test_billion_laughs_refused(tmp_path):
+    p = tmp_path / "lol.xml"
+    p.write_text(BILLION_LAUGHS)
+    expect_error(p, 3, "entity declarations are not allowed")
+
+
+def test_external_entity_refused_and_not_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-42")
+    p = tmp_path / "xxe.xml"
+    p.write_text(
+        '<?xml version="1.0"?>\n'
+        '<!-- a comment mentioning <!ENTITY is not a declaration -->\n'
+        f'<!DOCTYPE r [\n  <!ENTITY xxe SYSTEM "file://{secret}">\n]>\n'
+        '<inex-submission run-id="r"><topic topic-id="1"><result><file>&xxe;</file>'
+        "<path>/a</path></result></topic></inex-submission>\n"
+    )
+    err = expect_error(p, 4, "entity declarations are not allowed")
+    assert "TOP-SECRET-42" not in str(err)
+
+
+def test_etc_passwd_entity_refused(tmp_path):
+    p = tmp_path / "passwd.xml"
+    p.write_text(
+        '<!DOCTYPE foo [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n'
+        '<inex-submission run-id="&xxe;"><topic topic-id="1"/></inex-submission>\n'
+    )
+    expect_error(p, 1, "entity declarations are not allowed")
+
+
+# --------------------------------------------------------------------------- compression, stdin
+
+
+def test_gzip_xml_run_and_stem(tmp_path):
+    xml = submission(f'<topic topic-id="1">{result("f", A)}</topic>', root_attrs="")
+    p = tmp_path / "zipped.xml.gz"
+    p.write_bytes(gzip.compress(xml.encode()))
+    run = read_run(p)
+    assert run.run_id == "zipped"
+    assert run.topics == {"1": [("f", A)]}
+
+
+def test_corrupt_gzip_is_an_input_error(tmp_path):
+    p = tmp_path / "bad.gz"
+    p.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert info.value.file == str(p)
+
+
+def test_missing_run_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputError) as info:
+        read_run(tmp_path / "nope.xml")
+    assert info.value.file == str(tmp_path / "nope.xml")
+
+
+class _Stdin:
+    def __init__(self, data: bytes):
+        self.buffer = io.BytesIO(data)
+
+
+def test_stdin_text_run(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", _Stdin(b"1 Q0 f 1 2.5 piped /article[1]\n"))
+    run = read_run("-")
+    assert run.source == "<stdin>"
+    assert run.run_id == "piped"
+    assert run.topics == {"1": [("f", A)]}
+
+
+def test_stdin_gzip_xml_run(monkeypatch):
+    xml = submission(f'<topic topic-id="1">{result("f", A)}</topic>')
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(xml.encode())))
+    run = read_run("-")
+    assert run.run_id == "r1"
+    assert run.topics == {"1": [("f", A)]}
+
+
+# --------------------------------------------------------------------------- text runs
+
+
+def test_text_run_file_order_and_run_tag(tmp_path):
+    p = write(
+        tmp_path,
+        "run.txt",
+        """
+        202 Q0 co/2000/r7108 1 12.5 myrun /article[1]/bdy[1]/sec[2]
+
+        202 Q0 co/2000/r7108.xml 2 11 myrun /article/bdy
+        203\tQ0\t1000143\t1\t3e-1\tmyrun\t/article[1]
+        202 Q0 x 3 1 myrun //bad
+        """,
+    )
+    run = read_run(p)
+    assert run.run_id == "myrun"
+    assert run.task is None
+    assert run.topics == {
+        "202": [("co/2000/r7108", "/article[1]/bdy[1]/sec[2]"), ("co/2000/r7108", "/article[1]/bdy[1]")],
+        "203": [("1000143", "/article[1]")],
+    }
+    assert len(run.warnings) == 1
+    assert run.warnings[0].startswith(f"{p}: 1 invalid result skipped (topic 202); first at line 5: ")
+
+
+def test_text_run_disagreeing_tags_warn_and_first_is_used(tmp_path):
+    p = write(
+        tmp_path,
+        "run.txt",
+        """
+        1 Q0 f 1 3 alpha /article[1]
+        1 Q0 f 2 2 beta /article[1]/sec[1]
+        1 Q0 f 3 1 gamma /article[1]/sec[2]
+        """,
+    )
+    run = read_run(p)
+    assert run.run_id == "alpha"
+    assert run.topics == {"1": [("f", A), ("f", S1), ("f", S2)]}
+    assert run.warnings == [f"{p}: 2 lines with a run tag other than 'alpha' (first at line 2: 'beta'); 'alpha' used"]
+
+
+def test_text_run_hygiene_and_rank_warning(tmp_path):
+    # Ranks 2, 1 disagree with file order; MAX_RESULTS = 2 drops the 3rd; the 2nd is a dup.
+    p = write(
+        tmp_path,
+        "run.txt",
+        """
+        1 Q0 f 2 3 r /article[1]
+        1 Q0 f 1 2 r /article[1]
+        1 Q0 f 3 1 r /article[1]/sec[1]
+        """,
+    )
+    run = read_run(p, max_results=2)
+    assert run.topics == {"1": [("f", A)]}
+    assert run.warnings[0] == f"{p}: 1 result beyond MAX_RESULTS=2 dropped (topic 1)"
+    assert run.warnings[1] == f"{p}: 1 duplicate result dropped (topic 1)"
+    assert run.warnings[2].startswith(f"{p}: rank disagrees with document order for 1 result (topic 1; first at line 2)")
+
+
+@pytest.mark.parametrize(
+    "line, fragment",
+    [
+        ("1 Q0 f 1 2.0 r", "expected 7 columns"),
+        ("1 Q0 f 1 2.0 r /a extra", "expected 7 columns"),
+        ("1 Q0 f one 2.0 r /a", "rank 'one' is not an integer"),
+        ("1 Q0 f 1 high r /a", "score 'high' is not a number"),
+    ],
+)
+def test_text_run_malformed_line(tmp_path, line, fragment):
+    p = write(tmp_path, "run.txt", f"1 Q0 f 1 2.0 r /article[1]\n\n{line}\n")
+    expect_error(p, 3, fragment)
+
+
+def test_text_run_not_utf8(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_bytes(b"1 Q0 f 1 2 r /article[1]\n1 Q0 \xff 2 1 r /article[1]\n")
+    expect_error(p, 2, "UTF-8")
+
+
+def test_gzip_text_run(tmp_path):
+    p = tmp_path / "t.run.gz"
+    p.write_bytes(gzip.compress(b"  \n5 Q0 f 1 1 tr /article[1]/sec[3]\n"))
+    run = read_run(p)
+    assert (run.run_id, run.topics) == ("tr", {"5": [("f", S3)]})
+
+
+def test_empty_text_run_has_no_topics_and_stem_as_id(tmp_path):
+    p = tmp_path / "empty.txt"
+    p.write_text("\n \n")
+    run = read_run(p)
+    assert (run.run_id, run.topics, run.warnings) == ("empty", {}, [])
+
+
+def test_xml_with_bom_or_leading_blank_lines_is_xml(tmp_path):
+    body = f'<topic topic-id="1">{result("f", A)}</topic>'
+    p = tmp_path / "bom.run"
+    p.write_bytes(b"\xef\xbb\xbf" + submission(body).encode())
+    assert read_run(p).topics == {"1": [("f", A)]}
+    q = tmp_path / "blank.run"
+    q.write_text("\n\n  " + submission(body).split("\n", 1)[1])  # no XML declaration
+    assert read_run(q).topics == {"1": [("f", A)]}
+
+
+def test_entity_text_in_a_comment_is_not_a_declaration(tmp_path):
+    p = tmp_path / "c.xml"
+    p.write_text(
+        '<?xml version="1.0"?>\n<!-- we never use <!ENTITY declarations -->\n'
+        '<!DOCTYPE inex-submission SYSTEM "inex.dtd">\n'
+        f'<inex-submission run-id="c"><topic topic-id="1">{result("f", A)}</topic></inex-submission>\n'
+    )
+    assert read_run(p).topics == {"1": [("f", A)]}
