@@ -470,13 +470,22 @@ def _expand_item(item: str, base: Path) -> list[InputFile]:
     pattern = os.path.expanduser(item).replace("[", "[[]")
     if not os.path.isabs(pattern):
         pattern = os.path.join(glob.escape(str(base)), pattern)
+    # The root of everything a glob matches is its fixed prefix (the directories
+    # before the first wildcard), so that `CO+S/*/` and `CO+S*/` both keep a
+    # `main/` directory below the root (pool selection, SPEC §1.2).
+    fixed = []
+    for part in Path(pattern).parts:
+        if "*" in part or "?" in part:
+            break
+        fixed.append(part)
+    root = Path(os.path.abspath(os.path.join(*fixed).replace("[[]", "["))) if fixed else Path(base)
     found = []
     for match in glob.glob(pattern, recursive=True):
         path = Path(os.path.abspath(match))
         if path.is_dir():
-            found.extend(_walk(path))
+            found.extend(InputFile(f.path, root) for f in _walk(path))
         elif path.is_file():
-            found.append(InputFile(path, path))
+            found.append(InputFile(path, root))
     return found
 
 
@@ -486,8 +495,8 @@ def expand_paths(value: str, base: Path, key: str, source: object, line: int | N
     Each comma-separated item is a file (its own root), a directory (searched
     recursively, hidden files and directories skipped; the directory is the
     root) or a glob with ``*``, ``?``, ``**`` (a matched directory is searched
-    like a directory and is the root of what it holds; a matched file is its
-    own root).  Relative items are relative to BASE.  Files are sorted by
+    like a directory; the root of every match is the glob's fixed prefix, the
+    directories before its first wildcard).  Relative items are relative to BASE.  Files are sorted by
     path; a file reached under several roots keeps the outermost one.  An
     item that matches no file is an error naming KEY, SOURCE and LINE; all
     such errors are raised together as ConfigErrors.

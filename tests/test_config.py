@@ -244,15 +244,16 @@ def test_seed000_6_1_co_focussed(inex2005: Path):
     assert c.dcv == (10, 25, 50)
     assert c.query_type == "CO+S"
     assert c.pools is None and c.topics is None
-    # "CO+S*/" matches the directory CO+S, searched recursively: it is the root
+    # "CO+S*/" matches the directory CO+S, searched recursively; the root is the
+    # glob's fixed prefix, the directory that holds CO+S
     co_s = "adhoc2005/official/CO+S"
     assert files(c.assessments, top) == [
-        (f"{co_s}/topic-202/pool-1.xml", co_s),
-        (f"{co_s}/topic-203/pool-2.xml", co_s),
+        (f"{co_s}/topic-202/pool-1.xml", "adhoc2005/official"),
+        (f"{co_s}/topic-203/pool-2.xml", "adhoc2005/official"),
     ]
     assert files(c.runs, top) == [
-        ("inex2005_runs/group1/run1.xml", "inex2005_runs"),
-        ("inex2005_runs/group2/run2.xml", "inex2005_runs"),
+        ("inex2005_runs/group1/run1.xml", "."),
+        ("inex2005_runs/group2/run2.xml", "."),
     ]
     assert c.results_dir == inex2005 / "results"
     assert c.source == inex2005 / "inex2005.prop"
@@ -269,12 +270,12 @@ def test_seed000_6_1_cos_focussed_with_pools_continuation(inex2005: Path):
     base = inex2005 / "..."
     co_s = "adhoc2005/official/CO+S"
     assert files(c.assessments, base) == [
-        (f"{co_s}/topic-202/pool-1.xml", f"{co_s}/topic-202"),
-        (f"{co_s}/topic-203/pool-2.xml", f"{co_s}/topic-203"),
+        (f"{co_s}/topic-202/pool-1.xml", co_s),
+        (f"{co_s}/topic-203/pool-2.xml", co_s),
     ]
     assert files(c.runs, base) == [
-        ("inex2005_runs/group1/run1.xml", "inex2005_runs/group1"),
-        ("inex2005_runs/group2/run2.xml", "inex2005_runs/group2"),
+        ("inex2005_runs/group1/run1.xml", "inex2005_runs"),
+        ("inex2005_runs/group2/run2.xml", "inex2005_runs"),
     ]
 
 
@@ -302,8 +303,8 @@ def test_seed000_6_4_cas_with_comments(inex2005: Path):
     base = inex2005 / "..."
     assert files(c.assessments, base) == [("official/SSCAS/topic-250.xml", "official/SSCAS")]
     assert files(c.runs, base) == [
-        ("inex2005_runs/group1/run1.xml", "inex2005_runs"),
-        ("inex2005_runs/group2/run2.xml", "inex2005_runs"),
+        ("inex2005_runs/group1/run1.xml", "."),
+        ("inex2005_runs/group2/run2.xml", "."),
     ]
 
 
@@ -577,13 +578,13 @@ def test_single_file_is_its_own_root(tree: Path):
 
 
 def test_glob_star_matching_directories_and_files(tree: Path):
-    # data/* matches t1, t2 (directories: searched, each its own root) and top.xml
+    # data/* matches t1, t2 (directories: searched) and top.xml; the root is "data"
     assert expand(tree, "data/*") == [
-        ("data/t1/a.xml", "data/t1"),
-        ("data/t1/b.txt", "data/t1"),
-        ("data/t1/sub/c.xml", "data/t1"),
-        ("data/t2/d.xml", "data/t2"),
-        ("data/top.xml", "data/top.xml"),
+        ("data/t1/a.xml", "data"),
+        ("data/t1/b.txt", "data"),
+        ("data/t1/sub/c.xml", "data"),
+        ("data/t2/d.xml", "data"),
+        ("data/top.xml", "data"),
     ]
     # a trailing / matches directories only
     assert [p for p, _ in expand(tree, "data/*/")] == [
@@ -593,8 +594,8 @@ def test_glob_star_matching_directories_and_files(tree: Path):
 
 def test_glob_question_mark_and_double_star(tree: Path):
     assert expand(tree, "data/t?/*.xml") == [
-        ("data/t1/a.xml", "data/t1/a.xml"),
-        ("data/t2/d.xml", "data/t2/d.xml"),
+        ("data/t1/a.xml", "data"),
+        ("data/t2/d.xml", "data"),
     ]
     # ** crosses directories; hidden ones are not entered
     assert [p for p, _ in expand(tree, "data/**/*.xml")] == [
@@ -604,7 +605,7 @@ def test_glob_question_mark_and_double_star(tree: Path):
 
 def test_bracket_is_not_a_wildcard(tree: Path):
     assert expand(tree, "other/f[1].xml") == [("other/f[1].xml", "other/f[1].xml")]
-    assert expand(tree, "other/f[1]*") == [("other/f[1].xml", "other/f[1].xml")]
+    assert expand(tree, "other/f[1]*") == [("other/f[1].xml", "other")]
 
 
 def test_list_is_sorted_and_deduplicated_keeping_outer_root(tree: Path):
