@@ -31,13 +31,25 @@ def fmt(v: float | None) -> str:
     return "-" if v is None else repr(float(v))
 
 
-def atomic_write(path: Path, text: str) -> None:
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+#: permissions of written files: what open() would give (mkstemp alone gives 0600)
+FILE_MODE = 0o666 & ~_umask()
+
+
+def atomic_write(path: Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         try:

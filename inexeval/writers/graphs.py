@@ -118,8 +118,7 @@ def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
 
 
 def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
-    import os
-    import tempfile
+    import io
 
     import matplotlib
 
@@ -149,16 +148,12 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
             ax.legend(loc="upper right", fontsize="small")
         fig.tight_layout()
         path = out / f"{c.slug}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".png", dir=path.parent)
-        os.close(fd)
+        buf = io.BytesIO()
         try:
-            fig.savefig(tmp, format="png", metadata={"Software": None})
-            os.replace(tmp, path)
+            fig.savefig(buf, format="png", metadata={"Software": None})
         finally:
             plt.close(fig)
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        atomic_write(path, buf.getvalue())
         written.append(path)
     return written
 
