@@ -87,9 +87,11 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
 def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, quiet) -> int:
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate
+    import json
+
+    from inexeval.stamp import write_stamp
     from inexeval.writers.files import write_results
     from inexeval.writers.table import render
-    import json
 
     sets = list(overrides)
     if results_dir:
@@ -118,6 +120,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
         click.echo(json.dumps(json_rows, indent=1))
     if ev.results:
         write_results(config.results_dir, config.task, ev.results)
+        write_stamp(config, empty_as_zero, ev.results)
     if gnuplot or png:
         from inexeval.writers import graphs
 
@@ -145,3 +148,121 @@ def _metrics_text() -> str:
 def metrics_cmd():
     """List every registered measure with its description."""
     click.echo(_metrics_text())
+
+
+@main.command("compare", epilog="""\b
+Examples:
+  inexeval compare -config configs/co-thorough.prop
+  inexeval compare -config configs/co-thorough.prop --measure Q --test randomisation
+  inexeval compare -config configs/co-thorough.prop --runs Medium,Poor -png
+  inexeval compare -config configs/co-focussed.prop -config configs/co-thorough.prop
+
+Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
+(with several configs also correlations-average.tsv|json beside the first).
+""")
+@click.option("-config", "--config", "configs", multiple=True, required=True, metavar="FILE",
+              type=click.Path(dir_okay=False), help="Config to evaluate (repeat to average over tasks).")
+@click.option("-e", "--empty-as-zero", is_flag=True, help="As for evaluation: missing topics score 0.")
+@click.option("--measure", help="Measure for the significance tests [default: MAep, else the first].")
+@click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
+              show_default=True, help="Paired significance test.")
+@click.option("--runs", help="Comma-separated run ids to compare (two runs: also per-topic differences).")
+@click.option("--method", type=click.Choice(["kendall", "spearman", "both"]), default="both", show_default=True,
+              help="Rank correlation coefficient(s).")
+@click.option("--samples", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Samples of the randomisation and bootstrap tests.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of those tests.")
+@click.option("--alpha", "level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level (after Holm-Bonferroni correction).")
+@click.option("-gnu", "--gnuplot", is_flag=True, help="Per-topic difference histogram as gnuplot files.")
+@click.option("-jfree", "-png", "--png", "png", is_flag=True, help="Per-topic difference histogram as PNG.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key.")
+@click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
+@click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date.")
+@click.option("--quiet", is_flag=True, help="No warnings on standard error.")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks.")
+def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
+                overrides, results_dir, reevaluate, quiet, debug):
+    """Rank correlations between measures and quantisations, significance tests between
+    runs, and per-topic differences, from one or more configs."""
+    try:
+        sys.exit(_compare(configs, empty_as_zero=empty_as_zero, measure=measure, test=test, runs=runs,
+                          method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
+                          overrides=overrides, results_dir=results_dir, reevaluate=reevaluate, quiet=quiet))
+    except InexevalError as err:
+        _fail(err, debug)
+
+
+def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
+             overrides, results_dir, reevaluate, quiet) -> int:
+    from pathlib import Path
+
+    from inexeval import compare
+    from inexeval.config import load_config
+    from inexeval.evaluate import evaluate, params_of, resolve_measures
+    from inexeval.stamp import read_if_fresh, write_stamp
+    from inexeval.writers.files import safe_name, write_results
+
+    sets = list(overrides) + ([f"RESULTS_DIR={results_dir}"] if results_dir else [])
+    methods = ["kendall", "spearman"] if method == "both" else [method]
+    wanted = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
+    status, all_tables, first_out = 0, [], None
+    for path in configs:
+        config = load_config(path, sets)
+        out = Path(config.results_dir) / config.task
+        first_out = first_out or out
+        results = None if reevaluate else read_if_fresh(config, empty_as_zero)
+        if results is None:
+            ev = evaluate(config, empty_as_zero=empty_as_zero)
+            if not quiet:
+                for w in ev.warnings:
+                    click.echo(f"inexeval: warning: {w}", err=True)
+            for p in ev.problems:
+                click.echo(f"inexeval: error: {p}", err=True)
+                status = 1
+            results = ev.results
+            if results:
+                write_results(config.results_dir, config.task, results)
+                write_stamp(config, empty_as_zero, results)
+        elif not quiet:
+            click.echo(f"inexeval: reusing up-to-date result files in {out}", err=True)
+        if wanted:
+            unknown = sorted(set(wanted) - {r.run_id for r in results})
+            if unknown:
+                raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
+            results = [r for r in results if r.run_id in wanted]
+        params = params_of(config)
+        columns = [c for m in resolve_measures(config) for c in m.scalars(params)]
+        settings = compare.sorted_settings(results)
+        tables = []
+        for mth in methods:
+            tables += compare.measure_correlations(results, settings, columns, mth)
+            tables += compare.quantisation_correlations(results, settings, columns, mth)
+        all_tables += [(config.task, t) for t in tables]
+        click.echo(compare.format_correlations(tables, config.task))
+        compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
+        chosen = measure or ("MAep" if "MAep" in columns else columns[0])
+        if chosen not in columns:
+            raise ConfigError(f"--measure: {chosen!r} is not among {', '.join(columns)}")
+        sig_rows = []
+        for s in settings:
+            rows = compare.significance_rows(config.task, results, s, chosen, test=test, samples=samples,
+                                             seed=seed, alpha=level, runs=wanted)
+            click.echo("\n" + compare.format_significance(rows, level))
+            sig_rows += rows
+        compare.write_tables(out, "significance", sig_rows)
+        if wanted and len(wanted) == 2:
+            for s in settings:
+                text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
+                click.echo("\n" + text)
+                if gnuplot or png:
+                    stem = safe_name(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
+                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
+                                            f"{wanted[0]} - {wanted[1]}", topics, diffs, gnuplot=gnuplot, png=png)
+    if len(configs) > 1:
+        avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
+                           for kind in ("measures", "quantisations") for mth in methods) if t is not None]
+        if avg:
+            click.echo("\n" + compare.format_correlations(avg, "all tasks"))
+            compare.write_tables(first_out, "correlations-average", compare.correlation_rows("all", avg))
+    return status

@@ -1,0 +1,200 @@
+"""`inexeval compare`: correlations between measures and quantisations, significance
+between runs, per-topic differences (seed 000 §7, seed 001 §4, seed 004 §3).
+
+Works on :class:`~inexeval.model.RunResult` lists, so it serves a fresh
+evaluation and result files read back alike.  Nothing here prints; the
+``format_*`` functions return text and the ``*_rows`` functions the rows
+written to ``correlations.tsv/json`` and ``significance.tsv/json``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from inexeval import analysis
+from inexeval.aggregate import natural_key
+from inexeval.errors import ConfigError
+from inexeval.model import RunResult
+from inexeval.writers.files import atomic_write, fmt
+
+
+@dataclass
+class CorrelationTable:
+    """One matrix: the correlation of run rankings between ``names`` (measures or quantisations)."""
+
+    kind: str  # "measures" or "quantisations"
+    scope: str  # the setting (for measures) or "<measure> <overlap>" (for quantisations)
+    method: str  # "kendall" | "spearman"
+    names: list[str]
+    matrix: np.ndarray
+
+
+def _scores(results: Sequence[RunResult], setting: str, measure: str) -> dict[str, float | None]:
+    return {r.run_id: r.average.get(measure) for r in results if r.setting == setting}
+
+
+def measure_correlations(results: Sequence[RunResult], settings: Sequence[str], measures: Sequence[str],
+                         method: str) -> list[CorrelationTable]:
+    """Per setting: correlation between the run rankings of every pair of measures (seed 000 Table 1)."""
+    out = []
+    for s in settings:
+        scores = {m: _scores(results, s, m) for m in measures}
+        names, mat = analysis.correlation_matrix(scores, method)
+        out.append(CorrelationTable("measures", s, method, names, mat))
+    return out
+
+
+def quantisation_correlations(results: Sequence[RunResult], settings: Sequence[str], measures: Sequence[str],
+                              method: str) -> list[CorrelationTable]:
+    """Per measure and overlap: correlation between quantisation functions (seed 000 Table 2)."""
+    by_overlap: dict[str, list[str]] = {}
+    for s in settings:
+        quant, _, overlap = s.rpartition("_")
+        if quant:
+            by_overlap.setdefault(overlap, []).append(s)
+    out = []
+    for overlap, ss in by_overlap.items():
+        if len(ss) < 2:
+            continue
+        for m in measures:
+            scores = {s.rpartition("_")[0]: _scores(results, s, m) for s in ss}
+            names, mat = analysis.correlation_matrix(scores, method)
+            out.append(CorrelationTable("quantisations", f"{m} {overlap}", method, names, mat))
+    return out
+
+
+def averaged(tables: Sequence[CorrelationTable], kind: str, method: str) -> CorrelationTable | None:
+    """Average over tasks/settings of the tables of one kind (seed 000 Tables 1-2)."""
+    chosen = [(t.names, t.matrix) for t in tables if t.kind == kind and t.method == method]
+    if len(chosen) < 2:
+        return None
+    names, mat = analysis.average_matrices(chosen)
+    return CorrelationTable(kind, "average", method, names, mat)
+
+
+def correlation_rows(task: str, tables: Sequence[CorrelationTable]) -> list[dict]:
+    rows = []
+    for t in tables:
+        for i, a in enumerate(t.names):
+            for j in range(i):
+                v = float(t.matrix[i, j])
+                rows.append({"task": task, "kind": t.kind, "scope": t.scope, "method": t.method,
+                             "a": a, "b": t.names[j], "value": None if np.isnan(v) else v})
+    return rows
+
+
+def format_correlations(tables: Sequence[CorrelationTable], task: str) -> str:
+    blocks = []
+    for t in tables:
+        title = f"== {task}  {t.method} correlation of {t.kind}  ({t.scope}) =="
+        blocks.append(title + "\n" + analysis.format_lower_triangle(t.names, t.matrix, digits=2))
+    return "\n\n".join(blocks)
+
+
+def significance_rows(task: str, results: Sequence[RunResult], setting: str, measure: str, *, test: str,
+                      samples: int, seed: int, alpha: float, runs: Sequence[str] | None) -> list[dict]:
+    per_topic = {r.run_id: {t: v.get(measure) for t, v in r.per_topic.items()}
+                 for r in results if r.setting == setting and (not runs or r.run_id in runs)}
+    rows = analysis.pairwise_significance(per_topic, test=test, samples=samples, seed=seed, alpha=alpha)
+    return [{"task": task, "setting": setting, "measure": measure, "test": test, **r._asdict()} for r in rows]
+
+
+def format_significance(rows: Sequence[dict], alpha: float) -> str:
+    from tabulate import tabulate
+
+    if not rows:
+        return "(no pair of runs to compare)"
+    head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
+           f"Holm-corrected, * = significant at {alpha} =="
+    table = [[r["run_a"], r["run_b"], r["mean_a"], r["mean_b"], r["diff"], r["p"], r["p_holm"],
+              "*" if r["significant"] else ""] for r in rows]
+    return head + "\n" + tabulate(table, headers=["run A", "run B", "mean A", "mean B", "A - B", "p", "p (Holm)",
+                                                  ""], floatfmt=".4f")
+
+
+def topic_difference_text(results: Sequence[RunResult], setting: str, measure: str, a: str, b: str):
+    """(text, topics, differences): seed 004's precision histogram as a table with win counts."""
+    ra = next((r for r in results if r.setting == setting and r.run_id == a), None)
+    rb = next((r for r in results if r.setting == setting and r.run_id == b), None)
+    if ra is None or rb is None:
+        raise ConfigError(f"--runs: no results for {a if ra is None else b!r} under {setting}")
+    va = {t: v.get(measure) for t, v in ra.per_topic.items()}
+    vb = {t: v.get(measure) for t, v in rb.per_topic.items()}
+    topics, diffs = analysis.topic_differences(va, vb)
+    wins_a, wins_b, ties = analysis.win_counts(va, vb)
+    lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",
+             *(f"{t}\t{d:+.4f}" for t, d in zip(topics, diffs)),
+             f"{a} better on {wins_a} topic(s), {b} on {wins_b}, {ties} tied"]
+    return "\n".join(lines), topics, diffs
+
+
+def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot: bool, png: bool) -> list[Path]:
+    """The precision histogram (seed 004 Fig. 3.5 style) as a .dat/.gp pair and/or a PNG bar chart."""
+    written = []
+    if gnuplot:
+        dat = "# topic\tdifference\n" + "".join(f"{t}\t{fmt(d)}\n" for t, d in zip(topics, diffs))
+        gp = "\n".join([
+            "base = ARG0[1:strlen(ARG0)-3]",
+            "set terminal svg size 900,500 dynamic noenhanced",
+            "set output base.'.svg'",
+            "set datafile separator tab",
+            f"set title '{title}' noenhanced",
+            "set style fill solid 0.8", "set boxwidth 0.8", "set yrange [-1:1]",
+            "set xlabel 'topic'", "set ylabel 'difference'", "set xtics rotate by 90", "unset key",
+            "plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'",
+        ]) + "\n"
+        atomic_write(out / f"{stem}.dat", dat)
+        atomic_write(out / f"{stem}.gp", gp)
+        written += [out / f"{stem}.dat", out / f"{stem}.gp"]
+    if png:
+        import io
+
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(max(6, 0.25 * len(topics)), 4), dpi=100)
+        colours = ["#2ca02c" if d > 0 else "#d62728" for d in diffs]
+        ax.bar(range(len(topics)), diffs, color=colours)
+        ax.set_xticks(range(len(topics)), topics, rotation=90, fontsize="small")
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set(ylim=(-1, 1), title=title, xlabel="topic", ylabel="difference")
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", metadata={"Software": None})
+        plt.close(fig)
+        atomic_write(out / f"{stem}.png", buf.getvalue())
+        written.append(out / f"{stem}.png")
+    return written
+
+
+def write_tables(out: Path, name: str, rows: list[dict]) -> None:
+    """``name.tsv`` (header + rows, full precision) and ``name.json``."""
+    cols = list(rows[0]) if rows else []
+    lines = ["\t".join(cols)]
+    for r in rows:
+        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else str(v) for v in r.values()))
+    atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
+    atomic_write(out / f"{name}.json", json.dumps(rows, indent=1, default=_jsonable) + "\n")
+
+
+def _jsonable(v):
+    if isinstance(v, (np.bool_,)):
+        return bool(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    raise TypeError(type(v))
+
+
+def sorted_settings(results: Sequence[RunResult]) -> list[str]:
+    return list(dict.fromkeys(r.setting for r in results))
+
+
+def natural_runs(results: Sequence[RunResult]) -> list[str]:
+    return sorted({r.run_id for r in results}, key=natural_key)

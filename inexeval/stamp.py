@@ -1,0 +1,68 @@
+"""Up-to-date checks for result files: ``RESULTS_DIR/<TASK>/.inexeval-stamp.json``.
+
+The stamp records what produced the result files (the resolved config, the
+-e flag, every input file's size and modification time, the version) and
+which files were written.  ``inexeval compare`` reuses the files when the
+stamp still matches, and re-evaluates otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inexeval import __version__
+from inexeval.config import Config
+from inexeval.model import RunResult
+from inexeval.writers.files import atomic_write, run_file_path
+
+STAMP = ".inexeval-stamp.json"
+
+
+def fingerprint(config: Config, empty_as_zero: bool) -> dict:
+    inputs = []
+    for f in (*config.assessments, *config.runs):
+        try:
+            st = f.path.stat()
+            inputs.append([str(f.path), st.st_size, st.st_mtime_ns])
+        except OSError:
+            inputs.append([str(f.path), None, None])
+    cfg = repr(config.__class__(**{k: v for k, v in config.__dict__.items() if k not in ("key_lines",)}))
+    return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
+
+
+def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult]) -> None:
+    base = Path(config.results_dir) / config.task
+    files = [[str(run_file_path(config.results_dir, config.task, r).relative_to(base)), r.run_id]
+             for r in results]
+    atomic_write(base / STAMP, json.dumps({"fingerprint": fingerprint(config, empty_as_zero), "files": files},
+                                          indent=1) + "\n")
+
+
+def read_if_fresh(config: Config, empty_as_zero: bool) -> list[RunResult] | None:
+    """The results recorded by the stamp, or None when they are missing or out of date."""
+    base = Path(config.results_dir) / config.task
+    try:
+        stamp = json.loads((base / STAMP).read_text())
+        if stamp["fingerprint"] != json.loads(json.dumps(fingerprint(config, empty_as_zero))):
+            return None
+        return [read_run_file(base / f, run_id) for f, run_id in stamp["files"]]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def read_run_file(path: Path, run_id: str) -> RunResult:
+    """Read a ``measure TAB topic TAB value`` result file back."""
+    per_topic: dict[str, dict[str, float | None]] = {}
+    average: dict[str, float | None] = {}
+    measures: dict[str, None] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m, t, v = line.split("\t")
+        measures[m] = None
+        val = None if v == "-" else float(v)
+        if t == "all":
+            average[m] = val
+        else:
+            per_topic.setdefault(t, {})[m] = val
+    return RunResult(run_id=run_id, setting=path.parent.name, measures=list(measures), per_topic=per_topic,
+                     average=average, source=str(path))
