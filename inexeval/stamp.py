@@ -27,7 +27,7 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
             inputs.append([str(f.path), st.st_size, st.st_mtime_ns])
         except OSError:
             inputs.append([str(f.path), None, None])
-    cfg = repr(config.__class__(**{k: v for k, v in config.__dict__.items() if k not in ("key_lines",)}))
+    cfg = repr(config.__class__(**{k: v for k, v in config.__dict__.items() if k not in ("key_lines", "results_dir")}))
     return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
 
 
