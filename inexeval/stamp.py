@@ -8,6 +8,7 @@ stamp still matches, and re-evaluates otherwise.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -27,7 +28,8 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
             inputs.append([str(f.path), st.st_size, st.st_mtime_ns])
         except OSError:
             inputs.append([str(f.path), None, None])
-    cfg = repr(config.__class__(**{k: v for k, v in config.__dict__.items() if k not in ("key_lines", "results_dir")}))
+    # where the results go and where keys were written do not change them
+    cfg = repr(dataclasses.replace(config, key_lines=(), results_dir=Path(".")))
     return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
 
 
