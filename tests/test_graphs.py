@@ -86,3 +86,13 @@ def test_per_topic_graphs_in_subdirectory(tmp_path):
     ev = fake_evaluation(tmp_path)
     written = graphs.write_graphs(ev, gnuplot=True, png=False, per_topic=True)
     assert any("topics/1/" in str(p) for p in written)
+
+
+def test_sixty_runs_get_distinct_styles(tmp_path):
+    ev = fake_evaluation(tmp_path, n_runs=60)
+    written = graphs.write_graphs(ev, gnuplot=True, png=True)
+    gp = next(p for p in written if p.name == "ep-gr_gen_off.gp").read_text()
+    styles = [line.split(" ", 3)[3] for line in gp.splitlines() if line.startswith("set linetype")]
+    assert len(styles) == 60 and len(set(styles)) == 60  # colour x dash pairs all differ
+    if shutil.which("gnuplot"):
+        subprocess.run(["gnuplot", str(tmp_path / "CO.Thorough" / "graphs" / "ep-gr_gen_off.gp")], check=True)

@@ -18,6 +18,12 @@ from typing import Sequence
 from inexeval.aggregate import natural_key
 from inexeval.writers.files import atomic_write, fmt
 
+#: tab10, the colour cycle of both writers
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22", "#17becf")
+#: matplotlib dash patterns paired with gnuplot's dashtypes 1-6
+DASHES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
+
 #: axis labels by curve title
 AXES = {
     "ep/gr": ("gain-recall", "effort-precision"),
@@ -87,7 +93,9 @@ def _gp_quote(s: str) -> str:
 def gp_text(c: Curve, task: str) -> str:
     xl, yl = c.axes
     n = len(c.series)
-    styles = " ".join(f"set linetype {i + 1} dashtype {1 + (i // 8) % 5};" for i in range(n))
+    # 10 colours x 6 dash patterns: 60 distinguishable lines (as the PNG writer)
+    styles = "\n".join(f"set linetype {i + 1} linecolor rgb '{PALETTE[i % 10]}' dashtype {1 + (i // 10) % 6}"
+                       for i in range(n))
     lines = [
         "# gnuplot script written by inexeval; run: gnuplot " + c.slug + ".gp",
         "base = ARG0[1:strlen(ARG0)-3]",
@@ -125,15 +133,13 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    colours = plt.get_cmap("tab10").colors
-    dashes = ["-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1))]
     written = []
     for c in curves:
         n = len(c.series)
         fig, ax = plt.subplots(figsize=(9 if n > 8 else 7, 5), dpi=100)
         for i, (run, ys) in enumerate(c.series.items()):
             y = [float("nan") if v is None else v for v in ys]
-            ax.plot(c.xs, y, color=colours[i % 10], linestyle=dashes[(i // 10) % len(dashes)],
+            ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
                     linewidth=1.4, label=run)
         xl, yl = c.axes
         ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
