@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
 from pathlib import Path
@@ -97,7 +98,8 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
     if results_dir:
         sets.append(f"RESULTS_DIR={results_dir}")
     config = load_config(config_path, sets)
-    ev = evaluate(config, empty_as_zero=empty_as_zero)
+    with progress(len(config.runs), quiet) as tick:
+        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick)
     if not quiet:
         for w in ev.warnings:
             click.echo(f"inexeval: warning: {w}", err=True)
@@ -131,6 +133,25 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
             click.echo(f"  - {p.file}: {p.message}", err=True)
         return 1
     return 0
+
+
+#: a progress bar is shown from this many runs on
+PROGRESS_MIN_RUNS = 5
+
+
+@contextlib.contextmanager
+def progress(n_runs: int, quiet: bool, stream=None):
+    """A progress bar on standard error when it is a terminal, not --quiet, and there are many runs.
+
+    Yields the callback to call once per run (a no-op when no bar is shown,
+    e.g. under cron).
+    """
+    stream = stream if stream is not None else sys.stderr
+    if quiet or n_runs < PROGRESS_MIN_RUNS or not stream.isatty():
+        yield lambda _path=None: None
+        return
+    with click.progressbar(length=n_runs, label="scoring runs", file=stream) as bar:
+        yield lambda _path=None: bar.update(1)
 
 
 def _metrics_text() -> str:

@@ -196,3 +196,29 @@ def test_graph_flags_write_files_and_plain_run_does_not_import_matplotlib(t1_set
     invoke("-config", c, "-gnu", "-png", "--quiet")
     names = {p.name for p in (tmp / "out" / "CO.Thorough" / "graphs").iterdir()}
     assert {"ep-gr_gen_off.dat", "ep-gr_gen_off.gp", "ep-gr_gen_off.png", "nxCG_gen_off.png"} <= names
+
+
+class _Stream:
+    def __init__(self, tty):
+        self.tty, self.text = tty, ""
+
+    def isatty(self):
+        return self.tty
+
+    def write(self, s):
+        self.text += s
+
+    def flush(self):
+        pass
+
+
+def test_progress_bar_only_on_a_terminal_with_many_runs():
+    from inexeval.cli import progress
+
+    for tty, n, quiet, shown in [(True, 10, False, True), (False, 10, False, False), (True, 10, True, False),
+                                 (True, 2, False, False)]:
+        s = _Stream(tty)
+        with progress(n, quiet, s) as tick:
+            for _ in range(n):
+                tick("run")
+        assert ("scoring runs" in s.text) == shown, (tty, n, quiet)
