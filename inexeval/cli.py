@@ -58,14 +58,19 @@ class _Group(click.Group):
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key (repeatable), e.g. --set DCV=5,10.")
 @click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
-@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "csv", "json"]), default="table",
-              show_default=True, help="Format of what is printed on standard output.")
+@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "csv", "json", "trec_eval"]), default="table",
+              show_default=True, help="Format of what is printed on standard output (trec_eval: trec_eval's "
+              "own 'measure TAB topic TAB value' layout, for TASK trec).")
+@click.option("--digits", type=click.IntRange(0, 17), default=None,
+              help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
+              "default full precision.")
 @click.option("--quiet", is_flag=True, help="No warnings or progress on standard error (errors still shown).")
 @click.option("--list-metrics", is_flag=True, help="List every measure and exit (same as 'inexeval metrics').")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for bug reports).")
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
-def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, quiet,
+def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
+         quiet,
          list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     if ctx.invoked_subcommand is not None:
@@ -79,13 +84,15 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
         sys.exit(2)
     try:
         status = _run(config_path, per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot,
-                      png=png, topic_graphs=topic_graphs, overrides=overrides, results_dir=results_dir, fmt=fmt, quiet=quiet)
+                      png=png, topic_graphs=topic_graphs, overrides=overrides, results_dir=results_dir, fmt=fmt, digits=digits,
+                      quiet=quiet)
     except InexevalError as err:
         _fail(err, debug)
     sys.exit(status)
 
 
-def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, quiet) -> int:
+def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
+         quiet) -> int:
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate
     import json
@@ -105,11 +112,15 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
             click.echo(f"inexeval: warning: {w}", err=True)
     for p in ev.problems:
         click.echo(f"inexeval: error: {p}", err=True)
-    columns = [c for m in ev.measures for c in m.scalars(ev.params)]
+    columns = ev.columns
     json_rows = []
+    if fmt == "trec_eval":
+        from inexeval.trec import format_trec_eval
+
+        click.echo(format_trec_eval(ev.results, digits, per_query=per_query), nl=False)
     for s in ev.settings:
         rs = [r for r in ev.results if r.setting == s.name]
-        if not rs:
+        if not rs or fmt == "trec_eval":
             continue
         text = render(config.task, s.name, rs, columns, per_topic=per_query, fmt=fmt)
         if fmt == "json":
@@ -159,10 +170,15 @@ def _metrics_text() -> str:
 
     from inexeval.measures.registry import REGISTRY
 
+    from inexeval.trec import MEASURES
+
     rows = [[m.name, ", ".join(sorted(m.strategies)), ", ".join(m.params) or "-", m.description]
             for m in REGISTRY]
-    return tabulate(rows, headers=["METRICS name", "strategies", "config keys", "description"],
+    inex = tabulate(rows, headers=["METRICS name", "strategies", "config keys", "description"],
                     tablefmt="simple", maxcolwidths=[None, None, None, 70])
+    trec = tabulate(sorted(MEASURES.items(), key=lambda kv: kv[0].lower()),
+                    headers=["TASK trec: METRICS name", "description"], tablefmt="simple", maxcolwidths=[None, 90])
+    return inex + "\n\n" + trec
 
 
 @main.command("metrics")
@@ -253,7 +269,8 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
                 raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
             results = [r for r in results if r.run_id in wanted]
         params = params_of(config)
-        columns = [c for m in resolve_measures(config) for c in m.scalars(params)]
+        columns = (list(results[0].measures) if results else []) if config.strategy == "trec" else \
+            [c for m in resolve_measures(config) for c in m.scalars(params)]
         settings = compare.sorted_settings(results)
         tables = []
         for mth in methods:

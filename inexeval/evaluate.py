@@ -35,6 +35,7 @@ class Evaluation:
     results: list[RunResult] = field(default_factory=list)
     problems: list[InexevalError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    columns: list[str] = field(default_factory=list)  # scalar measures shown in tables
 
 
 def resolve_measures(config: Config) -> list[Measure]:
@@ -142,6 +143,8 @@ class Scorer:
 def evaluate(config: Config, *, empty_as_zero: bool = False,
              on_run: Callable[[str], None] | None = None) -> Evaluation:
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``."""
+    if config.strategy == "trec":
+        return evaluate_trec_task(config, empty_as_zero=empty_as_zero)
     measures = resolve_measures(config)
     settings = settings_of(config)
     collection, services = collection_services(config)
@@ -149,7 +152,8 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     needs_e = config.strategy in XCG_STRATEGIES and any(q != "gen" for q in config.quant_functions)
     assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
                                    query_type=config.query_type, require_exhaustivity=needs_e)
-    ev = Evaluation(config=config, settings=settings, measures=measures, params=params)
+    ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
+                    columns=[c for m in measures for c in m.scalars(params)])
     ev.warnings.extend(assessments.warnings)
     if not assessments.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
@@ -189,3 +193,29 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
 def _same_task(a: str, b: str) -> bool:
     norm = lambda s: s.strip().lower().replace("focussed", "focused")  # noqa: E731
     return norm(a) == norm(b)
+
+
+def evaluate_trec_task(config: Config, *, empty_as_zero: bool) -> Evaluation:
+    """TASK: trec (SPEC §8): ASSESSMENTS_DIR names one qrels file, SUBMISSIONRUNS_DIR the runs.
+
+    MAX_RESULTS applies only when the config sets it (trec_eval keeps every result).
+    """
+    from inexeval.trec import evaluate_trec
+
+    if len(config.assessments) != 1:
+        raise ConfigError(f"TASK trec needs exactly one qrels file in ASSESSMENTS_DIR, found "
+                          f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
+    ev = Evaluation(config=config, settings=[Setting(None, None, config.alpha)], measures=[], params=params_of(config))
+    explicit_max = config.line_of("MAX_RESULTS") is not None or "MAX_RESULTS" in getattr(config, "overridden", ())
+    try:
+        results, problems = evaluate_trec(
+            config.assessments[0].path, [f.path for f in config.runs],
+            measures=list(config.metrics) or None, rel_level=config.rel_level,
+            gains=dict(config.gains) if config.gains else None, q_beta=config.q_beta,
+            empty_as_zero=empty_as_zero, max_results=config.max_results if explicit_max else None,
+            warn=ev.warnings.append)
+    except ConfigError as e:
+        raise ConfigError(e.message, config.source, config.line_of("METRICS")) from None
+    ev.results, ev.problems = results, list(problems)
+    ev.columns = list(results[0].measures) if results else []
+    return ev

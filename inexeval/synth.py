@@ -694,7 +694,41 @@ def generate_sample(out: Path, seed: int = 1) -> list[Path]:
     written: list[Path] = []
     _sample_2005(out / "inex2005", seed, written)
     _sample_2006(out / "inex2006", seed, written)
+    _sample_trec(out / "trec", seed, written)
     return written
+
+
+def _sample_trec(out: Path, seed: int, written: list[Path]) -> None:
+    """A small TREC set for ``TASK: trec``: graded qrels (0-3) and three runs.
+
+    Four topics of 30 documents; one topic has no relevant document (it has
+    no value, SPEC §10); runs tie scores on purpose (trec_eval breaks ties by
+    docno, descending) and one run misses a topic.
+    """
+    rng = random.Random(seed * 7919 + 8)
+    topics = ["401", "402", "403", "404"]
+    rel: dict[str, dict[str, int]] = {}
+    lines = []
+    for t in topics:
+        rel[t] = {}
+        for d in range(30):
+            doc = f"DOC-{t}-{d:03d}"
+            level = 0 if t == "404" else rng.choices([0, 1, 2, 3], weights=[60, 20, 12, 8])[0]
+            if rng.random() < 0.7:  # judged
+                rel[t][doc] = level
+                lines.append(f"{t} 0 {doc} {level}\n")
+    _write(out / "qrels.txt", "".join(lines), written)
+    for name, quality, skip in (("good", 0.8, None), ("medium", 0.4, None), ("poor", 0.05, "402")):
+        rlines = []
+        for t in topics:
+            if t == skip:
+                continue
+            docs = [f"DOC-{t}-{d:03d}" for d in range(30)]
+            scored = sorted(docs, key=lambda d: -(rel[t].get(d, 0) * quality + rng.random()))[:20]
+            for k, doc in enumerate(scored):
+                score = round(20 - k - (k % 3 == 1) * 1.0, 1)  # every third pair tied
+                rlines.append(f"{t} Q0 {doc} {k + 1} {score} {name}\n")
+        _write(out / "runs" / f"{name}.txt", "".join(rlines), written)
 
 
 # --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_all_configs_present():
     expected_2005 = {"co-focussed", "cos-focussed", "co-thorough", "cos-thorough", "co-fetchbrowse",
                      "cos-fetchbrowse", "sscas", "svcas", "vscas", "vvcas", "inex2005"}
     expected_2006 = {"thorough-2006", "focused-2006", "relevant-in-context", "best-in-context", "hixeval"}
-    assert expected_2005 | expected_2006 <= names
+    assert expected_2005 | expected_2006 | {"trec"} <= names
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=[c.stem for c in CONFIGS])
@@ -49,7 +49,7 @@ def test_config_runs_on_sample_data_and_matches_golden(cfg, tmp_path):
     golden = GOLDEN / f"{cfg.stem}.summary.tsv"
     assert golden.exists(), f"missing golden file {golden.name}: run python tests/test_sample_data.py"
     assert text == golden.read_text(), f"{cfg.stem}: results differ from the golden summary"
-    has_curves = cfg.stem not in ("hixeval", "relevant-in-context")  # HiXEval and gP define no curve
+    has_curves = cfg.stem not in ("hixeval", "relevant-in-context", "trec")  # these define no curve
     assert bool(list((tmp_path / task / "graphs").glob("*.gp"))) == has_curves, "graphs with -gnu"
 
 

@@ -158,3 +158,46 @@ def test_format_trec_eval_layout(tmp_path):
     assert res.average["map"] == pytest.approx((7 / 12 + 1) / 2, rel=1e-12)
     assert f"map                   \tall\t{res.average['map']!r}\n" in full  # repr: full precision
     assert "\t1\t" not in full  # no per-topic lines without per_query
+
+
+def test_cli_trec_eval_layout_matches_pytrec_eval_on_sample_data():
+    """End to end: `inexeval -config configs/trec.prop -q --format trec_eval` against pytrec_eval."""
+    from pathlib import Path
+
+    import pytrec_eval
+    from click.testing import CliRunner
+
+    from inexeval.cli import main
+
+    root = Path(__file__).resolve().parent.parent
+    res = CliRunner().invoke(main, ["-config", str(root / "configs" / "trec.prop"), "-q", "--format", "trec_eval",
+                                    "--quiet", "--results-dir", "/tmp/inexeval-trec-test"])
+    assert res.exit_code == 0, res.output
+    qrels: dict = {}
+    for line in (root / "sample_data" / "trec" / "qrels.txt").read_text().splitlines():
+        q, _, d, r = line.split()
+        qrels.setdefault(q, {})[d] = int(r)
+    ours: dict = {}
+    pending: list = []  # trec_eval prints a run's per-topic lines, then its summary with "runid"
+    for line in res.output.splitlines():
+        m, t, v = [x.strip() for x in line.split("\t")]
+        if m == "runid":
+            ours.update({(v, pm, pt): pv for pm, pt, pv in pending})
+            pending = []
+        elif t != "all" and m in ("map", "P_10", "ndcg_cut_10", "bpref", "recip_rank"):
+            pending.append((m, t, float(v)))
+    checked = 0
+    for name in ("good", "medium", "poor"):
+        run: dict = {}
+        for line in (root / "sample_data" / "trec" / "runs" / f"{name}.txt").read_text().splitlines():
+            q, _, d, _, s, _ = line.split()
+            run.setdefault(q, {})[d] = float(s)
+        ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P.10", "ndcg_cut.10", "bpref", "recip_rank"})
+        for t, vals in ev.evaluate(run).items():
+            if not any(r > 0 for r in qrels[t].values()):
+                continue  # no relevant document: no value (SPEC §10), not printed
+            for m, key in (("map", "map"), ("P_10", "P_10"), ("ndcg_cut_10", "ndcg_cut_10"), ("bpref", "bpref"),
+                           ("recip_rank", "recip_rank")):
+                assert abs(ours[(name, m, t)] - vals[key]) <= 1e-9, (name, m, t)
+                checked += 1
+    assert checked >= 35
