@@ -64,13 +64,15 @@ class _Group(click.Group):
 @click.option("--digits", type=click.IntRange(0, 17), default=None,
               help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
               "default full precision.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Score runs in N parallel processes [default: the number of cores]; same output as --jobs 1.")
 @click.option("--quiet", is_flag=True, help="No warnings or progress on standard error (errors still shown).")
 @click.option("--list-metrics", is_flag=True, help="List every measure and exit (same as 'inexeval metrics').")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for bug reports).")
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         quiet,
+         jobs, quiet,
          list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     if ctx.invoked_subcommand is not None:
@@ -85,14 +87,14 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
     try:
         status = _run(config_path, per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot,
                       png=png, topic_graphs=topic_graphs, overrides=overrides, results_dir=results_dir, fmt=fmt, digits=digits,
-                      quiet=quiet)
+                      jobs=jobs or default_jobs(), quiet=quiet)
     except InexevalError as err:
         _fail(err, debug)
     sys.exit(status)
 
 
 def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         quiet) -> int:
+         jobs, quiet) -> int:
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate
     import json
@@ -106,7 +108,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
         sets.append(f"RESULTS_DIR={results_dir}")
     config = load_config(config_path, sets)
     with progress(len(config.runs), quiet) as tick:
-        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick)
+        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick, jobs=jobs)
     if not quiet:
         for w in ev.warnings:
             click.echo(f"inexeval: warning: {w}", err=True)
@@ -144,6 +146,16 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
             click.echo(f"  - {p.file}: {p.message}", err=True)
         return 1
     return 0
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 #: a progress bar is shown from this many runs on

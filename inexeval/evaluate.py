@@ -6,6 +6,7 @@ quantisation) and shared by every run and measure.  Nothing here prints.
 
 from __future__ import annotations
 
+import multiprocessing
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -141,8 +142,12 @@ class Scorer:
 
 
 def evaluate(config: Config, *, empty_as_zero: bool = False,
-             on_run: Callable[[str], None] | None = None) -> Evaluation:
-    """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``."""
+             on_run: Callable[[str], None] | None = None, jobs: int = 1) -> Evaluation:
+    """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``.
+
+    ``jobs`` > 1 scores runs in that many forked processes; the output is
+    identical to ``jobs`` = 1 (results are collected in run-file order).
+    """
     if config.strategy == "trec":
         return evaluate_trec_task(config, empty_as_zero=empty_as_zero)
     measures = resolve_measures(config)
@@ -160,34 +165,92 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer = Scorer(config, assessments, measures, settings, params, services)
     seen_ids: dict[str, str] = {}
-    for f in config.runs:
+    undefined: dict[str, set[str]] = {}
+    for outcome in _outcomes(scorer, config, empty_as_zero, jobs):
         if on_run is not None:
-            on_run(str(f.path))
-        try:
-            run = read_run(f.path, max_results=config.max_results)
-        except InexevalError as e:
-            ev.problems.append(e)
+            on_run(outcome.path)
+        if outcome.problem is not None and outcome.run_id is None:
+            ev.problems.append(outcome.problem)
             continue
-        if run.run_id in seen_ids:
-            ev.problems.append(InputError(f"run id {run.run_id!r} is also the id of {seen_ids[run.run_id]}; "
-                                          "run skipped", run.source))
+        if outcome.run_id in seen_ids:
+            ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id of "
+                                          f"{seen_ids[outcome.run_id]}; run skipped", outcome.source))
             continue
-        seen_ids[run.run_id] = run.source
-        ev.warnings.extend(run.warnings)
-        unknown = sorted(set(run.topics) - set(assessments.topics), key=natural_key)
-        if unknown:
-            ev.warnings.append(f"{run.source}: {len(unknown)} topic(s) not in the recall-base ignored: "
-                               + ", ".join(unknown))
-        if run.task and not _same_task(run.task, config.task):
-            ev.warnings.append(f"{run.source}: run task {run.task!r} differs from TASK {config.task}")
-        try:
-            ev.results.extend(scorer.score(run, empty_as_zero, ev.warnings))
-        except InputError as e:  # e.g. a best entry point missing from its document
-            ev.problems.append(e)
-    for setting, topics in scorer.undefined.items():
+        seen_ids[outcome.run_id] = outcome.source
+        ev.warnings.extend(outcome.warnings)
+        if outcome.problem is not None:
+            ev.problems.append(outcome.problem)
+            continue
+        ev.results.extend(outcome.results)
+        for setting, topics in outcome.undefined.items():
+            undefined.setdefault(setting, set()).update(topics)
+    for setting, topics in undefined.items():
         ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
                            "of every average: " + ", ".join(sorted(topics, key=natural_key)))
     return ev
+
+
+@dataclass
+class Outcome:
+    """What scoring one run file gave: results, or the problem that stopped it."""
+
+    path: str
+    run_id: str | None = None
+    source: str = ""
+    results: list[RunResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    undefined: dict[str, set[str]] = field(default_factory=dict)
+    problem: InexevalError | None = None
+
+
+def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool) -> Outcome:
+    """Read one run file and score it under every setting; never raises for bad input."""
+    out = Outcome(path=str(path))
+    try:
+        run = read_run(path, max_results=config.max_results)
+    except InexevalError as e:
+        out.problem = e
+        return out
+    out.run_id, out.source = run.run_id, run.source
+    out.warnings.extend(run.warnings)
+    unknown = sorted(set(run.topics) - set(scorer.assessments.topics), key=natural_key)
+    if unknown:
+        out.warnings.append(f"{run.source}: {len(unknown)} topic(s) not in the recall-base ignored: "
+                            + ", ".join(unknown))
+    if run.task and not _same_task(run.task, config.task):
+        out.warnings.append(f"{run.source}: run task {run.task!r} differs from TASK {config.task}")
+    scorer.undefined = {}
+    try:
+        out.results = scorer.score(run, empty_as_zero, out.warnings)
+    except InputError as e:  # e.g. a best entry point missing from its document
+        out.problem = e
+    out.undefined = scorer.undefined
+    return out
+
+
+_WORKER: tuple | None = None  # (scorer, config, empty_as_zero), inherited by forked workers
+
+
+def _work(path) -> Outcome:
+    scorer, config, empty_as_zero = _WORKER
+    return score_file(scorer, config, path, empty_as_zero)
+
+
+def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int):
+    """Outcomes in run-file order; with jobs > 1 scored by forked processes that share
+    the parsed assessments and recall-bases (each worker holds one run at a time)."""
+    paths = [f.path for f in config.runs]
+    if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for p in paths:
+            yield score_file(scorer, config, p, empty_as_zero)
+        return
+    global _WORKER
+    _WORKER = (scorer, config, empty_as_zero)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+            yield from pool.imap(_work, paths, chunksize=1)
+    finally:
+        _WORKER = None
 
 
 def _same_task(a: str, b: str) -> bool:

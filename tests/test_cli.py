@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -222,3 +223,22 @@ def test_progress_bar_only_on_a_terminal_with_many_runs():
             for _ in range(n):
                 tick("run")
         assert ("scoring runs" in s.text) == shown, (tty, n, quiet)
+
+
+def test_jobs_give_identical_output(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    runs = tmp_path / "runs"
+    shutil.copytree(root / "sample_data" / "inex2005" / "runs" / "CO", runs)
+    (runs / "zz-broken.xml").write_text("<inex-submission><topic topic-id='202'><result>")
+    shutil.copy(runs / "Medium.xml", runs / "Medium-again.xml")  # a duplicate run id
+    cfg = str(root / "configs" / "co-focussed.prop")
+    outs = []
+    for jobs in ("1", "2", "3"):
+        res = CliRunner().invoke(main, ["-config", cfg, "--set", f"SUBMISSIONRUNS_DIR={runs}", "--jobs", jobs,
+                                        "--results-dir", str(tmp_path / jobs), "-q"])
+        assert res.exit_code == 1  # the broken run and the duplicate id are skipped
+        files = {p.relative_to(tmp_path / jobs): p.read_bytes()
+                 for p in (tmp_path / jobs).rglob("*") if p.is_file()}
+        outs.append((res.output, files))
+    assert outs[0] == outs[1] == outs[2]
+    assert "zz-broken.xml" in outs[0][0] and "Medium-again.xml" in outs[0][0]
