@@ -13,7 +13,7 @@ absent from the qrels, :data:`JUDGED_NEGATIVE` (-2) for a qrels value < 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +39,7 @@ class TopicTable:
     num_nonrel: np.ndarray  # int64[T]: judged rows with 0 <= rel < rel_level
     vocab: np.ndarray  # S, sorted distinct qrels docnos
     qkey: np.ndarray  # int64 per qrels row: topic * len(vocab) + docno code (sorted)
+    cache: dict = field(default_factory=dict, repr=False)  # per-table derived data (docno keys)
 
     @property
     def size(self) -> int:

@@ -51,6 +51,7 @@ class TrecState:
         self.num_rel_ret = at_rank(self.count, self.start, self.length)
         self._ideal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._dcg: np.ndarray | None = None
+        self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
 
     def div_rel(self, x: np.ndarray) -> np.ndarray:
         """x / R, with 0 where R = 0 (such topics are undefined anyway, SPEC §10)."""
@@ -95,12 +96,17 @@ class TrecState:
             term = np.where(n_above > 0, 1.0 - np.minimum(n_above, R) / denom, 1.0)
         return self.div_rel(seg_sum(np.where(self.isrel, term, 0.0), self.start))
 
+    def _relevant_precisions(self) -> tuple[np.ndarray, np.ndarray]:
+        """count(i)/i at the relevant rows (grouped by topic, in rank order) and each topic's first."""
+        if self._rel_prec is None:
+            rows = np.flatnonzero(self.isrel)
+            self._rel_prec = (self.count[rows] / self.rank[rows], np.searchsorted(rows, self.start))
+        return self._rel_prec
+
     def iprec_at_recall(self, x: float) -> np.ndarray:
         k = np.trunc(x * self.num_rel.astype(np.float64) + 0.9).astype(np.int64)
         k = np.maximum(k, 1)
-        rows = np.flatnonzero(self.isrel)  # relevant rows, grouped by topic in rank order
-        prec = self.count[rows] / self.rank[rows]
-        rel_start = np.searchsorted(rows, self.start)  # segment starts among relevant rows
+        prec, rel_start = self._relevant_precisions()  # rel_start: segment starts among relevant rows
         lo = rel_start[:-1] + k - 1
         hi = rel_start[1:]
         out = seg_range_max(prec, lo, hi)
@@ -111,11 +117,14 @@ class TrecState:
         """Per topic, judged gains sorted decreasingly, discounted: (terms, rank, starts)."""
         if self._ideal is None:
             t = self.r.table
-            gain = np.where(t.qrel > 0, t.qrel, 0).astype(np.float64)
-            topic = np.repeat(np.arange(t.size), np.diff(t.qstart))
-            g = gain[np.lexsort((-gain, topic))]
-            pos = np.arange(g.size) - np.repeat(t.qstart[:-1], np.diff(t.qstart)) + 1
-            self._ideal = (g / np.log2(pos + 1.0), pos, t.qstart)
+            cached = t.cache.get("trec_ideal")  # the same for every run: computed once per table
+            if cached is None:
+                gain = np.where(t.qrel > 0, t.qrel, 0).astype(np.float64)
+                topic = np.repeat(np.arange(t.size), np.diff(t.qstart))
+                g = gain[np.lexsort((-gain, topic))]
+                pos = np.arange(g.size) - np.repeat(t.qstart[:-1], np.diff(t.qstart)) + 1
+                cached = t.cache["trec_ideal"] = (g / np.log2(pos + 1.0), pos, t.qstart)
+            self._ideal = cached
         return self._ideal
 
     def _dcg_terms(self) -> np.ndarray:

@@ -11,10 +11,23 @@ character is ``#`` are skipped.  A line with the wrong number of columns, a
 non-integer ``rel`` or a score that is not a finite number is an
 :class:`~inexeval.errors.InputError` naming file and line.
 
-Parsing is vectorised: token boundaries are found on the byte buffer and
-fields gathered into numpy ``S`` arrays; column count of every line is checked with numpy, so no Python code runs
-per line except on the error path (and for comment lines).  Ids stay ``bytes`` (numpy ``S`` arrays):
-trec_eval compares them with ``strcmp``, which is byte order.
+Parsing is vectorised, with no Python code per line except on the error
+path (and for comment lines):
+
+1. token boundaries come from one pass over the byte buffer;
+2. the column count of every line is checked with two binary searches (the
+   first and last token of every record must share a line, records must
+   be on different lines); only a file that fails gets the per-line count
+   that names its first bad line;
+3. a field is cut out of the buffer 8 bytes at a time: an unaligned
+   little-endian ``uint64`` view of the buffer is indexed at the field's
+   start (+8, +16, …) and the bytes past the field's end are masked off.
+   The resulting ``(n, k)`` words are, byte for byte, the field padded with
+   NULs to 8k bytes, so the same memory is also a numpy ``S{8k}`` array.
+
+Ids stay ``bytes`` (numpy ``S`` arrays): trec_eval compares them with
+``strcmp``, which is byte order; trailing NULs do not count in numpy's ``S``
+comparisons, so the padding changes no comparison.
 """
 
 from __future__ import annotations
@@ -33,6 +46,10 @@ __all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source"]
 #: Bytes that ``bytes.split()`` treats as white space.
 _WS = np.zeros(256, dtype=bool)
 _WS[[0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D]] = True
+
+#: ``_LOW[m]`` keeps the m lowest-addressed bytes of a little-endian word (m = 0 … 8).
+_LOW = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
+_WORD = np.dtype("<u8")
 
 
 @dataclass(slots=True)
@@ -84,53 +101,91 @@ def _drop_comments(data: bytes) -> bytes:
     return b"\n".join(b"" if ln.lstrip().startswith(b"#") else ln for ln in lines)
 
 
-def _columns(
-    data: bytes, ncols: int, want: tuple[int, ...], name: str, what: str
-) -> tuple[list[np.ndarray], np.ndarray]:
-    """Fields ``want`` of every ``ncols``-field record of DATA as ``S`` arrays, and each record's 1-based line.
-
-    Every non-blank line must have exactly ``ncols`` fields; the first line
-    that has not is reported.  Fields are cut out of the byte buffer with
-    numpy gathers, so no Python object is made per token.
-    """
-    buf = np.frombuffer(data, dtype=np.uint8)
-    if buf.size == 0:
-        return [np.zeros(0, "S1")] * len(want), np.zeros(0, dtype=np.int64)
+def _tokens(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) offsets of the white-space separated tokens of BUF."""
     ws = buf <= 0x20
-    ctrl = buf[buf < 0x20]
-    if ((ctrl < 0x09) | (ctrl > 0x0D)).any():  # control bytes that are not white space: exact table
+    # control bytes that are not white space (0x00-0x08, 0x0E-0x1F): use the exact table
+    if (buf < 0x09).any() or ((buf - np.uint8(0x0E)) < 0x12).any():
         ws = _WS[buf]
     padded = np.ones(buf.size + 2, dtype=bool)  # white space, with a blank before and after
     padded[1:-1] = ws
-    edges = np.flatnonzero(np.diff(padded.view(np.int8)))  # token start, end, start, end, ...
-    starts, ends = edges[0::2], edges[1::2]
+    edges = np.flatnonzero(padded[1:] != padded[:-1])  # token start, end, start, end, ...
+    return edges[0::2], edges[1::2]
+
+
+def _record_lines(
+    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncols: int, name: str, what: str
+) -> np.ndarray:
+    """1-based line of every record, after checking that each non-blank line has NCOLS tokens.
+
+    The tokens are cut into consecutive groups of NCOLS.  Without blank
+    lines (n groups, n or n − 1 newlines) every line holds exactly one group
+    iff group r lies between newline r − 1 and newline r.  Otherwise: iff
+    each group's first and last token share a line and consecutive groups
+    do not (two binary searches).  A file failing the check gets the
+    per-line count that names its first bad line.
+    """
     newlines = np.flatnonzero(buf == 0x0A)
+    n = starts.size // ncols
+    if starts.size % ncols == 0:
+        first_start, last_end = starts[0::ncols], ends[ncols - 1 :: ncols]
+        if n and newlines.size in (n, n - 1):
+            hi = newlines if newlines.size == n else np.append(newlines, buf.size)
+            if (last_end <= hi).all() and (first_start[1:] > newlines[: n - 1]).all():
+                return np.arange(1, n + 1, dtype=np.int64)
+        first = np.searchsorted(newlines, first_start)  # 0-based line of each group's first token
+        last = np.searchsorted(newlines, starts[ncols - 1 :: ncols])
+        if np.array_equal(first, last) and (first[1:] > first[:-1]).all():
+            return first.astype(np.int64) + 1
     cut = np.searchsorted(starts, newlines)  # tokens before each newline
     per_line = np.diff(np.concatenate(([0], cut, [starts.size])))
     bad = np.flatnonzero((per_line != 0) & (per_line != ncols))
-    if bad.size:
-        ln = int(bad[0])
-        raise InputError(
-            f"malformed {what} line: expected {ncols} columns, found {int(per_line[ln])}",
-            name,
-            ln + 1,
-        )
-    if starts.size == 0:
-        return [np.zeros(0, "S1")] * len(want), np.zeros(0, dtype=np.int64)
-    lines = np.searchsorted(newlines, starts[0::ncols]).astype(np.int64) + 1
-    widths = {c: int((ends[c::ncols] - starts[c::ncols]).max()) for c in want}
-    tail = np.zeros(max(widths.values()), dtype=np.uint8)
-    padded_buf = np.concatenate((buf, tail))  # gathers may run past the end
-    itype = np.int32 if padded_buf.size < 2**31 else np.int64
-    cols = []
-    for c in want:
-        s, e = starts[c::ncols].astype(itype), ends[c::ncols].astype(itype)
-        n, width = e - s, widths[c]
-        g = padded_buf[s[:, None] + np.arange(width, dtype=itype)]
-        if n.min() < width:  # blank out the bytes after a shorter field
-            g[np.arange(width, dtype=itype) >= n[:, None]] = 0
-        cols.append(np.ascontiguousarray(g).view(f"S{width}").ravel())
-    return cols, lines
+    ln = int(bad[0])  # the fast check failed, so some line is bad
+    raise InputError(
+        f"malformed {what} line: expected {ncols} columns, found {int(per_line[ln])}", name, ln + 1
+    )
+
+
+def _field_words(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]`` as ``(n, k)`` little-endian words, NUL-padded to 8k bytes.
+
+    ``words.view(f"S{8 * k}")`` is the same memory as a bytes array.
+    """
+    n = s.size
+    length = e - s
+    width = int(length.max()) if n else 1
+    k = max(1, -(-width // 8))
+    out = np.empty((n, k), dtype=_WORD)
+    size = len(data)
+    if size >= 8:
+        # element i of `word` is the 8 bytes at offset i (unaligned, overlapping)
+        word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
+    for j in range(k):
+        at = s + 8 * j if j else s
+        left = length - 8 * j if j else length  # bytes of the field from this word on
+        keep = _LOW[np.maximum(np.minimum(left, 8), 0) if j else np.minimum(left, 8)]
+        tail = int(np.searchsorted(at, size - 8, side="right")) if size >= 8 else 0  # rows too near the end
+        if tail:
+            np.bitwise_and(word[at[:tail]], keep[:tail], out=out[:tail, j])
+        for i in range(tail, n):  # the last few fields: read into a padded copy
+            chunk = data[int(at[i]) : int(at[i]) + 8].ljust(8, b"\0")
+            out[i, j] = np.frombuffer(chunk, dtype=_WORD)[0] & keep[i]
+    return out
+
+
+def _columns(
+    data: bytes, ncols: int, want: tuple[int, ...], name: str, what: str
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Fields ``want`` of every ``ncols``-field record of DATA as ``(n, k)`` words, and each record's line."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    starts, ends = _tokens(buf)
+    lines = _record_lines(buf, starts, ends, ncols, name, what)
+    return [_field_words(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
+
+
+def as_bytes(words: np.ndarray) -> np.ndarray:
+    """The ``S`` array sharing the memory of ``(n, k)`` field words."""
+    return words.view(f"S{8 * words.shape[1]}").reshape(words.shape[0])
 
 
 def _bad_value(col: np.ndarray, lines: np.ndarray, convert, name: str, what: str) -> InputError:
@@ -153,12 +208,13 @@ def _finite_float(tok: bytes) -> float:
 def read_qrels(path: str | Path) -> Qrels:
     """Read a qrels file (``qid iter docno rel``); duplicates (qid, docno) are errors."""
     data, name = read_source(path)
-    (qid, docno, rel_col), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
+    (qw, dw, rw), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
+    qid, docno, rel_col = as_bytes(qw), as_bytes(dw), as_bytes(rw)
     try:
         rel = rel_col.astype(np.int64)
     except (ValueError, OverflowError):
         raise _bad_value(rel_col, lines, int, name, "relevance value") from None
-    order = np.lexsort((docno, qid))
+    order = _sort_pairs(qid, docno)
     qid, docno, rel, lines = qid[order], docno[order], rel[order], lines[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
     if dup.size:
@@ -175,12 +231,25 @@ def read_qrels(path: str | Path) -> Qrels:
     return Qrels(name, qid, docno, rel, lines)
 
 
+def _sort_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Stable order of rows by (a, b), both ``S`` arrays, in byte order.
+
+    Each column is turned into integer codes by one ``np.unique`` (a string
+    sort); the pair then sorts as one integer key.
+    """
+    ua, ca = np.unique(a, return_inverse=True)
+    ub, cb = np.unique(b, return_inverse=True)
+    key = ca.astype(np.int64).ravel() * max(ub.size, 1) + cb.astype(np.int64).ravel()
+    return np.argsort(key, kind="stable")
+
+
 def read_run(path: str | Path) -> TrecRun:
     """Read a TREC run (``qid Q0 docno rank score tag``) in file order."""
     data, name = read_source(path)
-    (qid, docno, score_col, tag_col), lines = _columns(_drop_comments(data), 6, (0, 2, 4, 5), name, "run")
+    (qw, dw, sw, tw), lines = _columns(_drop_comments(data), 6, (0, 2, 4, 5), name, "run")
     if not lines.size:
         raise InputError("empty run: no results", name)
+    score_col = as_bytes(sw)
     try:
         score = score_col.astype(np.float64)
     except (ValueError, OverflowError):
@@ -188,9 +257,10 @@ def read_run(path: str | Path) -> TrecRun:
     if not np.isfinite(score).all():
         i = int(np.flatnonzero(~np.isfinite(score))[0])
         raise InputError(f"bad score: {score_col[i].decode('utf-8', 'replace')!r}", name, int(lines[i]))
-    if (tag_col == tag_col[0]).all():
-        tags = [tag_col[0].decode("utf-8", "replace")]
+    if (tw == tw[0]).all():
+        tags = [as_bytes(tw[:1])[0].decode("utf-8", "replace")]
     else:
+        tag_col = as_bytes(tw)
         uniq, first = np.unique(tag_col, return_index=True)
         tags = [t.decode("utf-8", "replace") for t in uniq[np.argsort(first)]]
-    return TrecRun(name, qid, docno, score, lines, tags)
+    return TrecRun(name, as_bytes(qw), as_bytes(dw), score, lines, tags)
