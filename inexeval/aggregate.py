@@ -6,12 +6,12 @@ import math
 import re
 from typing import Iterable, Mapping
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")
 
 
 def natural_key(s: str):
     """Sort key putting 'topic 9' before 'topic 10'."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in _DIGITS.split(s) if t]
+    return [(0, int(t), "") if t.isascii() and t.isdigit() else (1, 0, t) for t in _DIGITS.split(s) if t]
 
 
 def counted_topics(run_topics: Iterable[str], recall_base: Iterable[str], empty_as_zero: bool) -> list[str]:

@@ -244,7 +244,6 @@ def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, se
 
 def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
              overrides, results_dir, reevaluate, quiet) -> int:
-    from pathlib import Path
 
     from inexeval import compare
     from inexeval.config import load_config

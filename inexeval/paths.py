@@ -50,7 +50,10 @@ def normalise_path(raw: str) -> str:
         m = _STEP.match(step)
         if m is None:
             raise InvalidPath(f"invalid path step {step!r} in {raw.strip()!r}")
-        index = int(m.group(2)) if m.group(2) is not None else 1
+        digits = m.group(2)
+        if digits is not None and len(digits.lstrip("0")) > 18:  # no document has 10^18 siblings
+            raise InvalidPath(f"invalid index [{digits[:20]}...] in {raw.strip()[:80]!r}")
+        index = int(digits) if digits is not None else 1
         if index < 1:
             raise InvalidPath(f"invalid index [{m.group(2)}] in {raw.strip()!r}")
         out.append(f"{m.group(1).lower()}[{index}]")

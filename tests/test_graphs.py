@@ -9,7 +9,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from inexeval.measures import registry
 from inexeval.measures.registry import Params, Setting

@@ -8,36 +8,19 @@ from fractions import Fraction as Fr
 import pytest
 
 from inexeval.measures.hixeval import hixeval_topic, total_relevant
-from inexeval.model import E_TOO_SMALL, FileAssessment, Judgement, TopicAssessment
+from inexeval.model import TopicAssessment
 
-# Topic T1 of EXAMPLES.md: key -> (file, path, e, size, rsize)
-T1 = {
-    "A": ("f1", "/article[1]", 2, 2000, 700),
-    "S1": ("f1", "/article[1]/sec[1]", 2, 400, 400),
-    "P1": ("f1", "/article[1]/sec[1]/p[1]", 2, 200, 200),
-    "P2": ("f1", "/article[1]/sec[1]/p[2]", 1, 200, 200),
-    "S2": ("f1", "/article[1]/sec[2]", 2, 600, 200),
-    "P3": ("f1", "/article[1]/sec[2]/p[1]", 2, 100, 100),
-    "P4": ("f1", "/article[1]/sec[2]/p[2]", E_TOO_SMALL, 100, 100),
-    "S3": ("f1", "/article[1]/sec[3]", 1, 100, 100),
-    "B": ("f2", "/article[1]", 1, 500, 100),
-    "B1": ("f2", "/article[1]/p[1]", 1, 100, 100),
-}
-KEY = {k: (v[0], v[1]) for k, v in T1.items()}
-KEY["Z"] = ("f3", "/article[1]")
-KEY["U"] = ("f1", "/article[1]/sec[2]/p[3]")
+# Topic T1 of EXAMPLES.md, shared with the XCG tests
+from t1data import EL as KEY
+from t1data import T1_ROWS as T1
+from t1data import topic_from_rows
+
 R1 = [KEY[k] for k in ["P2", "P1", "S2", "P3", "A", "B1", "Z", "B"]]
 
 
 def topic_of(rows, empty_files=(), name="T1") -> TopicAssessment:
     """A TopicAssessment from (file, path, e, size, rsize) rows; ``empty_files`` are judged, nothing relevant."""
-    t = TopicAssessment(topic=name, pool=None, query_type=None, source=f"{name}.xml")
-    for file, path, e, size, rsize in rows:
-        fa = t.files.setdefault(file, FileAssessment(file=file))
-        fa.elements[path] = Judgement(path, e, size, rsize)
-    for file in empty_files:
-        t.files[file] = FileAssessment(file=file)
-    return t
+    return topic_from_rows(name, rows, empty_files)
 
 
 def t1() -> TopicAssessment:
