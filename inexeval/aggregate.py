@@ -11,7 +11,9 @@ _DIGITS = re.compile(r"([0-9]+)")
 
 def natural_key(s: str):
     """Sort key putting 'topic 9' before 'topic 10'."""
-    return [(0, int(t), "") if t.isascii() and t.isdigit() else (1, 0, t) for t in _DIGITS.split(s) if t]
+    # digit runs compare by value (length, then digits) without int(): no size limit
+    return [(0, len(t.lstrip("0")), t.lstrip("0")) if t.isascii() and t.isdigit() else (1, 0, t)
+            for t in _DIGITS.split(s) if t]
 
 
 def counted_topics(run_topics: Iterable[str], recall_base: Iterable[str], empty_as_zero: bool) -> list[str]:

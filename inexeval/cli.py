@@ -315,3 +315,35 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
             click.echo("\n" + compare.format_correlations(avg, "all tasks"))
             compare.write_tables(first_out, "correlations-average", compare.correlation_rows("all", avg))
     return status
+
+
+@main.command("validate", epilog="""\b
+Examples:
+  inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
+  inexeval validate run.xml.gz --format json
+
+Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
+Problems: unreadable or malformed file, invalid paths, duplicates, results
+beyond --max-results, overlapping results (Focussed, BestInContext),
+interleaved articles (RelevantInContext), topics unknown to the
+assessments, a run id used twice.  Warnings only: rank/rsv inconsistencies,
+task attribute differences, empty topics.
+""")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--task", help="Task the runs are for (checks overlap or grouping); default: each run's task attribute.")
+@click.option("--assessments", type=click.Path(), help="Assessments (file, directory or glob) to check topics against.")
+@click.option("--max-results", type=click.IntRange(min=1), default=1500, show_default=True,
+              help="Results counted per topic (MAX_RESULTS).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--debug", is_flag=True, help="Show Python tracebacks.")
+def validate_cmd(runs, task, assessments, max_results, fmt, debug):
+    """Check submission runs before evaluating them: one report per run."""
+    from inexeval import validate
+
+    try:
+        rb = validate.assessments_from(assessments) if assessments else None
+        reports = validate.validate_runs(runs, task=task, assessments=rb, max_results=max_results)
+    except InexevalError as err:
+        _fail(err, debug)
+    click.echo(validate.format_reports(reports, fmt))
+    sys.exit(validate.exit_status(reports))

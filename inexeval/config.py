@@ -221,6 +221,8 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
     """
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:  # PyYAML composes recursively (found by tests/test_fuzz.py)
+        return [], [ConfigError("invalid YAML: nested too deeply", source)]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
@@ -310,10 +312,23 @@ def _integer(text: str, what: str) -> int:
         raise _Problem(f"{text!r} is not {what}") from None
 
 
+#: Upper bound of rank counts (DCV, MAX_RESULTS): larger ones made the measures
+#: allocate per-rank arrays they cannot hold (found by tests/test_fuzz.py).
+MAX_RANK = 1_000_000
+
+
 def _positive_int(text: str) -> int:
     value = _integer(text, "a positive integer")
     if value < 1:
         raise _Problem(f"{text!r} is not a positive integer")
+    return value
+
+
+def _rank_count(text: str) -> int:
+    """A positive integer no larger than MAX_RANK (DCV, MAX_RESULTS)."""
+    value = _positive_int(text)
+    if value > MAX_RANK:
+        raise _Problem(f"{text!r} is too large (at most {MAX_RANK})")
     return value
 
 
@@ -418,11 +433,11 @@ _PARSERS: dict[str, Callable[[str], object]] = {
     "ALPHA": _alpha,
     "OVERLAP": _overlap,
     "QUANT_FUNCTIONS": _quant,
-    "DCV": lambda raw: _unique(_positive_int(item) for item in _list(raw)),
+    "DCV": lambda raw: _unique(_rank_count(item) for item in _list(raw)),
     "QUERY_TYPE": _one,
     "POOLS": lambda raw: frozenset(_list(raw)),
     "TOPICS": lambda raw: frozenset(_list(raw)),
-    "MAX_RESULTS": lambda raw: _positive_int(_one(raw)),
+    "MAX_RESULTS": lambda raw: _rank_count(_one(raw)),
     "BEP_A": _bep_a,
     "AVG_DOC_LENGTH": lambda raw: _positive_float(_one(raw)),
     "Q_BETA": _q_beta,
@@ -447,6 +462,23 @@ def _absolute(base: Path, text: str) -> Path:
     return Path(os.path.abspath(os.path.join(base, os.path.expanduser(text))))
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the path cannot be examined (e.g. PermissionError;
+    found by tests/test_fuzz.py on a symlink into /proc)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False when the path cannot be examined (see _is_file)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 def _walk(root: Path) -> list[InputFile]:
     """Every file below ROOT, hidden files and hidden directories skipped."""
     found = []
@@ -454,7 +486,7 @@ def _walk(root: Path) -> list[InputFile]:
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
             path = Path(here, name)
-            if not name.startswith(".") and path.is_file():
+            if not name.startswith(".") and _is_file(path):
                 found.append(InputFile(path, root))
     return found
 
@@ -463,9 +495,9 @@ def _expand_item(item: str, base: Path) -> list[InputFile]:
     """The files one path item names: a file, a directory, or a glob (* ? **)."""
     if "*" not in item and "?" not in item:
         path = _absolute(base, item)
-        if path.is_dir():
+        if _is_dir(path):
             return _walk(path)
-        return [InputFile(path, path)] if path.is_file() else []
+        return [InputFile(path, path)] if _is_file(path) else []
     # Only *, ? and ** are wildcards (SPEC §2.1): a '[' is a literal character.
     pattern = os.path.expanduser(item).replace("[", "[[]")
     if not os.path.isabs(pattern):
@@ -482,9 +514,9 @@ def _expand_item(item: str, base: Path) -> list[InputFile]:
     found = []
     for match in glob.glob(pattern, recursive=True):
         path = Path(os.path.abspath(match))
-        if path.is_dir():
+        if _is_dir(path):
             found.extend(InputFile(f.path, root) for f in _walk(path))
-        elif path.is_file():
+        elif _is_file(path):
             found.append(InputFile(path, root))
     return found
 
@@ -523,7 +555,7 @@ def expand_paths(value: str, base: Path, key: str, source: object, line: int | N
 def _single_path(entry: _Entry, must_exist: bool) -> Path:
     """RESULTS_DIR / COLLECTION_DIR: one path, relative to the entry's base, not expanded."""
     path = _absolute(entry.base, _one(entry.value))
-    if must_exist and not path.is_dir():
+    if must_exist and not _is_dir(path):
         raise _Problem(f"{path} is not a directory")
     return path
 

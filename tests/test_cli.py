@@ -242,3 +242,19 @@ def test_jobs_give_identical_output(tmp_path):
         outs.append((res.output, files))
     assert outs[0] == outs[1] == outs[2]
     assert "zz-broken.xml" in outs[0][0] and "Medium-again.xml" in outs[0][0]
+
+
+def test_validate_command_exit_status_and_json(t1_setup):
+    tmp, _ = t1_setup
+    good = write_run(tmp / "v" / "good.xml", "G", ["S1", "P3", "B1"], task="CO.Focussed")
+    bad = write_run(tmp / "v" / "bad.xml", "B", ["S1", "P1", "S1"], task="CO.Focussed")  # overlap + duplicate
+    res = CliRunner().invoke(main, ["validate", str(good), "--task", "CO.Focussed",
+                                    "--assessments", str(tmp / "assess")])
+    assert res.exit_code == 0 and "VALID" in res.output
+    res = CliRunner().invoke(main, ["validate", str(good), str(bad), "--format", "json"])
+    assert res.exit_code == 1
+    reports = {r["run_id"]: r for r in json.loads(res.output)}
+    assert reports["G"]["valid"] and not reports["B"]["valid"]
+    assert {f["kind"] for f in reports["B"]["problems"]} >= {"overlap", "duplicate"}
+    res = CliRunner().invoke(main, ["validate", str(good), "--task", "CO.Focused2"])
+    assert res.exit_code == 2 and "Traceback" not in res.output

@@ -101,3 +101,12 @@ def _check_docinfo(elem: etree._Element, source: object) -> None:
     dtd = elem.getroottree().docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.entities()):
         raise InputError(ENTITY_MESSAGE, source, None)
+
+
+def release(elem: etree._Element) -> None:
+    """Free a processed element and the siblings before it (the iterparse memory idiom)."""
+    elem.clear()
+    par = elem.getparent()
+    if par is not None:
+        while elem.getprevious() is not None:
+            del par[0]

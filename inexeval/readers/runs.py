@@ -31,13 +31,13 @@ from pathlib import Path
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
 from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import refuse_entity_declarations, safe_iterparse
+from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
 
 __all__ = ["read_run"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
-_BOM = b"\xef\xbb\xbf"
-_ROOT = "inex-submission"
+BOM = b"\xef\xbb\xbf"
+SUBMISSION_ROOT = "inex-submission"
 _MAX_TOPICS_LISTED = 10
 
 
@@ -50,16 +50,16 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
     run cannot be parsed.
     """
     source = "<stdin>" if str(path) == "-" else str(path)
-    data = _read_bytes(path, source)
-    if data.startswith(_BOM):
-        data = data[len(_BOM) :]
+    data = read_run_bytes(path, source)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
     collector = _Collector(source, max_results)
     if data.lstrip()[:1] == b"<":
         run_id, task = _parse_xml(data, source, collector)
     else:
         run_id, task = _parse_text(data, source, collector)
     if not run_id:
-        run_id = _stem(source)
+        run_id = run_id_from_name(source)
     return Run(
         run_id=run_id,
         source=source,
@@ -72,7 +72,7 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
 # --------------------------------------------------------------------------- input
 
 
-def _read_bytes(path: str | Path, source: str) -> bytes:
+def read_run_bytes(path: str | Path, source: str) -> bytes:
     """The whole file as bytes: stdin for ``"-"``, gunzipped when gzip-compressed."""
     try:
         if str(path) == "-":
@@ -90,7 +90,7 @@ def _read_bytes(path: str | Path, source: str) -> bytes:
     return data
 
 
-def _stem(source: str) -> str:
+def run_id_from_name(source: str) -> str:
     """Run id fallback: the file name without ``.gz`` and one more suffix."""
     name = Path(source).name
     if name.lower().endswith(".gz"):
@@ -113,13 +113,13 @@ def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, st
     topic_elem = None  # the <topic> element of the previous result
     topic = ""
     add = collector.add
-    events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("result", "topic", _ROOT))
+    events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("result", "topic", SUBMISSION_ROOT))
     for _event, elem in events:
         if root is None:
             root = elem.getroottree().getroot()
-            if root.tag != _ROOT:
+            if root.tag != SUBMISSION_ROOT:
                 raise InputError(
-                    f"not an INEX submission: root element is <{root.tag}>, expected <{_ROOT}>",
+                    f"not an INEX submission: root element is <{root.tag}>, expected <{SUBMISSION_ROOT}>",
                     source,
                     root.sourceline,
                 )
@@ -143,24 +143,15 @@ def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, st
                 elif ctag == "rank":
                     rank_raw = child.text
             add(topic, file_raw, path_raw, rank_raw, elem.sourceline)
-            _release(elem)
+            release(elem)
         elif tag == "topic":
             topic_elem = None
-            _release(elem)
+            release(elem)
     if root is None:
-        raise InputError(f"not an INEX submission: no <{_ROOT}> element", source, None)
+        raise InputError(f"not an INEX submission: no <{SUBMISSION_ROOT}> element", source, None)
     run_id = (root.get("run-id") or "").strip()
     task = (root.get("task") or "").strip() or None
     return run_id, task
-
-
-def _release(elem) -> None:
-    """Free a processed element and the siblings before it (iterparse memory idiom)."""
-    elem.clear()
-    parent = elem.getparent()
-    if parent is not None:
-        while elem.getprevious() is not None:
-            del parent[0]
 
 
 # --------------------------------------------------------------------------- text

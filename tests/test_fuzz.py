@@ -1,0 +1,441 @@
+"""Fuzz: mutated assessments, runs, configs and documents never crash a loader or the CLI.
+
+Each test starts from a valid seed file and applies a few random mutations
+(byte-level: delete, insert, duplicate a span; value-level: replace an
+attribute value or an element's text with an awkward token).  Every outcome
+must be a result or a typed error (an InexevalError subclass); from the CLI,
+exit status 0, 1 or 2, no uncaught exception and no traceback.  The
+validator must never raise, and must agree with the run reader: a run it
+calls valid is read without any result dropped, and a run the reader
+refuses is not valid.
+
+Deterministic: ``derandomize=True`` and no example database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import inexeval.config as config_module
+from inexeval.cli import main
+from inexeval.config import MAX_RANK, InputFile, load_config
+from inexeval.errors import ConfigErrors, InexevalError, InputError, InvalidPath
+from inexeval.paths import is_ancestor, normalise_path
+from inexeval.readers.assessments import load_assessments
+from inexeval.readers.runs import read_run
+from inexeval.validate import RunReport, format_reports, validate_run
+
+FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow])
+
+# --------------------------------------------------------------------------- seeds
+
+ASSESSMENTS = b"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE assessments SYSTEM "assessments.dtd">
+<assessments pool="11" topic="1" version="2">
+  <inex_topic topic_id="1" query_type="CO+S" ct_no="12"/>
+  <file collection="ieee" name="f1">
+    <passage start="/article[1]/sec[1]" end="/article[1]/sec[2]" size="615"/>
+    <best-entry-point path="/article[1]/sec[1]"/>
+    <element path="/article[1]" exhaustivity="2" size="2,000" rsize="700"/>
+    <element path="/article[1]/sec[1]" exhaustivity="2" size="400" rsize="400"/>
+    <element path="/article[1]/sec[1]/p[1]" E="2" size="200" rsize="200"/>
+    <element path="/article[1]/sec[1]/p[2]" exhaustiveness="1" size="200" rsize="200"/>
+    <element path="/article[1]/sec[2]" exhaustivity="2" size="600" rsize="200"/>
+    <element path="/article[1]/sec[2]/p[2]" exhaustivity="?" size="100" rsize="100"/>
+  </file>
+  <file collection="ieee" name="f2">
+    <best-entry-point path="/article[1]/p[1]"/>
+    <element path="/article[1]" exhaustivity="1" size="500" rsize="100"/>
+    <element path="/article[1]/p[1]" exhaustivity="1" size="100" rsize="100"/>
+  </file>
+  <file collection="ieee" name="f3"/>
+</assessments>
+"""
+
+RUN_XML = b"""<?xml version="1.0"?>
+<inex-submission participant-id="24" run-id="myrun" task="CO.Focussed" query="automatic">
+  <topic-fields title="yes" castitle="no" description="no" narrative="no"/>
+  <description>fuzz</description>
+  <collections><collection>ieee</collection></collections>
+  <topic topic-id="1">
+    <result><file>f1</file><path>/article[1]/sec[1]</path><rank>1</rank><rsv>12.5</rsv></result>
+    <result><file>f2</file><path>/article[1]/p[1]</path><rank>2</rank><rsv>11</rsv></result>
+    <result><file>f1</file><path>/article[1]/sec[2]/p[2]</path><rank>3</rank><rsv>10</rsv></result>
+    <result><file>f3</file><path>/article[1]</path><rank>4</rank><rsv>9</rsv></result>
+  </topic>
+  <topic topic-id="2">
+    <result><file>f1</file><path>/article[1]</path><rank>1</rank><rsv>1</rsv></result>
+  </topic>
+</inex-submission>
+"""
+
+RUN_TEXT = b"""1 Q0 f1 1 12.5 textrun /article[1]/sec[1]
+1 Q0 f2 2 11 textrun /article[1]/p[1]
+1 Q0 f1 3 10 textrun /article[1]/sec[2]/p[2]
+1 Q0 f3 4 9 textrun /article[1]
+2 Q0 f1 1 1 textrun /article[1]
+"""
+
+CONFIG_PROP = b"""# fuzz seed
+TASK: CO.Focussed
+METRICS: nxCG, ep/gr, q
+ALPHA: 1.0
+OVERLAP: on, off
+QUANT_FUNCTIONS: gen, strict, genLifted
+DCV: 1, 2,
+     5
+ASSESSMENTS_DIR: assess/
+SUBMISSIONRUNS_DIR: runs/*.xml, runs/*.txt
+MAX_RESULTS: 1500
+Q_BETA = 1
+"""
+
+CONFIG_YAML = b"""TASK: CO.Thorough
+METRICS: [nxcg, ep/gr]
+OVERLAP: [off]
+QUANT_FUNCTIONS: gen, strict
+DCV: [1, 2, 5]
+ASSESSMENTS_DIR: assess
+SUBMISSIONRUNS_DIR: runs
+POOLS: [11]
+"""
+
+CONFIG_2006 = b"""TASK: BestInContext
+BEP_A: 0.1, 1
+ASSESSMENTS_DIR: assess
+SUBMISSIONRUNS_DIR: runs
+COLLECTION_DIR: docs
+"""
+DOCUMENTS = {
+    "f1": b"<article><sec><p>one one</p><p>two</p></sec><sec><p>x</p><p>y y</p><p>z</p></sec><sec>s</sec></article>",
+    "f2": b"<article><p>bee</p><p>cee</p></article>",
+    "f3": b"<article>zed</article>",
+}
+
+# Values chosen to hit parsers' edge cases: numbers, paths, markup, encodings.
+TOKENS = [
+    b"", b" ", b"\t", b"\n", b"<", b">", b"</", b"/>", b'"', b"'", b"&", b"&amp;", b"&#0;", b"&#x110000;",
+    b"&nbsp;", b"]]>", b"<![CDATA[x]]>", b"<!--c-->", b"<?pi x?>", b"<!DOCTYPE a [<!ENTITY e 'x'>]>",
+    b"<?xml version='1.0' encoding='utf-16'?>", b"<?xml version='1.0' encoding='bogus'?>",
+    b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", b"\xc3\x28", b"\xe2\x80\xa8", b"\x1f\x8b",
+    b"0", b"1", b"2", b"?", b"-1", b"- 1", b"+3", b"1_000", b"2,064", b"1,00", b"3.5", b"1e400", b"-1e400",
+    b"nan", b"inf", b"99999999999999999999", b"\xd9\xa3",
+    b"/", b"//", b"/article[1]", b"/article[0]", b"/article[1]/sec[1]", b"/article[1]/sec[1]/p[1]",
+    b"article/sec", b"/article[1]/*", b"text()", b"[", b"]", b"[1]", b"./f1.xml", b"\\f1", b"f1", b"f2",
+    b"f9", b"topic", b"file", b"result", b"element", b"path", b"rank", b"rsv", b"best-entry-point",
+    b"inex-submission", b"assessments", b"#", b":", b"=", b",", b",,", b"KEY: v", b"TASK: Thorough",
+    b"TOPICS: 1", b"POOLS: 11", b"POOLS: 99", b"MAX_RESULTS: 2", b"MAX_RESULTS: 0", b"ALPHA: 2",
+    b"OVERLAP: sideways", b"QUANT_FUNCTIONS: genlifted", b"DCV: 0", b"TASK: BestInContext",
+    b"TASK: RelevantInContext", b"TASK: CO.FetchBrowse", b"TASK: trec", b"COLLECTION_DIR: docs",
+    b"COLLECTION_DIR: nowhere", b"QUERY_TYPE: CO", b"BEP_A: 1, x", b"GAINS: 1:1, 2:2", b"REL_LEVEL: 2",
+    b"Q_BETA: -1", b"AVG_DOC_LENGTH: 0", b"- a", b"{a: b}", b"[a, [b]]", b"!!python/object:os.system",
+    b"*anchor", b"&anchor x", b"---", b"...", b"~",
+    # found crashes (regression tests below): over-long numbers, deep YAML, huge rank counts
+    b"9" * 5000, b"[" * 1000, b"1000000000000", b"99999999999999999999999", "\u00b2".encode(),
+]
+
+#: Values that are valid somewhere in a config, so that many mutated configs still load.
+CONFIG_TOKENS = TOKENS + [
+    b"on", b"off", b"on, off", b"gen", b"strict", b"genLifted", b"1", b"0.5", b"10, 25", b"CO.Thorough",
+    b"Focused", b"assess", b"assess/", b"runs", b"runs/a.xml", b"runs/*", b"nxcg", b"ep/gr, q", b"11", b"1500",
+] * 2
+
+
+# Spans a value-level mutation replaces: in XML an attribute value or an element's
+# text; in text runs and configs a word or what follows a "KEY:".
+_XML_VALUE = re.compile(rb'"[^"<>]*"|>[^<>]*<')
+_TEXT_VALUE = re.compile(rb":[^\n]*\n|\S+")
+_OPS = ["value"] * 4 + ["insert", "delete", "duplicate", "bytes"]
+
+
+@st.composite
+def mutated(draw, seed: bytes, max_ops: int = 3, tokens: list[bytes] = TOKENS) -> bytes:
+    """``seed`` after a few random mutations, mostly value-level (see the module docstring)."""
+    data = bytearray(seed)
+    pattern = _XML_VALUE if seed.lstrip().startswith(b"<") else _TEXT_VALUE
+    for _ in range(draw(st.integers(0, max_ops))):
+        op = draw(st.sampled_from(_OPS))
+        n = len(data)
+        if op == "value":
+            spans = list(pattern.finditer(bytes(data)))
+            if spans:
+                m = draw(st.sampled_from(spans))
+                lo, hi = m.span()
+                keep_l = 1 if m.group()[:1] in (b'"', b">", b":") else 0
+                keep_r = 1 if m.group()[-1:] in (b'"', b"<", b"\n") else 0
+                data[lo + keep_l:hi - keep_r] = draw(st.sampled_from(tokens))
+            continue
+        i = draw(st.integers(0, n))
+        if op == "insert":
+            data[i:i] = draw(st.sampled_from(tokens))
+        elif op == "bytes":
+            data[i:i] = draw(st.binary(min_size=1, max_size=6))
+        else:
+            j = draw(st.integers(i, min(n, i + 80)))
+            if op == "delete":
+                del data[i:j]
+            else:
+                data[j:j] = data[i:j]
+    return bytes(data)
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+@contextlib.contextmanager
+def _sandbox(root: Path):
+    """Keep config paths inside ``root``: a mutated value such as ``/`` or ``~`` must not walk the disk.
+
+    A path outside ``root`` becomes a missing one (so the loader reports it), a glob outside matches nothing.
+    """
+    real_absolute, real_expand = config_module._absolute, config_module._expand_item
+
+    def inside(path) -> bool:
+        return os.path.commonpath([str(root), os.path.abspath(path)]) == str(root)
+
+    def absolute(base, text):
+        path = real_absolute(base, text)
+        return path if inside(path) else root / "outside-sandbox"
+
+    def expand(item, base):
+        return real_expand(item, base) if inside(os.path.join(base, os.path.expanduser(item))) else []
+
+    with mock.patch.object(config_module, "_absolute", absolute), \
+            mock.patch.object(config_module, "_expand_item", expand):
+        yield
+
+
+# --------------------------------------------------------------------------- loaders
+
+
+@FUZZ
+@given(a=mutated(ASSESSMENTS), b=st.none() | mutated(ASSESSMENTS, 2),
+       require_e=st.booleans(), query_type=st.sampled_from([None, "CO+S", "CO"]),
+       pools=st.sampled_from([None, frozenset({"11"}), frozenset({"11", "12"})]))
+def test_fuzz_assessments_loader(a, b, require_e, query_type, pools):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files = [InputFile(_write(root / "main" / "topic-1" / "pool-11.xml", a), root)]
+        if b is not None:  # a second pool file: pool selection and header fallbacks
+            files.append(InputFile(_write(root / "other" / "pool-12.xml", b), root))
+        try:
+            result = load_assessments(files, pools=pools, query_type=query_type, require_exhaustivity=require_e)
+        except InexevalError as exc:
+            assert exc.file is not None, exc
+            return
+        for ta in result.topics.values():
+            for fa in ta.files.values():
+                for j in fa.elements.values():
+                    assert 0 <= j.rsize <= j.size
+
+
+@FUZZ
+@given(data=st.one_of(mutated(RUN_XML), mutated(RUN_TEXT)),
+       task=st.sampled_from([None, "CO.Focussed", "BestInContext", "RelevantInContext", "CO.Thorough"]),
+       max_results=st.sampled_from([1500, 1500, 1500, 2]))
+def test_fuzz_run_reader_and_validator_agree(data, task, max_results):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(Path(tmp) / "run.xml", data)
+        report = validate_run(path, task=task, max_results=max_results)  # never raises
+        assert isinstance(report, RunReport)
+        assert report.format in ("xml", "text", "unknown")
+        assert format_reports([report]).startswith(f"{path}: {'VALID' if report.valid else 'INVALID'} ")
+        assert json.loads(format_reports([report], "json"))[0]["valid"] == report.valid
+        try:
+            run = read_run(path, max_results=max_results)
+        except InexevalError as exc:
+            assert isinstance(exc, InputError) and exc.file == str(path)
+            assert not report.valid, f"reader refused ({exc}) but the validator passed it"
+            return
+        if not report.valid:
+            return
+        # valid: nothing was dropped, and the task's rules hold in what the evaluator reads
+        assert {t: len(rs) for t, rs in run.topics.items()} == report.results_per_topic
+        for results in run.topics.values():
+            if report.task in ("CO.Focussed", "BestInContext"):
+                for i, (f, p) in enumerate(results):
+                    assert not any(f == g and (is_ancestor(p, q) or is_ancestor(q, p)) for g, q in results[:i])
+            if report.task == "RelevantInContext":
+                files = [f for f, _ in results]
+                blocks = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
+                assert len(blocks) == len(set(blocks))
+
+
+#: (seed, file name): the name decides the format; the last pair feeds .prop text to the YAML reader.
+CONFIG_SEEDS = [(CONFIG_PROP, "c.prop"), (CONFIG_YAML, "c.yaml"), (CONFIG_2006, "c.prop"), (CONFIG_PROP, "c.yml")]
+OVERRIDES = ["DCV=3", "TASK=Thorough", "OVERLAP=on", "COLLECTION_DIR=docs", "POOLS=11", "MAX_RESULTS=2",
+             "ALPHA=x", "NOPE=1", "=", "POOLS="]
+
+
+@FUZZ
+@given(data=st.data(), seed=st.sampled_from(CONFIG_SEEDS),
+       overrides=st.lists(st.sampled_from(OVERRIDES), max_size=2))
+def test_fuzz_config_loader(data, seed, overrides):
+    text, name = seed
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        _write(root / "assess" / "pool-11.xml", ASSESSMENTS)
+        _write(root / "runs" / "a.xml", RUN_XML)
+        _write(root / "runs" / "b.txt", RUN_TEXT)
+        (root / "docs").mkdir()
+        cfg = _write(root / name, data.draw(mutated(text, tokens=CONFIG_TOKENS), label="config"))
+        try:
+            with _sandbox(root):
+                config = load_config(cfg, overrides)
+        except InexevalError as exc:
+            assert exc.file is not None, exc
+            return
+        assert config.task and config.assessments and config.runs
+
+
+# --------------------------------------------------------------------------- CLI end to end
+
+
+#: (config seed, file name, --set overrides that switch it to another task)
+CLI_SEEDS = [
+    (CONFIG_PROP, "c.prop", [["TASK=CO.Focussed"], ["TASK=CO.Thorough"], ["TASK=CO.FetchBrowse", "METRICS=ep/gr"]]),
+    (CONFIG_YAML, "c.yaml", [["TASK=CO.Thorough"], ["TASK=COS.Focussed"]]),
+    (CONFIG_2006, "c.prop", [["TASK=BestInContext"], ["TASK=RelevantInContext", "METRICS=gp"]]),
+]
+
+
+#: Extreme but well-formed settings, so that the measures meet them too.
+CLI_EXTRA_SETS = ["DCV=1", "DCV=1000000000000", "DCV=99999999999999999999999", "MAX_RESULTS=1",
+                  "MAX_RESULTS=1000000000000000000000", "ALPHA=0", "Q_BETA=0", "Q_BETA=1e308",
+                  "BEP_A=1e-320", "AVG_DOC_LENGTH=1e308", "QUANT_FUNCTIONS=strict,genLifted", "TOPICS=1",
+                  "POOLS=12", "QUERY_TYPE=CO"]
+
+
+@settings(FUZZ, max_examples=100)
+@given(data=st.data(), seed=st.sampled_from(CLI_SEEDS), extra=st.lists(st.sampled_from(CLI_EXTRA_SETS), max_size=2),
+       target=st.sampled_from(["nothing", "config", "assessments", "run.xml", "run.txt", "document"]),
+       flags=st.lists(st.sampled_from(["-q", "-e", "--format=json", "--format=csv"]), max_size=2, unique=True))
+def test_fuzz_cli_exit_status_and_no_traceback(data, seed, extra, target, flags):
+    """One input mutated per example, so that the others still reach the measures."""
+    text, name, tasks = seed
+    sets = data.draw(st.sampled_from(tasks), label="--set")
+    files = {name: text, "assess/pool-11.xml": ASSESSMENTS, "runs/a.xml": RUN_XML, "runs/b.txt": RUN_TEXT}
+    files.update({f"docs/{d}.xml": body for d, body in DOCUMENTS.items()})
+    key = {"config": name, "assessments": "assess/pool-11.xml", "run.xml": "runs/a.xml",
+           "run.txt": "runs/b.txt", "document": "docs/f1.xml"}.get(target)
+    if key is not None:
+        tokens = CONFIG_TOKENS if target == "config" else TOKENS
+        files[key] = data.draw(mutated(files[key], tokens=tokens), label=target)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for rel, body in files.items():
+            _write(root / rel, body)
+        args = ["-config", str(root / name), "--results-dir", str(root / "out"), *flags]
+        args += [a for kv in [*sets, *extra] for a in ("--set", kv)]
+        with _sandbox(root):
+            result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+        assert result.exit_code in (0, 1, 2), result.output
+        assert "Traceback" not in result.output
+
+
+# --------------------------------------------------------------------------- regressions (crashes found)
+
+
+def test_regression_deep_yaml_is_a_config_error(tmp_path):
+    # PyYAML composes recursively: a deeply nested value raised RecursionError
+    cfg = _write(tmp_path / "c.yaml", b"TASK: " + b"[" * 1000 + b"\n")
+    with pytest.raises(ConfigErrors) as exc:
+        load_config(cfg)
+    assert [(e.file, e.message) for e in exc.value.errors][0] == (str(cfg), "invalid YAML: nested too deeply")
+
+
+def test_regression_over_long_count_is_an_input_error(tmp_path):
+    # a 5000-digit size exceeded Python's int-from-text limit: ValueError escaped
+    data = ASSESSMENTS.replace(b'size="400"', b'size="' + b"9" * 5000 + b'"')
+    path = _write(tmp_path / "pool-11.xml", data)
+    with pytest.raises(InputError) as exc:
+        load_assessments([InputFile(path, tmp_path)])
+    assert (exc.value.file, exc.value.line) == (str(path), 9)  # the element of sec[1]
+    assert exc.value.message == "size 99999999999999999999... (5000 characters) is too large"
+
+
+@pytest.mark.parametrize("key", ["DCV", "MAX_RESULTS"])
+def test_regression_huge_rank_counts_are_config_errors(tmp_path, key):
+    # DCV=10**12 made nxCG allocate 7 TiB; MAX_RESULTS=10**21 overflowed a C long;
+    # DCV=10**23 gave an object array used as an index.  Now bounded by MAX_RANK.
+    _write(tmp_path / "assess" / "pool-11.xml", ASSESSMENTS)
+    _write(tmp_path / "runs" / "a.xml", RUN_XML)
+    cfg = _write(tmp_path / "c.prop", b"TASK: CO.Focussed\nASSESSMENTS_DIR: assess\nSUBMISSIONRUNS_DIR: runs\n")
+    assert load_config(cfg, [f"{key}={MAX_RANK}"]).dcv  # the bound itself is accepted
+    with pytest.raises(ConfigErrors) as exc:
+        load_config(cfg, [f"{key}={MAX_RANK + 1}"])
+    assert [e.message for e in exc.value.errors] == [f"{key}: '{MAX_RANK + 1}' is too large (at most {MAX_RANK})"]
+    result = CliRunner().invoke(main, ["-config", str(cfg), "--set", f"{key}=1000000000000",
+                                       "--results-dir", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_regression_unexaminable_path_is_skipped(tmp_path):
+    # a symlink into /proc made Path.is_file() raise PermissionError while walking a directory
+    _write(tmp_path / "assess" / "pool-11.xml", ASSESSMENTS)
+    _write(tmp_path / "runs" / "a.xml", RUN_XML)
+    _write(tmp_path / "runs" / "locked.xml", RUN_XML)
+    cfg = _write(tmp_path / "c.prop", b"TASK: CO.Focussed\nASSESSMENTS_DIR: assess\nSUBMISSIONRUNS_DIR: runs\n")
+    real_is_file = Path.is_file
+
+    def is_file(self):
+        if self.name == "locked.xml":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_is_file(self)
+
+    with mock.patch.object(Path, "is_file", is_file):
+        config = load_config(cfg)
+    assert [f.path.name for f in config.runs] == ["a.xml"]
+
+
+def test_regression_topic_ids_that_int_refuses(tmp_path):
+    # "²" is a digit to str.isdigit() but not to int(); 5000 digits exceed int()'s limit.
+    # Both made the assessment loader's topic sort raise ValueError.
+    files = []
+    for n, topic in enumerate(["\u00b2", "9" * 5000, "10", "9", "a"]):
+        data = ASSESSMENTS.replace(b'topic="1"', f'topic="{topic}"'.encode()).replace(b'topic_id="1"', b"")
+        files.append(InputFile(_write(tmp_path / f"pool-{n}.xml", data), tmp_path))
+    assert list(load_assessments(files).topics) == ["9", "10", "9" * 5000, "a", "\u00b2"]
+
+
+# paths.normalise_path and aggregate.natural_key called int() on text that int() refuses.
+
+
+def test_regression_path_index_beyond_int_limit_is_an_invalid_path(tmp_path):
+    huge = "9" * 5000
+    with pytest.raises(InvalidPath):
+        normalise_path(f"/article[{huge}]")
+    run = _write(tmp_path / "run.xml", RUN_XML.replace(b"/article[1]/p[1]", f"/article[{huge}]".encode()))
+    assert sum(map(len, read_run(run).topics.values())) == 4  # 5 results, the invalid one skipped
+    assert [f.kind for f in validate_run(run).problems] == ["invalid_path"]
+    data = ASSESSMENTS.replace(b'"/article[1]/p[1]"', f'"/article[{huge}]"'.encode())
+    assess = _write(tmp_path / "a" / "pool-11.xml", data)
+    with pytest.raises(InputError):
+        load_assessments([InputFile(assess, tmp_path)])
+
+
+@pytest.mark.parametrize("topic", ["\u00b2", "9" * 5000])
+def test_regression_run_topic_id_that_int_refuses(tmp_path, topic):
+    _write(tmp_path / "assess" / "pool-11.xml", ASSESSMENTS)
+    _write(tmp_path / "runs" / "a.xml", RUN_XML.replace(b'topic-id="2"', f'topic-id="{topic}"'.encode()))
+    cfg = _write(tmp_path / "c.prop", b"TASK: CO.Focussed\nASSESSMENTS_DIR: assess\nSUBMISSIONRUNS_DIR: runs\n")
+    result = CliRunner().invoke(main, ["-config", str(cfg), "--results-dir", str(tmp_path / "out")])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert result.exit_code == 0
+    assert f"1 topic(s) not in the recall-base ignored: {topic}" in result.output
