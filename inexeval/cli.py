@@ -100,7 +100,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
     import json
 
     from inexeval.stamp import write_stamp
-    from inexeval.writers.files import write_results
+    from inexeval.writers.files import write_summary
     from inexeval.writers.table import render
 
     sets = list(overrides)
@@ -108,7 +108,8 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
         sets.append(f"RESULTS_DIR={results_dir}")
     config = load_config(config_path, sets)
     with progress(len(config.runs), quiet) as tick:
-        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick, jobs=jobs)
+        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick, jobs=jobs, write_to=config.results_dir,
+                      keep=_kept_measures(config, per_query and topic_graphs and (gnuplot or png)))
     if not quiet:
         for w in ev.warnings:
             click.echo(f"inexeval: warning: {w}", err=True)
@@ -133,8 +134,8 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
                 click.echo()
     if fmt == "json":
         click.echo(json.dumps(json_rows, indent=1))
-    if ev.results:
-        write_results(config.results_dir, config.task, ev.results)
+    if ev.results:  # the per-run files are already written, run by run
+        write_summary(config.results_dir, config.task, ev.results)
         write_stamp(config, empty_as_zero, ev.results)
     if gnuplot or png:
         from inexeval.writers import graphs
@@ -156,6 +157,23 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
+
+
+def _kept_measures(config, topic_curves: bool) -> set[str] | None:
+    """The per-topic values the CLI still needs once a run's files are written:
+    the table columns, and the curves when per-topic graphs are drawn (None: all)."""
+    if config.strategy == "trec":
+        return None
+    from inexeval.evaluate import params_of, resolve_measures
+
+    params = params_of(config)
+    keep = set()
+    for m in resolve_measures(config):
+        keep.update(m.scalars(params))
+        if topic_curves:
+            for _, names, _ in m.curves(params):
+                keep.update(names)
+    return keep
 
 
 #: a progress bar is shown from this many runs on

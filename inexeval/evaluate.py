@@ -6,9 +6,11 @@ quantisation) and shared by every run and measure.  Nothing here prints.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 from dataclasses import dataclass, field
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Collection
 
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config import Config
@@ -20,7 +22,8 @@ from inexeval.model import Assessments, Run, RunResult
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
-from inexeval.recallbase import QuantisedTopic
+from inexeval.recallbase import QuantisedTopic, TopicElements
+from inexeval.writers.files import atomic_write, run_file_path, run_file_text, safe_name
 
 XCG_STRATEGIES = {"thorough", "focussed", "fetchbrowse"}
 
@@ -94,16 +97,34 @@ class Scorer:
         self.config, self.assessments = config, assessments
         self.measures, self.settings, self.params = measures, settings, params
         self.services = services or {}
+        self._elements: dict[str, TopicElements] = {}
         self._qt: dict[tuple[str, str], QuantisedTopic] = {}
         self._index: dict[tuple[str, str], OverlapIndex] = {}
         self.undefined: dict[str, set[str]] = {}  # setting -> topics with nothing relevant
 
+    def elements(self, topic: str) -> TopicElements:
+        if topic not in self._elements:
+            self._elements[topic] = TopicElements(self.assessments.topics[topic])
+        return self._elements[topic]
+
     def quantised(self, topic: str, quant: str) -> tuple[QuantisedTopic, OverlapIndex]:
         key = (topic, quant)
         if key not in self._qt:
-            qt = QuantisedTopic(self.assessments.topics[topic], quant)
+            qt = QuantisedTopic(self.assessments.topics[topic], quant, self.elements(topic))
             self._qt[key], self._index[key] = qt, OverlapIndex(qt)
         return self._qt[key], self._index[key]
+
+    def prepare(self) -> None:
+        """Build every recall-base the settings need now (before workers fork, so they share them)."""
+        for t in self.assessments.topics:
+            for s in self.settings:
+                if s.quant is None:
+                    continue
+                qt, index = self.quantised(t, s.quant)
+                qt.ideal_gain_vector(s.overlap)
+                qt.article_gain
+                if s.overlap == "on":
+                    index.ideal_of, index.ideal_below
 
     def outputs(self) -> list[str]:
         names: list[str] = []
@@ -117,13 +138,18 @@ class Scorer:
         results = []
         seen_warnings: dict[str, None] = {}
         services = dict(self.services, warn=lambda msg: seen_warnings.setdefault(msg))
+        ids: dict[str, object] = {}  # each ranking's element ids, shared by its settings
         for s in self.settings:
             per_topic: dict[str, dict[str, float | None]] = {}
             for t in topics:
-                ti = TopicInput(topic=self.assessments.topics[t], ranking=run.topics.get(t, []),
+                ranking = run.topics.get(t, [])
+                ti = TopicInput(topic=self.assessments.topics[t], ranking=ranking,
                                 setting=s, params=self.params, services=services)
                 if s.quant is not None:
                     ti.qt, ti.overlap_index = self.quantised(t, s.quant)
+                    if t not in ids:
+                        ids[t] = self.elements(t).ids(ranking)
+                    ti.ids = ids[t]
                 values: dict[str, float | None] = {}
                 for m in self.measures:
                     v = m.compute(ti)
@@ -142,14 +168,22 @@ class Scorer:
 
 
 def evaluate(config: Config, *, empty_as_zero: bool = False,
-             on_run: Callable[[str], None] | None = None, jobs: int = 1) -> Evaluation:
+             on_run: Callable[[str], None] | None = None, jobs: int = 1,
+             write_to: Path | None = None, keep: Collection[str] | None = None) -> Evaluation:
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``.
 
     ``jobs`` > 1 scores runs in that many forked processes; the output is
     identical to ``jobs`` = 1 (results are collected in run-file order).
+    With ``write_to``, each run's result files are written there as soon as
+    it is scored; with ``keep``, only those measures' per-topic values are
+    then kept in memory (the averages are always kept), so memory stays flat
+    in the number of runs.
     """
     if config.strategy == "trec":
-        return evaluate_trec_task(config, empty_as_zero=empty_as_zero)
+        ev = evaluate_trec_task(config, empty_as_zero=empty_as_zero)
+        for r in ev.results if write_to is not None else ():
+            atomic_write(run_file_path(write_to, config.task, r), run_file_text(r))
+        return ev
     measures = resolve_measures(config)
     settings = settings_of(config)
     collection, services = collection_services(config)
@@ -172,15 +206,21 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         if outcome.problem is not None and outcome.run_id is None:
             ev.problems.append(outcome.problem)
             continue
-        if outcome.run_id in seen_ids:
-            ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id of "
-                                          f"{seen_ids[outcome.run_id]}; run skipped", outcome.source))
+        name = safe_name(outcome.run_id)  # two ids that give one file name collide too
+        if name in seen_ids:
+            ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id (or file name) of "
+                                          f"{seen_ids[name]}; run skipped", outcome.source))
             continue
-        seen_ids[outcome.run_id] = outcome.source
+        seen_ids[name] = outcome.source
         ev.warnings.extend(outcome.warnings)
         if outcome.problem is not None:
             ev.problems.append(outcome.problem)
             continue
+        for r in outcome.results:
+            if write_to is not None:
+                atomic_write(run_file_path(write_to, config.task, r), run_file_text(r))
+            if keep is not None:
+                r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()}
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
@@ -245,12 +285,15 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int):
             yield score_file(scorer, config, p, empty_as_zero)
         return
     global _WORKER
+    scorer.prepare()  # shared by the forked workers instead of rebuilt in each
+    gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero)
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
             yield from pool.imap(_work, paths, chunksize=1)
     finally:
         _WORKER = None
+        gc.unfreeze()
 
 
 def _same_task(a: str, b: str) -> bool:

@@ -20,67 +20,66 @@ from inexeval.recallbase import QuantisedTopic
 Ranking = Sequence[tuple[str, str]]
 
 
-def gains_overlap_off(qt: QuantisedTopic, ranking: Ranking) -> np.ndarray:
-    """xG[i] = quant(c_i) (seed 000 eq. 6): the Thorough gain."""
-    get = qt.quant.get
-    return np.fromiter((get(r, 0.0) for r in ranking), dtype=float, count=len(ranking))
+def gains_overlap_off(qt: QuantisedTopic, ranking: Ranking, ids: np.ndarray | None = None) -> np.ndarray:
+    """xG[i] = quant(c_i) (seed 000 eq. 6): the Thorough gain.
+
+    ``ids`` (the ranking's element ids, :meth:`TopicElements.ids`) may be
+    passed when several quantisations score the same ranking.
+    """
+    if ids is None:
+        ids = qt.elements.ids(ranking)
+    return qt.q_ext[ids]
 
 
 class OverlapIndex:
     """Per-(topic, quantisation) structures for overlap = on, built once and shared by runs.
 
-    - ``children[(file, path)]``: listed children of a listed element
-    - ``size[(file, path)]``: |x| from the assessments
-    - ``ideal_of[(file, path)]``: for a listed element inside (or equal to) an
-      ideal element, that ideal element
-    - ``ideal_below[(file, path)]``: for a proper ancestor of ideal elements,
-      those ideal elements
+    By element id (:class:`~inexeval.recallbase.TopicElements`):
+    ``ideal_of[i]`` is the ideal element that element i is inside (or is),
+    -1 for none; ``ideal_below[i]`` lists the ideal elements below a proper
+    ancestor of ideal elements.
     """
 
     def __init__(self, qt: QuantisedTopic):
         self.qt = qt
 
     @cached_property
-    def size(self) -> dict[tuple[str, str], int]:
-        return {(f, p): j.size for f, fa in self.qt.topic.files.items() for p, j in fa.elements.items()}
+    def ideal_ids(self) -> list[int]:
+        index = self.qt.elements.index
+        return [index[(f, p)] for f, ps in self.qt.ideal.items() for p in ps]
 
     @cached_property
-    def children(self) -> dict[tuple[str, str], list[str]]:
-        kids: dict[tuple[str, str], list[str]] = {}
-        for f, fa in self.qt.topic.files.items():
-            for p in fa.elements:
-                a = parent(p)
-                if a is not None and a in fa.elements:
-                    kids.setdefault((f, a), []).append(p)
-        return kids
-
-    @cached_property
-    def ideal_of(self) -> dict[tuple[str, str], tuple[str, str]]:
-        out: dict[tuple[str, str], tuple[str, str]] = {}
-        for f, ideals in self.qt.ideal.items():
-            ideal_set = set(ideals)
-            for p in self.qt.topic.files[f].elements:
-                a: str | None = p
-                while a is not None:
-                    if a in ideal_set:
-                        out[(f, p)] = (f, a)
-                        break
-                    a = parent(a)
+    def ideal_of(self) -> list[int]:
+        el = self.qt.elements
+        out = [-1] * len(el)
+        ideal = set(self.ideal_ids)
+        for i in range(len(el)):  # memoised walk up the nearest-listed-ancestor chain
+            if out[i] != -1 or i in ideal:
+                out[i] = i if i in ideal else out[i]
+                continue
+            chain, j = [], i
+            while j >= 0 and j not in ideal and out[j] == -1:
+                chain.append(j)
+                j = el.up[j]
+            found = -1 if j < 0 else (j if j in ideal else out[j])
+            for c in chain:
+                out[c] = found
         return out
 
     @cached_property
-    def ideal_below(self) -> dict[tuple[str, str], list[tuple[str, str]]]:
-        out: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        for f, ideals in self.qt.ideal.items():
-            for i in ideals:
-                a = parent(i)
-                while a is not None:
-                    out.setdefault((f, a), []).append((f, i))
-                    a = parent(a)
+    def ideal_below(self) -> dict[int, list[int]]:
+        up = self.qt.elements.up
+        out: dict[int, list[int]] = {}
+        for i in self.ideal_ids:
+            a = up[i]
+            while a >= 0:
+                out.setdefault(a, []).append(i)
+                a = up[a]
         return out
 
 
-def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float) -> np.ndarray:
+def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
+                     ids: np.ndarray | None = None) -> np.ndarray:
     """xG[i] = rv_norm(c_i) for overlap = on (SPEC §4.3; seed 000 eq. 7, 8).
 
     Seen state of x before rank i: fully seen if x or an ancestor was
@@ -96,63 +95,74 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float) -> np.
     above ideal elements, at most their joint remaining budget, charged in
     proportion to what each has left.
     """
-    quant = index.qt.quant
-    size, children = index.size, index.children
+    qt = index.qt
+    el = qt.elements
+    if ids is None:
+        ids = el.ids(ranking)
+    q, size, children, up = qt.q, el.size, el.children, el.up
     ideal_of, ideal_below = index.ideal_of, index.ideal_below
-    budget: dict[tuple[str, str], float] = {}
-    retrieved: set[tuple[str, str]] = set()  # every earlier result
-    has_seen_desc: set[tuple[str, str]] = set()  # listed elements with a listed earlier-retrieved descendant
+    n = len(el)
+    retrieved = bytearray(n)  # listed elements retrieved so far
+    has_seen_desc = bytearray(n)  # listed elements with a listed earlier-retrieved descendant
+    budget: dict[int, float] = {}
+    # unlisted results that are ancestors of listed elements (only in files that skip ancestors)
+    unlisted_seen: set[tuple[str, str]] = set()
     xg = np.zeros(len(ranking))
 
-    def fully_seen(f: str, p: str) -> bool:
-        a: str | None = p
-        while a is not None:
-            if (f, a) in retrieved:
+    def fully_seen(i: int) -> bool:
+        j = i
+        while j >= 0:
+            if retrieved[j]:
                 return True
+            j = up[j]
+        if unlisted_seen:
+            f, a = el.keys[i]
             a = parent(a)
+            while a is not None:
+                if (f, a) in unlisted_seen:
+                    return True
+                a = parent(a)
         return False
 
-    def rv(f: str, p: str) -> float:
-        key = (f, p)
-        q = quant.get(key)
-        if q is None:
-            return 0.0
-        if fully_seen(f, p):
-            return (1.0 - alpha) * q
-        if key not in has_seen_desc:
-            return q
-        total = size[key]
+    def rv(i: int, above_clear: bool) -> float:
+        # above_clear: no ancestor of i was retrieved (known for children of a partially seen element)
+        if (retrieved[i] if above_clear and not unlisted_seen else fully_seen(i)):
+            return (1.0 - alpha) * q[i]
+        if not has_seen_desc[i]:
+            return q[i]
         inner = 0.0
-        if total > 0:
-            for c in children.get(key, ()):
-                inner += rv(f, c) * size[(f, c)]
-            inner /= total
-        return alpha * inner + (1.0 - alpha) * q
+        if size[i] > 0:
+            for c in children[i]:
+                inner += rv(c, True) * size[c]
+            inner /= size[i]
+        return alpha * inner + (1.0 - alpha) * q[i]
 
-    for i, key in enumerate(ranking):
-        f, p = key
-        value = rv(f, p)
+    for r, i in enumerate(ids.tolist()):
+        if i < 0:  # not listed: gain 0; it can only matter as a (rare) unlisted ancestor
+            key = ranking[r]
+            if key in el.unlisted_above:
+                unlisted_seen.add(key)
+            continue
+        value = rv(i, False)
         if value > 0:
-            ideal = ideal_of.get(key)
-            if ideal is not None:
-                left = budget.get(ideal, quant[ideal])
+            ideal = ideal_of[i]
+            if ideal >= 0:
+                left = budget.get(ideal, q[ideal])
                 value = max(0.0, min(value, left))
                 budget[ideal] = left - value
             else:
-                below = ideal_below.get(key)
+                below = ideal_below.get(i)
                 if below:
-                    lefts = [budget.get(b, quant[b]) for b in below]
+                    lefts = [budget.get(b, q[b]) for b in below]
                     room = sum(lefts)
                     value = max(0.0, min(value, room))
                     if room > 0:
                         for b, left in zip(below, lefts):
                             budget[b] = left - value * left / room
-        xg[i] = value
-        # update seen state
-        retrieved.add(key)
-        if key in quant:
-            a = parent(p)
-            while a is not None and (f, a) not in has_seen_desc:
-                has_seen_desc.add((f, a))
-                a = parent(a)
+        xg[r] = value
+        retrieved[i] = 1
+        a = up[i]
+        while a >= 0 and not has_seen_desc[a]:
+            has_seen_desc[a] = 1
+            a = up[a]
     return xg

@@ -49,31 +49,82 @@ def _greater(a: float, b: float) -> bool:
     return a - b > TOL * max(abs(a), abs(b), 1.0)
 
 
+class TopicElements:
+    """The listed elements of one topic, numbered once and shared by every quantisation.
+
+    ``keys[i]`` is element i as ``(file, path)`` (file order), ``index`` the
+    reverse map; ``size[i]`` its size; ``parent[i]`` the id of its listed
+    parent (-1 for none: a root, or a parent the file does not list);
+    ``up[i]`` the nearest listed proper ancestor (-1 for none); ``children[i]``
+    the ids of its listed children.  ``unlisted_above`` holds the unlisted
+    ancestors of listed elements (empty for files that follow the INEX
+    rule of listing every ancestor).
+    """
+
+    def __init__(self, topic: TopicAssessment):
+        self.keys: list[tuple[str, str]] = [(f, p) for f, fa in topic.files.items() for p in fa.elements]
+        self.index: dict[tuple[str, str], int] = {k: i for i, k in enumerate(self.keys)}
+        self.size: list[int] = [j.size for fa in topic.files.values() for j in fa.elements.values()]
+        n = len(self.keys)
+        self.parent = [-1] * n
+        self.up = [-1] * n
+        self.children: list[list[int]] = [[] for _ in range(n)]
+        self.unlisted_above: set[tuple[str, str]] = set()
+        index = self.index
+        for i, (f, p) in enumerate(self.keys):
+            a = parent(p)
+            j = index.get((f, a), -1) if a is not None else -1
+            self.parent[i] = self.up[i] = j
+            if j >= 0:
+                self.children[j].append(i)
+                continue
+            while a is not None:  # a gap in the listing: look further up
+                j = index.get((f, a), -1)
+                if j >= 0:
+                    self.up[i] = j
+                    break
+                self.unlisted_above.add((f, a))
+                a = parent(a)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def ids(self, ranking) -> np.ndarray:
+        """Element ids of a ranking, -1 for results that are not listed."""
+        get = self.index.get
+        return np.fromiter((get(r, -1) for r in ranking), dtype=np.int64, count=len(ranking))
+
+
 class QuantisedTopic:
     """One topic's assessments under one quantisation function.
 
-    ``quant[(file, path)]`` holds quant(c) for every listed element (0
-    included); unlisted elements score 0.
+    ``q[i]`` is quant of element i of ``elements`` (a :class:`TopicElements`
+    shared by the topic's quantisations); ``q_ext`` is the same as an array
+    with a trailing 0, so that ``q_ext[ids]`` scores unlisted results (id -1)
+    as 0.
     """
 
-    def __init__(self, topic: TopicAssessment, quant_name: str):
+    def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):
         self.topic = topic
         self.quant_name = quant_name
-        self.quant: dict[tuple[str, str], float] = {}
+        self.elements = elements if elements is not None else TopicElements(topic)
         #: per file: path -> quant, listed elements only, in file order
-        self.by_file: dict[str, dict[str, float]] = {}
-        for file, fa in topic.files.items():
-            qs = {p: quantise(quant_name, j) for p, j in fa.elements.items()}
-            self.by_file[file] = qs
-            for p, q in qs.items():
-                self.quant[(file, p)] = q
+        self.by_file: dict[str, dict[str, float]] = {
+            f: {p: quantise(quant_name, j) for p, j in fa.elements.items()} for f, fa in topic.files.items()}
+        self.q: list[float] = [q for qs in self.by_file.values() for q in qs.values()]
+        self.q_ext = np.append(np.array(self.q, dtype=float), 0.0)
+
+    @cached_property
+    def quant(self) -> dict[tuple[str, str], float]:
+        """quant(c) by ``(file, path)`` for every listed element (0 included)."""
+        return dict(zip(self.elements.keys, self.q))
 
     # -- full recall-base -------------------------------------------------
     @cached_property
     def full_vector(self) -> np.ndarray:
         """xI for overlap = off: quant of every relevant element, decreasing."""
-        v = np.fromiter((q for q in self.quant.values() if q > 0), dtype=float)
-        return -np.sort(-v)
+        v = self.q_ext[:-1]
+        return -np.sort(-v[v > 0])
 
     # -- ideal recall-base ------------------------------------------------
     @cached_property

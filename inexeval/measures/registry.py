@@ -53,6 +53,7 @@ class TopicInput:
     qt: QuantisedTopic | None = None
     overlap_index: OverlapIndex | None = None
     services: dict = field(default_factory=dict)  # e.g. the collection, a warning sink
+    ids: np.ndarray | None = None  # the ranking's element ids, shared by the topic's settings
 
     @cached_property
     def xi(self) -> np.ndarray:
@@ -61,8 +62,8 @@ class TopicInput:
     @cached_property
     def xg(self) -> np.ndarray:
         if self.setting.overlap == "on":
-            return gains_overlap_on(self.overlap_index, self.ranking, self.setting.alpha)
-        return gains_overlap_off(self.qt, self.ranking)
+            return gains_overlap_on(self.overlap_index, self.ranking, self.setting.alpha, self.ids)
+        return gains_overlap_off(self.qt, self.ranking, self.ids)
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,12 @@ def write_results(results_dir: Path, task: str, results: list[RunResult]) -> lis
         p = run_file_path(results_dir, task, r)
         atomic_write(p, run_file_text(r))
         written.append(p)
+    return written + write_summary(results_dir, task, results)
+
+
+def write_summary(results_dir: Path, task: str, results: list[RunResult]) -> list[Path]:
+    """``summary.tsv`` and ``summary.json`` (averages only)."""
+    written = []
     base = Path(results_dir) / task
     atomic_write(base / "summary.tsv", summary_tsv(results))
     atomic_write(base / "summary.json", summary_json(results))
