@@ -87,3 +87,11 @@ if __name__ == "__main__":  # regenerate the golden summaries
             (text,) = summaries(Path(d)).values()
             (GOLDEN / f"{cfg.stem}.summary.tsv").write_text(text)
             print("wrote", cfg.stem)
+
+
+def test_missing_element_is_warned_and_scored_non_relevant(tmp_path):
+    """A run element that is not in its document: a message naming run, topic, file and path; no crash."""
+    res = run_config(ROOT / "configs" / "relevant-in-context.prop", tmp_path)
+    assert res.exit_code == 0
+    lines = [line for line in res.output.splitlines() if "path not in the document" in line]
+    assert lines and "RicPoor.xml" in lines[0] and "topic " in lines[0] and "section[99]" in lines[0]
