@@ -10,7 +10,7 @@ import gc
 import multiprocessing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Collection
+from typing import Callable
 
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config import Config
@@ -121,10 +121,12 @@ class Scorer:
                 if s.quant is None:
                     continue
                 qt, index = self.quantised(t, s.quant)
+                # reading the cached properties builds them
                 qt.ideal_gain_vector(s.overlap)
-                qt.article_gain
+                if self.config is not None and self.config.strategy == "fetchbrowse":
+                    _ = qt.article_gain
                 if s.overlap == "on":
-                    index.ideal_of, index.ideal_below
+                    _ = index.ideal_of, index.ideal_below
 
     def outputs(self) -> list[str]:
         names: list[str] = []
@@ -169,7 +171,7 @@ class Scorer:
 
 def evaluate(config: Config, *, empty_as_zero: bool = False,
              on_run: Callable[[str], None] | None = None, jobs: int = 1,
-             write_to: Path | None = None, keep: Collection[str] | None = None) -> Evaluation:
+             write_to: Path | None = None, keep: set[str] | None = None) -> Evaluation:
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``.
 
     ``jobs`` > 1 scores runs in that many forked processes; the output is
