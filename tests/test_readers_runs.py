@@ -6,10 +6,15 @@ import gzip
 import io
 import sys
 import textwrap
+from fractions import Fraction
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from inexeval.errors import InputError
+from inexeval.errors import InputError, InvalidPath
+from inexeval.paths import normalise_file_id, normalise_path
+from inexeval.readers import runs as runs_module
 from inexeval.readers.runs import read_run
 
 A = "/article[1]"
@@ -509,3 +514,285 @@ def test_entity_text_in_a_comment_is_not_a_declaration(tmp_path):
         f'<inex-submission run-id="c"><topic topic-id="1">{result("f", A)}</topic></inex-submission>\n'
     )
     assert read_run(p).topics == {"1": [("f", A)]}
+
+
+# --------------------------------------------------------------------------- per-topic reader = per-result reader
+#
+# read_run reads an XML submission a <topic> at a time (bulk XPath + bulk
+# hygiene) and falls back to the per-result reader (runs._parse_xml) for
+# anything unusual.  The per-result reader is the reference: every Run (and
+# every error) must be the same.
+
+
+def reference_read(path, max_results=1500):
+    """The per-result reader alone: (run id, task, topics, warnings), or the InputError it raises."""
+    source = str(path)
+    data = runs_module.read_run_bytes(path, source).removeprefix(runs_module.BOM)
+    collector = runs_module._Collector(source, max_results)
+    try:
+        run_id, task = runs_module._parse_xml(data, source, collector)
+    except InputError as exc:
+        return ("error", exc.file, exc.line, exc.message)
+    return (run_id or runs_module.run_id_from_name(source), task, collector.topics(), collector.warnings())
+
+
+def fast_read(path, max_results=1500):
+    try:
+        run = read_run(path, max_results=max_results)
+    except InputError as exc:
+        return ("error", exc.file, exc.line, exc.message)
+    return (run.run_id, run.task, run.topics, run.warnings)
+
+
+def forbid_per_result_reader(monkeypatch):
+    def fail(*_args):
+        raise AssertionError("per-result reader used")
+
+    monkeypatch.setattr(runs_module, "_parse_xml", fail)
+
+
+def test_clean_submission_is_read_per_topic_with_exact_warnings(tmp_path, monkeypatch):
+    # Line 1 is the XML declaration, 2 the root, 3 <topic 7>, so result i of topic 7 is
+    # on line 3 + i.  Ranks 1, 2, 2, 5, 4: 3rd (2 <= 2) and 5th (4 <= 5) disagree -> 2,
+    # first at line 3 + 3 = 6.  Topic 8 (lines 10-12) has ranks 9, 1 -> 1 more: 3 in all.  MAX_RESULTS = 4: topic 7
+    # submits 5, 5 - 4 = 1 beyond.  Topic 8 has a duplicate (A twice) -> the per-result
+    # path for that topic only; topic 7 stays bulk.
+    ranks = [1, 2, 2, 5, 4]
+    lines = ['<topic topic-id="7">']
+    lines += [result("f", f"/article[1]/p[{i}]", r) for i, r in enumerate(ranks, 1)]
+    lines += ["</topic>", '<topic topic-id="8">', result("g", A, 9), result("g.xml", "/article", 1), "</topic>"]
+    p = write(tmp_path, "run.xml", submission("\n".join(lines)))
+    expected = (
+        "r1",
+        "CO.Focussed",
+        {"7": [("f", f"/article[1]/p[{i}]") for i in (1, 2, 3, 4)], "8": [("g", A)]},
+        [
+            f"{p}: 1 result beyond MAX_RESULTS=4 dropped (topic 7)",
+            f"{p}: 1 duplicate result dropped (topic 8)",
+            f"{p}: rank disagrees with document order for 3 results (topics 7, 8; first at line 6); document order used",
+        ],
+    )
+    assert reference_read(p, 4) == expected
+    calls = []
+    per_topic = runs_module._Collector.add_topic
+
+    def spy(self, topic, *args):
+        ok = per_topic(self, topic, *args)
+        calls.append((topic, ok))
+        return ok
+
+    monkeypatch.setattr(runs_module._Collector, "add_topic", spy)
+    forbid_per_result_reader(monkeypatch)
+    assert fast_read(p, 4) == expected
+    assert calls == [("7", True), ("8", False)]
+
+
+def test_bulk_rank_line_and_invalid_line_match_reference(tmp_path, monkeypatch):
+    # Lines: 1 declaration, 2 root, 3 <topic 1>, 4 rank 3, 5 rank 1 (disagrees), 6 </topic>,
+    # 7 <topic 2>, 8 the invalid path.
+    body = "\n".join(
+        [
+            '<topic topic-id="1">',
+            result("f", A, 3),
+            result("f", S1, 1),
+            "</topic>",
+            '<topic topic-id="2">',
+            result("f", "/article[1]/sec[0]", 1),
+            "</topic>",
+        ]
+    )
+    p = write(tmp_path, "run.xml", submission(body))
+    ref = reference_read(p)
+    assert ref[3] == [
+        f"{p}: 1 invalid result skipped (topic 2); first at line 8: invalid index [0] in '/article[1]/sec[0]'",
+        f"{p}: rank disagrees with document order for 1 result (topic 1; first at line 5); document order used",
+    ]
+    forbid_per_result_reader(monkeypatch)
+    assert fast_read(p) == ref
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a <result> directly under the root, before and after the topics
+        result("f", A) + f'<topic topic-id="1">{result("f", S1)}</topic>',
+        f'<topic topic-id="1">{result("f", S1)}</topic>' + result("f", A),
+        # a <result> one level too deep
+        f'<topic topic-id="1"><group>{result("f", A)}</group>{result("f", S1)}</topic>',
+        # a topic with results but no id, after a good one
+        f'<topic topic-id="1">{result("f", A)}</topic><topic>{result("f", A)}</topic>',
+    ],
+)
+def test_structure_errors_are_the_reference_errors(tmp_path, body):
+    p = write(tmp_path, "run.xml", submission(body))
+    ref = reference_read(p)
+    assert ref[0] == "error"
+    assert fast_read(p) == ref
+
+
+def test_topic_inside_topic_is_read_as_the_reference_reads_it(tmp_path):
+    # The reference takes the results in document order, each with its parent <topic>:
+    # A for 1, A for 2, S1 for 1.  The per-topic reader meets topic 2 first, and
+    # releasing it drops topic 1's earlier result from the tree; its count of results
+    # then falls short of the <result tags and it hands the file over.
+    body = f'<topic topic-id="1">{result("f", A)}<topic topic-id="2">{result("g", A)}</topic>{result("f", S1)}</topic>'
+    p = write(tmp_path, "run.xml", submission(body))
+    ref = reference_read(p)
+    assert ref == ("r1", "CO.Focussed", {"1": [("f", A), ("f", S1)], "2": [("g", A)]}, [])
+    assert fast_read(p) == ref
+
+
+def test_result_tag_in_a_comment_or_cdata_only_costs_the_fallback(tmp_path):
+    # "<result" in a comment and in CDATA: the byte count is off, so the file is read
+    # again per result; same Run.
+    body = f'<!-- <result> --><topic topic-id="1">{result("f", A)}<x><![CDATA[<result/>]]></x></topic>'
+    p = write(tmp_path, "run.xml", submission(body))
+    assert fast_read(p) == reference_read(p) == ("r1", "CO.Focussed", {"1": [("f", A)]}, [])
+
+
+# Raw inner XML of <file>, <path> and <rank>: plain values, values every
+# normalisation step changes, invalid values, and markup that makes ``.text``
+# differ from the element's string value (CDATA, comments, PIs, references,
+# child elements, entity references with an unread external DTD).
+FILE_XML = ["f", "co/2000/r7108", "./f.xml", "/f", " f ", "F.XML", "", " ", "a\\b", "1000143", "f&amp;g",
+            "<![CDATA[f]]>", "f<!-- c -->", "&#102;", "f<b/>", "<b/>f", "f<?pi x?>", "&ent;f", "x&ent;", "é", "f\u00a0"]
+PATH_XML = ["/article[1]", "/article", "article[1]/", "/ARTICLE[1]/sec[2]", "/article[1]/sec[02]", "/article[1]/sec[0]",
+            "//sec", "/article[1]/*", " /article[1] ", "/article[1]/p[10]", "<![CDATA[/article[1]]]>",
+            "/article[1]<x/>", "", "/a[1]/b.c:d-e[3]", "/1a[1]", "/article[1]/sec[1234567890123456789]",
+            "/article[1]/sec[123456789012345678]", "&ent;/article[1]", "/article[1]&#10;"]
+RANK_XML = ["1", "2", "3", "10", "0", " 4 ", "+5", "x", "", "\u0663", "99999999999999999999", "1_0", "<b/>", "-1"]
+
+
+def mostly(plain, odd):
+    """Mostly ``plain`` values (the bulk path), sometimes ``odd`` ones (the fallbacks)."""
+    return st.sampled_from(plain * (3 * len(odd) // len(plain) + 1) + odd)
+
+
+FILE_TEXT = mostly(FILE_XML[:2] + ["1000143", "g"], FILE_XML)
+PATH_TEXT = mostly([A, S1, S2, "/article[1]/p[10]", "/a[1]/b.c:d-e[3]"], PATH_XML)
+RANK_TEXT = mostly(["1", "2", "3", "10", "0"], RANK_XML)
+
+
+@st.composite
+def result_xml(draw):
+    if draw(st.sampled_from(range(4))):  # the usual layout
+        children = [("file", draw(FILE_TEXT)), ("path", draw(PATH_TEXT))]
+        if draw(st.sampled_from(range(4))):
+            children.append(("rank", draw(RANK_TEXT)))
+        children.append(("rsv", "0.5"))
+    else:  # any order, any count
+        child = st.one_of(
+            st.tuples(st.just("file"), st.sampled_from(FILE_XML)),
+            st.tuples(st.just("path"), st.sampled_from(PATH_XML)),
+            st.tuples(st.just("rank"), st.sampled_from(RANK_XML)),
+            st.tuples(st.sampled_from(["rsv", "note"]), st.just("x")),
+        )
+        children = draw(st.lists(child, max_size=5))
+    sep = draw(st.sampled_from(["", "\n"]))
+    inner = sep.join(f"<{tag}>{text}</{tag}>" for tag, text in children)
+    return f"<result>{inner}</result>"
+
+
+@st.composite
+def topic_xml(draw):
+    tid = draw(mostly(['topic-id="1"', 'topic-id=" 2 "', 'topic-id="3"'], ['topic-id=""', ""]))
+    items = [
+        draw(result_xml()) if draw(st.sampled_from(range(8))) else "<collections><collection>x</collection></collections>"
+        for _ in range(draw(st.integers(0, 6)))
+    ]
+    return f"<topic {tid}>" + "\n".join(items) + "</topic>"
+
+
+@st.composite
+def submission_xml(draw):
+    parts = [draw(topic_xml()) if draw(st.sampled_from(range(12))) else draw(result_xml()) for _ in range(draw(st.integers(0, 5)))]
+    doctype = draw(st.sampled_from(["", '<!DOCTYPE inex-submission SYSTEM "/nonexistent/inex.dtd">\n']))
+    return f'<?xml version="1.0"?>\n{doctype}<inex-submission run-id="r" task="t">\n' + "\n".join(parts) + "\n</inex-submission>\n"
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(xml=submission_xml(), max_results=st.sampled_from([1, 2, 3, 1500]))
+def test_per_topic_reader_equals_per_result_reader(tmp_path, xml, max_results):
+    p = tmp_path / "run.xml"
+    p.write_text(xml, encoding="utf-8")
+    assert fast_read(p, max_results) == reference_read(p, max_results)
+
+
+# --------------------------------------------------------------------------- bulk helpers
+
+
+ID_ALPHABET = "aAxXmMlL./\\ \t\n0123456789_-:*é\u00a0\u2028\u0130"
+PATH_ALPHABET = "aAzZ_./[]:-*@ \t0123456789é\u0130"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet=ID_ALPHABET, max_size=12), min_size=1, max_size=4))
+def test_plain_file_ids_are_left_unchanged_by_normalise_file_id(raws):
+    if runs_module._plain_file_ids(raws):
+        assert [normalise_file_id(r) for r in raws] == raws
+
+
+@pytest.mark.parametrize("raw", ["co/2000/r7108", "1000143", "an/1995/a1004", "f.xm", "f.xmlx", "a:b_c-d", ".", "..//x"])
+def test_usual_file_ids_are_plain(raw):
+    assert normalise_file_id(raw) == raw
+    assert runs_module._plain_file_ids([raw, raw])
+
+
+@pytest.mark.parametrize("raw", ["/f", "./f", "f.xml", "f.XmL", " f", "f ", "", "a\\b", "f\u00a0"])
+def test_file_ids_that_normalisation_changes_are_not_plain(raw):
+    assert runs_module._plain_file_ids(["co/2000/r7108", raw]) is False
+
+
+def _normalises_to_itself(path):
+    try:
+        return normalise_path(path) == path
+    except InvalidPath:
+        return False
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=PATH_ALPHABET, max_size=16),
+            st.lists(
+                st.tuples(
+                    st.sampled_from(["article", "sec", "P", "h1", "_x", "1a", "a.b:c-d", "", "a b"]),
+                    st.sampled_from(["[1]", "[12]", "[10]", "[0]", "[01]", "", "[ 2 ]", "[]", "[123456789012345678]",
+                                     "[1234567890123456789]"]),
+                ),
+                min_size=1,
+                max_size=4,
+            ).map(lambda steps: "".join(f"/{t}{i}" for t, i in steps)),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_plain_paths_are_exactly_the_normalised_paths(raws):
+    # For paths the check is exact both ways: a list is plain iff normalise_path
+    # returns each of its paths unchanged.
+    assert runs_module._plain_paths(raws) == all(_normalises_to_itself(r) for r in raws)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(RANK_XML[:-2] + ["7", "8", "9", "9223372036854775807", "9223372036854775808", "5"]),
+                min_size=1, max_size=6))
+def test_integer_ranks_are_int_of_each_text(raws):
+    got = runs_module._integer_ranks(raws)
+    try:
+        want = [int(r) for r in raws]
+    except ValueError:
+        assert got is None
+        return
+    if any(not -(2**63) <= v < 2**63 for v in want):
+        assert got is None
+    else:
+        assert got is not None and got.tolist() == want
+
+
+def test_consecutive_ranks_shortcut():
+    # "4" .. "1503": recognised by comparison, values 4 + i; 1500 values end at 4 + 1499 = 1503.
+    got = runs_module._integer_ranks([str(i) for i in range(4, 1504)])
+    assert got.tolist() == list(range(4, 1504)) and int(got[-1]) == 4 + 1499
+    assert Fraction(int(got.sum())) == Fraction((4 + 1503) * 1500, 2)

@@ -18,15 +18,27 @@ Run hygiene, per topic, in this order (SPEC §1.3):
 A ``<topic>`` without ``<result>`` is the same as an absent topic; a repeated
 ``<topic>`` id continues that topic.  Each kind of problem gives one warning
 per run, with its count and the topics concerned (SPEC §9.3).
+
+Speed: an XML submission is first read a ``<topic>`` at a time, with its
+results taken as lists by compiled XPaths and the hygiene applied to whole
+lists (:func:`_parse_xml_by_topic`, :meth:`_Collector.add_topic`).  Anything
+unusual hands the topic, or the whole file, to the result-by-result reader
+(:func:`_parse_xml`, :meth:`_Collector.add`), which defines the outcome:
+results, warnings and errors are the same either way.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import re
 import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
+from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
@@ -39,6 +51,8 @@ _GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
 SUBMISSION_ROOT = "inex-submission"
 _MAX_TOPICS_LISTED = 10
+#: The first non-blank byte is ``<`` (blank: what ``bytes.strip`` removes).
+_XML_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
 
 
 def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
@@ -50,13 +64,11 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
     run cannot be parsed.
     """
     source = "<stdin>" if str(path) == "-" else str(path)
-    data = read_run_bytes(path, source)
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
-    collector = _Collector(source, max_results)
-    if data.lstrip()[:1] == b"<":
-        run_id, task = _parse_xml(data, source, collector)
+    data = read_run_bytes(path, source).removeprefix(BOM)
+    if _XML_START.match(data):
+        run_id, task, collector = _read_xml(data, source, max_results)
     else:
+        collector = _Collector(source, max_results)
         run_id, task = _parse_text(data, source, collector)
     if not run_id:
         run_id = run_id_from_name(source)
@@ -101,12 +113,130 @@ def run_id_from_name(source: str) -> str:
 # --------------------------------------------------------------------------- XML
 
 
-def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, str | None]:
-    """Stream an ``<inex-submission>``; return (run id, task).
+#: An entity reference other than the five predefined ones or a character
+#: reference.  lxml's XPath does not see entity-reference nodes (``.text`` stops
+#: at them), so a file with one is left to the streaming reader.
+_ENTITY_REF = re.compile(rb"&(?!#|(?:amp|lt|gt|quot|apos);)")
+#: A ``<result>`` start tag in the raw bytes.
+_RESULT_TAG = re.compile(rb"<result[ \t\r\n/>]")
 
-    Only ``end`` events of ``<result>`` and ``<topic>`` are asked for (one
-    event per result keeps the per-result cost low); a result's topic is its
-    parent element, whose attributes are complete by then.
+
+def _read_xml(data: bytes, source: str, max_results: int) -> tuple[str, str | None, _Collector]:
+    """Read an ``<inex-submission>``: (run id, task, collector after hygiene).
+
+    The per-topic reader :func:`_parse_xml_by_topic` is tried first; when it
+    declines (anything unusual, any error) the file is read again from scratch
+    by the per-result reader :func:`_parse_xml`, which is the reference for
+    every result, warning and error (file and line).  Both give the same Run
+    for every file the first one accepts.
+    """
+    refuse_entity_declarations(data, source)
+    if b"&" not in data or _ENTITY_REF.search(data) is None:
+        collector = _Collector(source, max_results)
+        try:
+            head = _parse_xml_by_topic(data, source, collector)
+        except InputError:
+            head = None
+        if head is not None:
+            return head[0], head[1], collector
+    collector = _Collector(source, max_results)
+    run_id, task = _parse_xml(data, source, collector)
+    return run_id, task, collector
+
+
+def _parse_xml_by_topic(data: bytes, source: str, collector: _Collector) -> tuple[str, str | None] | None:
+    """Stream an ``<inex-submission>`` one ``<topic>`` at a time; (run id, task) or None.
+
+    One ``end`` event per ``<topic>``; its results are taken in bulk by
+    compiled XPaths (``result/file[last()]/node()[1]``: the leading text node
+    of a result's last ``<file>``, which is what the per-result reader reads as
+    ``.text``: libxml2 merges adjacent text, CDATA included, and files with
+    entity references, the one node XPath skips, never come here), and
+    :meth:`_Collector.add_topic` applies the hygiene to whole lists.  A topic whose lists do not line up with its results, or that has
+    an invalid result, a duplicate or a non-integer rank, is done result by
+    result exactly as :func:`_parse_xml` does.
+
+    Returns None, leaving the file to :func:`_parse_xml`, where that reader
+    would raise an error: wrong root, a ``<topic>`` with results but no id,
+    and a ``<result>`` that is not a child of a ``<topic>`` (detected at the
+    end: the results taken from topics must be every ``<result`` tag in the
+    bytes).
+    """
+    results_of = etree.XPath("result")
+    count_results = etree.XPath("count(result)")
+    file_texts, path_texts, rank_texts = (
+        etree.XPath(f"result/{tag}[last()]/node()[1]", smart_strings=False) for tag in ("file", "path", "rank")
+    )
+    root = None
+    listed = 0
+    events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("topic", SUBMISSION_ROOT))
+    for _event, elem in events:
+        if root is None:
+            root = elem.getroottree().getroot()
+            if root.tag != SUBMISSION_ROOT:
+                return None
+        if elem.tag != "topic":
+            continue
+        n = int(count_results(elem))
+        if n:
+            topic = (elem.get("topic-id") or "").strip()
+            if not topic:
+                return None
+            listed += n
+            files = file_texts(elem)
+            paths = path_texts(elem)
+            ranks = rank_texts(elem)
+            # No rank text anywhere means every rank is None: nothing to check.
+            aligned = len(files) == n and len(paths) == n and len(ranks) in (0, n)
+            if not (aligned and collector.add_topic(topic, n, files, paths, ranks, _LineOf(results_of, elem))):
+                for res in results_of(elem):
+                    collector.add(topic, *_fields(res), res.sourceline)
+        release(elem)
+    if root is None:
+        return None
+    if data.count(b"<result") != listed and len(_RESULT_TAG.findall(data)) != listed:
+        return None
+    run_id = (root.get("run-id") or "").strip()
+    task = (root.get("task") or "").strip() or None
+    return run_id, task
+
+
+class _LineOf:
+    """``line_of(i)``: the line of the i-th ``<result>`` of a topic (its elements are found on first use)."""
+
+    __slots__ = ("_results", "_results_of", "_topic")
+
+    def __init__(self, results_of: etree.XPath, topic: etree._Element):
+        self._results_of = results_of
+        self._topic = topic
+        self._results: list[etree._Element] | None = None
+
+    def __call__(self, i: int) -> int | None:
+        if self._results is None:
+            self._results = self._results_of(self._topic)
+        return self._results[i].sourceline
+
+
+def _fields(result: etree._Element) -> tuple[str | None, str | None, str | None]:
+    """(file, path, rank) texts of a ``<result>``: the last child of each name wins."""
+    file_raw = path_raw = rank_raw = None
+    for child in result:
+        ctag = child.tag
+        if ctag == "file":
+            file_raw = child.text
+        elif ctag == "path":
+            path_raw = child.text
+        elif ctag == "rank":
+            rank_raw = child.text
+    return file_raw, path_raw, rank_raw
+
+
+def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, str | None]:
+    """Stream an ``<inex-submission>`` result by result; return (run id, task).
+
+    The reference reader.  Only ``end`` events of ``<result>`` and ``<topic>``
+    are asked for; a result's topic is its parent element, whose attributes
+    are complete by then.
     """
     refuse_entity_declarations(data, source)
     root = None
@@ -133,16 +263,7 @@ def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, st
                 if not topic:
                     raise InputError("<topic> without a topic-id attribute", source, par.sourceline)
                 topic_elem = par
-            file_raw = path_raw = rank_raw = None
-            for child in elem:
-                ctag = child.tag
-                if ctag == "file":
-                    file_raw = child.text
-                elif ctag == "path":
-                    path_raw = child.text
-                elif ctag == "rank":
-                    rank_raw = child.text
-            add(topic, file_raw, path_raw, rank_raw, elem.sourceline)
+            add(topic, *_fields(elem), elem.sourceline)
             release(elem)
         elif tag == "topic":
             topic_elem = None
@@ -208,7 +329,7 @@ def _parse_text(data: bytes, source: str, collector: _Collector) -> tuple[str, N
 class _Topic:
     """Per-topic hygiene state."""
 
-    __slots__ = ("submitted", "results", "seen", "last_rank")
+    __slots__ = ("last_rank", "results", "seen", "submitted")
 
     def __init__(self) -> None:
         self.submitted = 0
@@ -220,7 +341,7 @@ class _Topic:
 class _Count:
     """A counted problem: total, per-topic presence in first-seen order, first example."""
 
-    __slots__ = ("n", "topics", "first")
+    __slots__ = ("first", "n", "topics")
 
     def __init__(self) -> None:
         self.n = 0
@@ -233,15 +354,161 @@ class _Count:
         if self.first is None:
             self.first = first
 
+    def hits(self, topic: str, k: int) -> None:
+        """``k`` hits in ``topic``; the caller sets ``first`` if it is still unset."""
+        self.n += k
+        self.topics[topic] = None
+
+
+class _Normalised(dict):
+    """Raw string -> normalised form, or None when invalid; computed on the first look-up.
+
+    Runs repeat few distinct file ids and paths (within a run and across the
+    runs of one collection), so each is normalised once per process.  At most
+    ``limit`` strings are kept; later new ones are normalised on every
+    look-up.  A value that is not a string (an element node, in a malformed
+    result) gives None and is not stored.
+    """
+
+    __slots__ = ("_limit", "_normalise")
+
+    def __init__(self, normalise: Callable[[str], str], limit: int):
+        super().__init__()
+        self._normalise = normalise
+        self._limit = limit
+
+    def __missing__(self, raw: object) -> str | None:
+        if type(raw) is not str:
+            return None
+        try:
+            value = self._normalise(raw)
+        except InvalidPath:
+            value = None
+        if len(self) < self._limit:
+            self[raw] = value
+        return value
+
+
+_FILE_IDS = _Normalised(normalise_file_id, 200_000)
+_PATHS = _Normalised(normalise_path, 200_000)
+
+
+def _ascii_classes(classes: dict[str, str]) -> dict[int, str]:
+    """A ``str.translate`` table: the given characters to their class, other ASCII to ``?``."""
+    table = {chr(c): "?" for c in range(128)}
+    for chars, cls in classes.items():
+        table.update(dict.fromkeys(chars, cls))
+    return str.maketrans(table)
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_DIGITS = "0123456789"
+
+#: File-id characters by class: ``/`` and ``.`` kept, ``x m l`` in either
+#: case lower-cased (a ``.xml`` ending), white space, controls and ``\\`` to
+#: ``?``, any other printable ASCII ``a``; non-ASCII is left as it is.
+_FILE_ID_CLASSES = _ascii_classes(
+    {
+        "".join(chr(c) for c in range(33, 127) if chr(c) not in "\\/."): "a",
+        "/": "/",
+        ".": ".",
+        "xX": "x",
+        "mM": "m",
+        "lL": "l",
+        "\0": "\0",
+    }
+)
+#: The shape of a file id that :func:`~inexeval.paths.normalise_file_id`
+#: leaves as it is (SPEC §1.1): not empty, no white space or ``\\``, no
+#: leading ``/`` or ``./``, no ``.xml`` ending.
+_PLAIN_FILE_ID = re.compile(r"(?!/|\./)[axml./]+(?<!\.xml)")
+
+#: Path characters by class: tag start ``a`` (``a-z _``), digit ``0`` (1-9)
+#: or ``z`` (0), other tag character ``.`` (``. : -``), ``/ [ ]`` kept, any
+#: other ASCII ``?`` (upper case, white space, ...); non-ASCII is left as it is.
+_PATH_CLASSES = _ascii_classes(
+    {_LETTERS + "_": "a", _DIGITS[1:]: "0", "0": "z", ".:-": ".", "/": "/", "[": "[", "]": "]", "\0": "\0"}
+)
+#: The shape of a normalised path (SPEC §1.1, what
+#: :func:`~inexeval.paths.normalise_path` writes): steps ``/tag[n]``, a
+#: lower-case tag ``[a-z_][a-z0-9_.:-]*``, n without leading zeros,
+#: 1 <= n < 10^18.
+_NORMAL_PATH = re.compile(r"(?:/a[a.0z]*\[0[0z]{0,17}\])+")
+
+_file_id_shapes: dict[str, bool] = {}
+_path_shapes: dict[str, bool] = {}
+
+
+def _plain_file_ids(raws: list[str]) -> bool:
+    """True only if :func:`~inexeval.paths.normalise_file_id` leaves every one of ``raws`` unchanged."""
+    return _all_plain(raws, _FILE_ID_CLASSES, _PLAIN_FILE_ID, _file_id_shapes)
+
+
+def _plain_paths(raws: list[str]) -> bool:
+    """True only if :func:`~inexeval.paths.normalise_path` leaves every one of ``raws`` unchanged."""
+    return _all_plain(raws, _PATH_CLASSES, _NORMAL_PATH, _path_shapes)
+
+
+def _all_plain(raws: list[str], classes: dict[int, str], plain: re.Pattern[str], known: dict[str, bool]) -> bool:
+    """True only if every string of ``raws``, mapped to character classes, fully matches ``plain``.
+
+    The strings are mapped all at once (joined by NUL, which no XML text
+    holds) and split again; a run has few distinct shapes (``/article[1]/p[10]``
+    -> ``/aaaaaaa[0]/a[0z]``), each matched once and remembered in ``known``.
+    This replaces a look-up per result by C-level work on the whole list.
+    May be False for a plain string (e.g. an id with inner white space): the
+    caller then normalises one by one.
+    """
+    if not raws:
+        return True
+    try:
+        shapes = "\0".join(raws).translate(classes).split("\0")
+    except TypeError:  # an element node, in a malformed result
+        return False
+    if len(shapes) != len(raws):  # a NUL inside a string
+        return False
+    for shape in set(shapes):
+        ok = known.get(shape)
+        if ok is None:
+            ok = plain.fullmatch(shape) is not None
+            if len(known) < 10_000:
+                known[shape] = ok
+        if not ok:
+            return False
+    return True
+
+
+#: ``str(i)`` for the ranks most runs use, to recognise ``"1", "2", ...`` without int().
+_RANK_TEXT = [str(i) for i in range(10_001)]
+
+
+def _integer_ranks(raws: list[str]) -> np.ndarray | None:
+    """``int()`` of every rank text as int64, or None if one is not an integer or does not fit.
+
+    Consecutive ranks written plainly (``"1", "2", ...``, the usual case) are
+    recognised by comparing the list with :data:`_RANK_TEXT`.
+    """
+    first = raws[0]
+    if type(first) is str and first.isascii() and first.isdigit():
+        start = int(first)
+        stop = start + len(raws)
+        if stop <= len(_RANK_TEXT) and raws == _RANK_TEXT[start:stop]:
+            return np.arange(start, stop, dtype=np.int64)
+    try:
+        return np.fromiter(map(int, raws), dtype=np.int64, count=len(raws))
+    except (ValueError, TypeError, OverflowError):
+        return None
+
 
 class _Collector:
-    """Applies run hygiene result by result and words the run's warnings."""
+    """Applies run hygiene, result by result or a topic at a time, and words the run's warnings."""
 
     def __init__(self, source: str, max_results: int):
         self.source = source
         self.max_results = max_results
         self._topics: dict[str, _Topic] = {}
-        self._file_ids: dict[str, str] = {}
+        self._file_ids = _FILE_IDS
+        self._paths = _PATHS
         self.beyond = _Count()
         self.invalid = _Count()
         self.duplicate = _Count()
@@ -265,12 +532,15 @@ class _Collector:
         try:
             if file_raw is None:
                 raise InvalidPath("missing <file>")
-            fid = self._file_ids.get(file_raw)
-            if fid is None:
-                fid = self._file_ids[file_raw] = normalise_file_id(file_raw)
+            fid = self._file_ids[file_raw]
+            if fid is None:  # invalid: normalise again for the message
+                fid = normalise_file_id(file_raw)
             if path_raw is None:
                 raise InvalidPath("missing <path>")
-            key = (fid, normalise_path(path_raw))
+            norm = self._paths[path_raw]
+            if norm is None:
+                norm = normalise_path(path_raw)
+            key = (fid, norm)
         except InvalidPath as exc:
             self.invalid.hit(topic, f"line {line}: {exc}")
             return
@@ -279,6 +549,74 @@ class _Collector:
             return
         st.seen.add(key)
         st.results.append(key)
+
+    def add_topic(
+        self,
+        topic: str,
+        n: int,
+        files: list[str],
+        paths: list[str],
+        ranks: list[str],
+        line_of: Callable[[int], int | None],
+    ) -> bool:
+        """Apply SPEC §1.3 hygiene to the ``n`` submitted results of one ``<topic>`` at once.
+
+        ``files``, ``paths`` and ``ranks`` hold each result's raw texts in
+        document order (``ranks`` is empty when no result has a rank);
+        ``line_of(i)`` is the line of result ``i``, asked for only when a
+        warning needs it.  The outcome is that of :meth:`add` on each result
+        in turn.  Returns False, having changed nothing, when the topic has an
+        invalid result, a duplicate among the first ``max_results``, or a rank
+        that is not a 64-bit integer: the caller then uses :meth:`add`.
+        """
+        st = self._topics.get(topic)
+        keep = min(n, max(0, self.max_results - (st.submitted if st is not None else 0)))
+        fids = files[:keep]
+        if not _plain_file_ids(fids):
+            fids = list(map(self._file_ids.__getitem__, fids))
+            if None in fids:
+                return False
+        norms = paths[:keep]
+        if not _plain_paths(norms):
+            norms = list(map(self._paths.__getitem__, norms))
+            if None in norms:
+                return False
+        keys = list(zip(fids, norms))
+        fresh = set(keys)
+        if len(fresh) != keep or (st is not None and not st.seen.isdisjoint(fresh)):
+            return False
+        rank_values = None
+        if ranks:
+            rank_values = _integer_ranks(ranks)
+            if rank_values is None:
+                return False
+        if st is None:
+            st = self._topics[topic] = _Topic()
+        st.submitted += n
+        if rank_values is not None:
+            self._check_ranks(st, topic, rank_values, line_of)
+        if n > keep:
+            self.beyond.hits(topic, n - keep)
+        if st.seen:
+            st.seen |= fresh
+        else:
+            st.seen = fresh
+        st.results.extend(keys)
+        return True
+
+    def _check_ranks(
+        self, st: _Topic, topic: str, ranks: np.ndarray, line_of: Callable[[int], int | None]
+    ) -> None:
+        """:meth:`_check_rank` on every rank of a topic at once (all are integers)."""
+        late = np.flatnonzero(ranks[1:] <= ranks[:-1]) + 1  # result i ranked at or above result i - 1
+        if st.last_rank is not None and ranks[0] <= st.last_rank:
+            late = np.concatenate(([0], late))
+        if late.size:
+            c = self.rank_order
+            c.hits(topic, int(late.size))
+            if c.first is None:
+                c.first = f"line {line_of(int(late[0]))}"
+        st.last_rank = int(ranks[-1])
 
     def _check_rank(self, st: _Topic, topic: str, rank_raw: str, line: int | None) -> None:
         """Ranks must increase strictly along document order (any start, gaps allowed)."""
