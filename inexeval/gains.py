@@ -44,6 +44,11 @@ class OverlapIndex:
         self.qt = qt
 
     @cached_property
+    def q(self) -> list[float]:
+        """quant by element id as a list (fast scalar access in the rank-order walk)."""
+        return self.qt.q.tolist()
+
+    @cached_property
     def ideal_ids(self) -> list[int]:
         index = self.qt.elements.index
         return [index[(f, p)] for f, ps in self.qt.ideal.items() for p in ps]
@@ -99,7 +104,7 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     el = qt.elements
     if ids is None:
         ids = el.ids(ranking)
-    q, size, children, up = qt.q, el.size, el.children, el.up
+    q, size, children, up = index.q, el.size, el.children, el.up
     ideal_of, ideal_below = index.ideal_of, index.ideal_below
     n = len(el)
     retrieved = bytearray(n)  # listed elements retrieved so far

@@ -64,27 +64,55 @@ class TopicElements:
     def __init__(self, topic: TopicAssessment):
         self.keys: list[tuple[str, str]] = [(f, p) for f, fa in topic.files.items() for p in fa.elements]
         self.index: dict[tuple[str, str], int] = {k: i for i, k in enumerate(self.keys)}
-        self.size: list[int] = [j.size for fa in topic.files.values() for j in fa.elements.values()]
+        #: each file's elements are the ids start..end-1 (keys are grouped by file)
+        self.file_slices: dict[str, tuple[int, int]] = {}
+        start = 0
+        for f, fa in topic.files.items():
+            self.file_slices[f] = (start, start + len(fa.elements))
+            start += len(fa.elements)
+        self._topic = topic
+
+    # The tree links are needed by overlap = on only; built on first use.
+    @cached_property
+    def size(self) -> list[int]:
+        return [j.size for fa in self._topic.files.values() for j in fa.elements.values()]
+
+    @cached_property
+    def _links(self) -> tuple[list[int], list[int], set[tuple[str, str]]]:
         n = len(self.keys)
-        self.parent = [-1] * n
-        self.up = [-1] * n
-        self.children: list[list[int]] = [[] for _ in range(n)]
-        self.unlisted_above: set[tuple[str, str]] = set()
+        par, up = [-1] * n, [-1] * n
+        unlisted_above: set[tuple[str, str]] = set()
         index = self.index
         for i, (f, p) in enumerate(self.keys):
             a = parent(p)
             j = index.get((f, a), -1) if a is not None else -1
-            self.parent[i] = self.up[i] = j
-            if j >= 0:
-                self.children[j].append(i)
-                continue
-            while a is not None:  # a gap in the listing: look further up
-                j = index.get((f, a), -1)
-                if j >= 0:
-                    self.up[i] = j
-                    break
-                self.unlisted_above.add((f, a))
+            par[i] = up[i] = j
+            while j < 0 and a is not None:  # a gap in the listing: look further up
+                unlisted_above.add((f, a))
                 a = parent(a)
+                j = index.get((f, a), -1) if a is not None else -1
+                up[i] = j
+        return par, up, unlisted_above
+
+    @property
+    def parent(self) -> list[int]:
+        return self._links[0]
+
+    @property
+    def up(self) -> list[int]:
+        return self._links[1]
+
+    @property
+    def unlisted_above(self) -> set[tuple[str, str]]:
+        return self._links[2]
+
+    @cached_property
+    def children(self) -> list[list[int]]:
+        kids: list[list[int]] = [[] for _ in self.keys]
+        for i, j in enumerate(self.parent):
+            if j >= 0:
+                kids[j].append(i)
+        return kids
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -98,44 +126,56 @@ class TopicElements:
 class QuantisedTopic:
     """One topic's assessments under one quantisation function.
 
-    ``q[i]`` is quant of element i of ``elements`` (a :class:`TopicElements`
-    shared by the topic's quantisations); ``q_ext`` is the same as an array
-    with a trailing 0, so that ``q_ext[ids]`` scores unlisted results (id -1)
-    as 0.
+    ``q_ext[i]`` is quant of element i of ``elements`` (a
+    :class:`TopicElements` shared by the topic's quantisations), with a
+    trailing 0 so that ``q_ext[ids]`` scores unlisted results (id -1) as 0.
+    Only arrays are kept per quantisation; per-file dictionaries are built
+    on demand (:meth:`file_quants`), which keeps memory small for large
+    recall-bases.
     """
 
     def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):
         self.topic = topic
         self.quant_name = quant_name
         self.elements = elements if elements is not None else TopicElements(topic)
-        #: per file: path -> quant, listed elements only, in file order
-        self.by_file: dict[str, dict[str, float]] = {
-            f: {p: quantise(quant_name, j) for p, j in fa.elements.items()} for f, fa in topic.files.items()}
-        self.q: list[float] = [q for qs in self.by_file.values() for q in qs.values()]
-        self.q_ext = np.append(np.array(self.q, dtype=float), 0.0)
+        q = np.fromiter((quantise(quant_name, j) for fa in topic.files.values() for j in fa.elements.values()),
+                        dtype=float, count=len(self.elements))
+        self.q_ext = np.append(q, 0.0)
+
+    @property
+    def q(self) -> np.ndarray:
+        """quant of every listed element, by element id."""
+        return self.q_ext[:-1]
+
+    def file_quants(self, file: str) -> dict[str, float]:
+        """path -> quant for the listed elements of one file, in file order."""
+        start, end = self.elements.file_slices.get(file, (0, 0))
+        return dict(zip((p for _, p in self.elements.keys[start:end]), self.q_ext[start:end].tolist()))
 
     @cached_property
     def quant(self) -> dict[tuple[str, str], float]:
         """quant(c) by ``(file, path)`` for every listed element (0 included)."""
-        return dict(zip(self.elements.keys, self.q))
+        return dict(zip(self.elements.keys, self.q.tolist()))
 
     # -- full recall-base -------------------------------------------------
     @cached_property
     def full_vector(self) -> np.ndarray:
         """xI for overlap = off: quant of every relevant element, decreasing."""
-        v = self.q_ext[:-1]
+        v = self.q
         return -np.sort(-v[v > 0])
 
     # -- ideal recall-base ------------------------------------------------
     @cached_property
     def ideal(self) -> dict[str, list[str]]:
         """The ideal elements per file (SPEC §4.2), each file's list in file order."""
-        return {f: ideal_elements(qs) for f, qs in self.by_file.items() if any(q > 0 for q in qs.values())}
+        gains = self.article_gain
+        return {f: ideal_elements(self.file_quants(f)) for f in self.elements.file_slices if gains[f] > 0}
 
     @cached_property
     def ideal_vector(self) -> np.ndarray:
         """xI for overlap = on: quant of the ideal elements, decreasing."""
-        v = np.fromiter((self.by_file[f][p] for f, ps in self.ideal.items() for p in ps), dtype=float)
+        index = self.elements.index
+        v = self.q[[index[(f, p)] for f, ps in self.ideal.items() for p in ps]]
         return -np.sort(-v)
 
     def ideal_gain_vector(self, overlap: str) -> np.ndarray:
@@ -145,7 +185,8 @@ class QuantisedTopic:
     @cached_property
     def article_gain(self) -> dict[str, float]:
         """Article gain = highest quant of any element in it (SPEC §4.7)."""
-        return {f: max(qs.values(), default=0.0) for f, qs in self.by_file.items()}
+        q = self.q_ext
+        return {f: float(q[a:b].max()) if b > a else 0.0 for f, (a, b) in self.elements.file_slices.items()}
 
 
 def ideal_elements(qs: dict[str, float]) -> list[str]:

@@ -57,10 +57,11 @@ def element_level(
     maeps, imaeps = [], []
     for f, results in clusters.items():
         if overlap == "on":
-            xi = np.array(sorted((qt.by_file[f][p] for p in qt.ideal.get(f, ())), reverse=True))
+            qs = qt.file_quants(f)
+            xi = np.array(sorted((qs[p] for p in qt.ideal.get(f, ())), reverse=True))
             xg = gains_overlap_on(index, results, alpha)
         else:
-            xi = np.array(sorted((q for q in qt.by_file[f].values() if q > 0), reverse=True))
+            xi = np.array(sorted((q for q in qt.file_quants(f).values() if q > 0), reverse=True))
             xg = gains_overlap_off(qt, results)
         m, curve = epgr_values(xg, xi)
         maeps.append(m)
