@@ -126,7 +126,7 @@ class Scorer:
                 if self.config is not None and self.config.strategy == "fetchbrowse":
                     _ = qt.article_gain
                 if s.overlap == "on":
-                    _ = index.q, index.ideal_of, index.ideal_below, qt.elements.children, qt.elements.size
+                    _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index, qt.elements.size
 
     def outputs(self) -> list[str]:
         names: list[str] = []

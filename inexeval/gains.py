@@ -9,6 +9,7 @@ a sub-tree can earn at the budget of its ideal elements.
 
 from __future__ import annotations
 
+from array import array
 from functools import cached_property
 from typing import Sequence
 
@@ -44,9 +45,9 @@ class OverlapIndex:
         self.qt = qt
 
     @cached_property
-    def q(self) -> list[float]:
-        """quant by element id as a list (fast scalar access in the rank-order walk)."""
-        return self.qt.q.tolist()
+    def q(self) -> array:
+        """quant by element id (array.array: fast scalar access in the rank-order walk, 8 bytes each)."""
+        return array("d", self.qt.q.tobytes())
 
     @cached_property
     def ideal_ids(self) -> list[int]:
@@ -54,9 +55,9 @@ class OverlapIndex:
         return [index[(f, p)] for f, ps in self.qt.ideal.items() for p in ps]
 
     @cached_property
-    def ideal_of(self) -> list[int]:
+    def ideal_of(self) -> array:
         el = self.qt.elements
-        out = [-1] * len(el)
+        out = array("q", [-1]) * len(el)
         ideal = set(self.ideal_ids)
         for i in range(len(el)):  # memoised walk up the nearest-listed-ancestor chain
             if out[i] != -1 or i in ideal:
@@ -137,7 +138,7 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
             return q[i]
         inner = 0.0
         if size[i] > 0:
-            for c in children[i]:
+            for c in children(i):
                 inner += rv(c, True) * size[c]
             inner /= size[i]
         return alpha * inner + (1.0 - alpha) * q[i]

@@ -6,6 +6,7 @@ by every measure, run and overlap setting that uses it.
 
 from __future__ import annotations
 
+from array import array
 from functools import cached_property
 
 import numpy as np
@@ -72,15 +73,16 @@ class TopicElements:
             start += len(fa.elements)
         self._topic = topic
 
-    # The tree links are needed by overlap = on only; built on first use.
+    # The tree links are needed by overlap = on only; built on first use, as
+    # array.array (8 bytes an entry, list-speed scalar access).
     @cached_property
-    def size(self) -> list[int]:
-        return [j.size for fa in self._topic.files.values() for j in fa.elements.values()]
+    def size(self) -> array:
+        return array("q", (j.size for fa in self._topic.files.values() for j in fa.elements.values()))
 
     @cached_property
-    def _links(self) -> tuple[list[int], list[int], set[tuple[str, str]]]:
+    def _links(self) -> tuple[array, array, set[tuple[str, str]]]:
         n = len(self.keys)
-        par, up = [-1] * n, [-1] * n
+        par, up = array("q", [-1]) * n, array("q", [-1]) * n
         unlisted_above: set[tuple[str, str]] = set()
         index = self.index
         for i, (f, p) in enumerate(self.keys):
@@ -95,11 +97,11 @@ class TopicElements:
         return par, up, unlisted_above
 
     @property
-    def parent(self) -> list[int]:
+    def parent(self) -> array:
         return self._links[0]
 
     @property
-    def up(self) -> list[int]:
+    def up(self) -> array:
         return self._links[1]
 
     @property
@@ -107,12 +109,20 @@ class TopicElements:
         return self._links[2]
 
     @cached_property
-    def children(self) -> list[list[int]]:
-        kids: list[list[int]] = [[] for _ in self.keys]
-        for i, j in enumerate(self.parent):
-            if j >= 0:
-                kids[j].append(i)
-        return kids
+    def _child_index(self) -> tuple[array, array]:
+        """Children in CSR form: those of i are ``ids[start[i]:start[i + 1]]``."""
+        par = np.frombuffer(self.parent, dtype=np.int64)
+        listed = np.flatnonzero(par >= 0)
+        order = listed[np.argsort(par[listed], kind="stable")]
+        counts = np.bincount(par[listed], minlength=len(par))
+        start = np.zeros(len(par) + 1, dtype=np.int64)
+        np.cumsum(counts, out=start[1:])
+        return array("q", start.tobytes()), array("q", order.astype(np.int64).tobytes())
+
+    def children(self, i: int) -> array:
+        """The ids of element i's listed children, in file order."""
+        start, ids = self._child_index
+        return ids[start[i]:start[i + 1]]
 
     def __len__(self) -> int:
         return len(self.keys)
