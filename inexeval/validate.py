@@ -519,22 +519,29 @@ def _check_contiguous(topic: str, kept: list[_Kept], report: RunReport) -> None:
         current = k.file
 
 
-def _check_ranks(topic: str, rs: list[_Raw], report: RunReport) -> None:
-    """Ranks must increase strictly in document order (any start, gaps allowed; SPEC §1.3)."""
-    values: list[int] = []
+def _parsed(rs: list[_Raw], field_name: str, parse):
+    """The parseable values of one field (with their lines), the count of unparseable ones and the first."""
+    values: list = []
     lines: list[int | None] = []
     bad_text: _Raw | None = None
     n_bad_text = 0
     for r in rs:
-        if r.rank is None:
+        raw = getattr(r, field_name)
+        if raw is None:
             continue
-        v = _int(r.rank)
+        v = parse(raw)
         if v is None:
             n_bad_text += 1
             bad_text = bad_text or r
             continue
         values.append(v)
         lines.append(r.line)
+    return values, lines, n_bad_text, bad_text
+
+
+def _check_ranks(topic: str, rs: list[_Raw], report: RunReport) -> None:
+    """Ranks must increase strictly in document order (any start, gaps allowed; SPEC §1.3)."""
+    values, lines, n_bad_text, bad_text = _parsed(rs, "rank", _int)
     if n_bad_text:
         report.warnings.append(Finding(
             "rank", topic, bad_text.line,
@@ -556,20 +563,7 @@ def _check_ranks(topic: str, rs: list[_Raw], report: RunReport) -> None:
 
 def _check_rsv(topic: str, rs: list[_Raw], report: RunReport) -> None:
     """rsv must not increase down the ranking: rsv[i] > rsv[i-1] beyond 1e-9 relative (SPEC §10)."""
-    values: list[float] = []
-    lines: list[int | None] = []
-    bad_text: _Raw | None = None
-    n_bad_text = 0
-    for r in rs:
-        if r.rsv is None:
-            continue
-        v = _float(r.rsv)
-        if v is None:
-            n_bad_text += 1
-            bad_text = bad_text or r
-            continue
-        values.append(v)
-        lines.append(r.line)
+    values, lines, n_bad_text, bad_text = _parsed(rs, "rsv", _float)
     if n_bad_text:
         report.warnings.append(Finding(
             "rsv", topic, bad_text.line,
