@@ -97,11 +97,8 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
          jobs, quiet) -> int:
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate
-    import json
-
     from inexeval.stamp import write_stamp
     from inexeval.writers.files import write_summary
-    from inexeval.writers.table import render
 
     sets = list(overrides)
     if results_dir:
@@ -115,25 +112,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
             click.echo(f"inexeval: warning: {w}", err=True)
     for p in ev.problems:
         click.echo(f"inexeval: error: {p}", err=True)
-    columns = ev.columns
-    json_rows = []
-    if fmt == "trec_eval":
-        from inexeval.trec import format_trec_eval
-
-        click.echo(format_trec_eval(ev.results, digits, per_query=per_query), nl=False)
-    for s in ev.settings:
-        rs = [r for r in ev.results if r.setting == s.name]
-        if not rs or fmt == "trec_eval":
-            continue
-        text = render(config.task, s.name, rs, columns, per_topic=per_query, fmt=fmt)
-        if fmt == "json":
-            json_rows.extend(json.loads(text))
-        else:
-            click.echo(text)
-            if fmt == "table":
-                click.echo()
-    if fmt == "json":
-        click.echo(json.dumps(json_rows, indent=1))
+    _print_results(ev, fmt=fmt, digits=digits, per_query=per_query)
     if ev.results:  # the per-run files are already written, run by run
         write_summary(config.results_dir, config.task, ev.results)
         write_stamp(config, empty_as_zero, ev.results)
@@ -147,6 +126,31 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
             click.echo(f"  - {p.file}: {p.message}", err=True)
         return 1
     return 0
+
+
+def _print_results(ev, *, fmt: str, digits: int | None, per_query: bool) -> None:
+    """Standard output: one table per setting, or one JSON document, or trec_eval's layout."""
+    import json
+
+    from inexeval.writers.table import render
+
+    if fmt == "trec_eval":
+        from inexeval.trec import format_trec_eval
+
+        click.echo(format_trec_eval(ev.results, digits, per_query=per_query), nl=False)
+        return
+    json_rows = []
+    for s in ev.settings:
+        rs = [r for r in ev.results if r.setting == s.name]
+        if not rs:
+            continue
+        text = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
+        if fmt == "json":
+            json_rows.extend(json.loads(text))
+        else:
+            click.echo(text + ("\n" if fmt == "table" else ""))
+    if fmt == "json":
+        click.echo(json.dumps(json_rows, indent=1))
 
 
 def default_jobs() -> int:
