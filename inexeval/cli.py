@@ -356,7 +356,8 @@ task attribute differences, empty topics.
 @click.option("--assessments", type=click.Path(), help="Assessments (file, directory or glob) to check topics against.")
 @click.option("--max-results", type=click.IntRange(min=1), default=1500, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Text (one line per finding) or JSON (every finding, for scripts).")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks.")
 def validate_cmd(runs, task, assessments, max_results, fmt, debug):
     """Check submission runs before evaluating them: one report per run."""
