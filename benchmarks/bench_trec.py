@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import resource
 import time
 from pathlib import Path
 
@@ -91,8 +92,11 @@ def main() -> None:
     qrels, runs = generate(a.topics, a.results, a.runs)
     print(f"workload: {a.topics} topics x {a.results} results x {a.runs} runs "
           f"({time.perf_counter() - t0:.1f} s to generate or find) in {qrels.parent}")
+    rss0 = peak_mb()
     t_ours, ours = bench_inexeval(qrels, runs)
+    rss_ours = peak_mb()
     t_theirs, theirs = bench_pytrec(qrels, runs)
+    rss_theirs = peak_mb()
     checked = check(ours, theirs)
     print(f"same numbers: {checked} averages checked against pytrec_eval (abs/rel 1e-9)")
     print(f"inexeval (read qrels + read runs + score + average): {t_ours:8.2f} s")
@@ -100,6 +104,13 @@ def main() -> None:
     ratio = t_theirs / t_ours
     print(f"ratio pytrec_eval / inexeval: {ratio:.2f}x")
     print(f"target (inexeval faster, ratio > 1): {'met' if ratio > 1 else 'NOT met'}")
+    print(f"peak RSS of this process: {rss0:.0f} MB after generating, {rss_ours:.0f} MB after inexeval, "
+          f"{rss_theirs:.0f} MB after pytrec_eval")
+
+
+def peak_mb() -> float:
+    """The process's peak resident set size so far, in MB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def check(ours, theirs) -> int:
