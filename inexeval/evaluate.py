@@ -18,7 +18,7 @@ from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.gains import OverlapIndex
 from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, Setting, TopicInput
-from inexeval.model import Assessments, Run, RunResult
+from inexeval.model import Assessments, FileAssessment, Run, RunResult
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
@@ -115,8 +115,12 @@ class Scorer:
         return self._qt[key], self._index[key]
 
     def prepare(self) -> None:
-        """Build every recall-base the settings need now (before workers fork, so they share them)."""
-        for t in self.assessments.topics:
+        """Build every recall-base the settings need now, once, before any run (and before
+        workers fork, so that they share them).  When no measure reads the assessment
+        objects, each topic's are released as soon as its recall-bases are built: the
+        columnar recall-bases are all the XCG measures need (memory, issue 9)."""
+        release = not any(m.needs_assessments for m in self.measures)
+        for t, ta in self.assessments.topics.items():
             for s in self.settings:
                 if s.quant is None:
                     continue
@@ -126,7 +130,9 @@ class Scorer:
                 if self.config is not None and self.config.strategy == "fetchbrowse":
                     _ = qt.article_gain
                 if s.overlap == "on":
-                    _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index, qt.elements.size
+                    _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index
+            if release and any(s.quant is not None for s in self.settings):
+                ta.files = {f: FileAssessment(file=f) for f in ta.files}
 
     def outputs(self) -> list[str]:
         names: list[str] = []
@@ -200,6 +206,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer = Scorer(config, assessments, measures, settings, params, services)
+    scorer.prepare()
     seen_ids: dict[str, str] = {}
     undefined: dict[str, set[str]] = {}
     for outcome in _outcomes(scorer, config, empty_as_zero, jobs):
@@ -287,7 +294,6 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int):
             yield score_file(scorer, config, p, empty_as_zero)
         return
     global _WORKER
-    scorer.prepare()  # shared by the forked workers instead of rebuilt in each
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero)
     try:

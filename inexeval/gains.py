@@ -49,10 +49,9 @@ class OverlapIndex:
         """quant by element id (array.array: fast scalar access in the rank-order walk, 8 bytes each)."""
         return array("d", self.qt.q.tobytes())
 
-    @cached_property
+    @property
     def ideal_ids(self) -> list[int]:
-        index = self.qt.elements.index
-        return [index[(f, p)] for f, ps in self.qt.ideal.items() for p in ps]
+        return self.qt.ideal_ids
 
     @cached_property
     def ideal_of(self) -> array:
@@ -122,7 +121,7 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
                 return True
             j = up[j]
         if unlisted_seen:
-            f, a = el.keys[i]
+            f, a = el.key(i)
             a = parent(a)
             while a is not None:
                 if (f, a) in unlisted_seen:

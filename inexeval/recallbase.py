@@ -50,74 +50,67 @@ def _greater(a: float, b: float) -> bool:
     return a - b > TOL * max(abs(a), abs(b), 1.0)
 
 
+def _key(file: str, path: str) -> bytes:
+    return f"{file}\x00{path}".encode("utf-8", "surrogatepass")
+
+
 class TopicElements:
     """The listed elements of one topic, numbered once and shared by every quantisation.
 
-    ``keys[i]`` is element i as ``(file, path)`` (file order), ``index`` the
-    reverse map; ``size[i]`` its size; ``parent[i]`` the id of its listed
-    parent (-1 for none: a root, or a parent the file does not list);
-    ``up[i]`` the nearest listed proper ancestor (-1 for none); ``children[i]``
-    the ids of its listed children.  ``unlisted_above`` holds the unlisted
-    ancestors of listed elements (empty for files that follow the INEX
-    rule of listing every ancestor).
+    Columnar, so that forked workers share it without copying (no
+    per-element Python objects): element ids follow file order, each file's
+    ids are ``file_slices[file]`` = (start, end); the ``(file, path)`` keys
+    are one sorted bytes array searched with :meth:`ids`; ``size[i]`` is the
+    element's size; ``parent[i]`` the id of its listed parent (-1: none, a
+    root or a parent the file does not list); ``up[i]`` the nearest listed
+    proper ancestor (-1: none); ``children(i)`` the ids of its listed
+    children.  ``unlisted_above`` holds the unlisted ancestors of listed
+    elements (empty for files that follow the INEX rule of listing every
+    ancestor).  Scalars are read in Python loops, so ``parent``, ``up`` and
+    ``size`` are array.array (list-speed access, 4-8 bytes an entry).
     """
 
     def __init__(self, topic: TopicAssessment):
-        self.keys: list[tuple[str, str]] = [(f, p) for f, fa in topic.files.items() for p in fa.elements]
-        self.index: dict[tuple[str, str], int] = {k: i for i, k in enumerate(self.keys)}
-        #: each file's elements are the ids start..end-1 (keys are grouped by file)
         self.file_slices: dict[str, tuple[int, int]] = {}
+        n = sum(len(fa.elements) for fa in topic.files.values())
+        par = array("i", [-1]) * n
+        up = array("i", [-1]) * n
+        self.unlisted_above: set[tuple[str, str]] = set()
+        keys: list[bytes] = []
         start = 0
         for f, fa in topic.files.items():
-            self.file_slices[f] = (start, start + len(fa.elements))
-            start += len(fa.elements)
-        self._topic = topic
-
-    # The tree links are needed by overlap = on only; built on first use, as
-    # array.array (8 bytes an entry, list-speed scalar access).
-    @cached_property
-    def size(self) -> array:
-        return array("q", (j.size for fa in self._topic.files.values() for j in fa.elements.values()))
-
-    @cached_property
-    def _links(self) -> tuple[array, array, set[tuple[str, str]]]:
-        n = len(self.keys)
-        par, up = array("q", [-1]) * n, array("q", [-1]) * n
-        unlisted_above: set[tuple[str, str]] = set()
-        index = self.index
-        for i, (f, p) in enumerate(self.keys):
-            a = parent(p)
-            j = index.get((f, a), -1) if a is not None else -1
-            par[i] = up[i] = j
-            while j < 0 and a is not None:  # a gap in the listing: look further up
-                unlisted_above.add((f, a))
-                a = parent(a)
-                j = index.get((f, a), -1) if a is not None else -1
-                up[i] = j
-        return par, up, unlisted_above
-
-    @property
-    def parent(self) -> array:
-        return self._links[0]
-
-    @property
-    def up(self) -> array:
-        return self._links[1]
-
-    @property
-    def unlisted_above(self) -> set[tuple[str, str]]:
-        return self._links[2]
+            local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
+            for p, i in local.items():
+                a = parent(p)
+                j = local.get(a, -1) if a is not None else -1
+                par[i] = up[i] = j
+                while j < 0 and a is not None:  # a gap in the listing: look further up
+                    self.unlisted_above.add((f, a))
+                    a = parent(a)
+                    j = local.get(a, -1) if a is not None else -1
+                    up[i] = j
+                keys.append(_key(f, p))
+            self.file_slices[f] = (start, start + len(local))
+            start += len(local)
+        self.parent, self.up = par, up
+        self.size = array("q", (j.size for fa in topic.files.values() for j in fa.elements.values()))
+        arr = np.array(keys, dtype=bytes) if keys else np.array([], dtype="S1")
+        order = np.argsort(arr, kind="stable")
+        self._sorted = arr[order]
+        self._sorted_ids = order.astype(np.int64)
+        self._rank = np.empty(n, dtype=np.int64)
+        self._rank[order] = np.arange(n)
 
     @cached_property
     def _child_index(self) -> tuple[array, array]:
         """Children in CSR form: those of i are ``ids[start[i]:start[i + 1]]``."""
-        par = np.frombuffer(self.parent, dtype=np.int64)
+        par = np.frombuffer(self.parent, dtype=np.int32).astype(np.int64)
         listed = np.flatnonzero(par >= 0)
         order = listed[np.argsort(par[listed], kind="stable")]
         counts = np.bincount(par[listed], minlength=len(par))
         start = np.zeros(len(par) + 1, dtype=np.int64)
         np.cumsum(counts, out=start[1:])
-        return array("q", start.tobytes()), array("q", order.astype(np.int64).tobytes())
+        return array("q", start.tobytes()), array("q", order.tobytes())
 
     def children(self, i: int) -> array:
         """The ids of element i's listed children, in file order."""
@@ -125,12 +118,31 @@ class TopicElements:
         return ids[start[i]:start[i + 1]]
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self._rank)
 
     def ids(self, ranking) -> np.ndarray:
-        """Element ids of a ranking, -1 for results that are not listed."""
-        get = self.index.get
-        return np.fromiter((get(r, -1) for r in ranking), dtype=np.int64, count=len(ranking))
+        """Element ids of a ranking of ``(file, path)`` pairs, -1 for results that are not listed."""
+        if len(ranking) == 0 or len(self._sorted) == 0:
+            return np.full(len(ranking), -1, dtype=np.int64)
+        wanted = np.array([_key(f, p) for f, p in ranking], dtype=bytes)
+        pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
+        return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos], -1)
+
+    def id_of(self, file: str, path: str) -> int:
+        return int(self.ids([(file, path)])[0])
+
+    def key(self, i: int) -> tuple[str, str]:
+        """The ``(file, path)`` of element i."""
+        f, _, p = self._sorted[self._rank[i]].decode("utf-8", "surrogatepass").partition("\x00")
+        return f, p
+
+    @property
+    def keys(self) -> list[tuple[str, str]]:
+        """Every element's ``(file, path)``, by id (built on demand)."""
+        return [self.key(i) for i in range(len(self))]
+
+    def file_of(self, i: int) -> str:
+        return self.key(i)[0]
 
 
 class QuantisedTopic:
@@ -139,13 +151,12 @@ class QuantisedTopic:
     ``q_ext[i]`` is quant of element i of ``elements`` (a
     :class:`TopicElements` shared by the topic's quantisations), with a
     trailing 0 so that ``q_ext[ids]`` scores unlisted results (id -1) as 0.
-    Only arrays are kept per quantisation; per-file dictionaries are built
-    on demand (:meth:`file_quants`), which keeps memory small for large
-    recall-bases.
+    Only arrays are kept, and everything is computed from them, so the
+    topic's assessment objects may be released once the quantisations a run
+    needs are built (:meth:`inexeval.evaluate.Scorer.prepare`).
     """
 
     def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):
-        self.topic = topic
         self.quant_name = quant_name
         self.elements = elements if elements is not None else TopicElements(topic)
         q = np.fromiter((quantise(quant_name, j) for fa in topic.files.values() for j in fa.elements.values()),
@@ -160,7 +171,8 @@ class QuantisedTopic:
     def file_quants(self, file: str) -> dict[str, float]:
         """path -> quant for the listed elements of one file, in file order."""
         start, end = self.elements.file_slices.get(file, (0, 0))
-        return dict(zip((p for _, p in self.elements.keys[start:end]), self.q_ext[start:end].tolist()))
+        el = self.elements
+        return {el.key(i)[1]: float(self.q_ext[i]) for i in range(start, end)}
 
     @cached_property
     def quant(self) -> dict[tuple[str, str], float]:
@@ -176,16 +188,23 @@ class QuantisedTopic:
 
     # -- ideal recall-base ------------------------------------------------
     @cached_property
+    def ideal_ids(self) -> list[int]:
+        """The ideal elements (SPEC §4.2) as ids, in file order (see :func:`ideal_elements`)."""
+        return ideal_element_ids(self.q.tolist(), self.elements.up)
+
+    @cached_property
     def ideal(self) -> dict[str, list[str]]:
-        """The ideal elements per file (SPEC §4.2), each file's list in file order."""
-        gains = self.article_gain
-        return {f: ideal_elements(self.file_quants(f)) for f in self.elements.file_slices if gains[f] > 0}
+        """The ideal elements per file, each file's list in file order."""
+        out: dict[str, list[str]] = {}
+        for i in self.ideal_ids:
+            f, p = self.elements.key(i)
+            out.setdefault(f, []).append(p)
+        return out
 
     @cached_property
     def ideal_vector(self) -> np.ndarray:
         """xI for overlap = on: quant of the ideal elements, decreasing."""
-        index = self.elements.index
-        v = self.q[[index[(f, p)] for f, ps in self.ideal.items() for p in ps]]
+        v = self.q[np.array(self.ideal_ids, dtype=np.int64)]
         return -np.sort(-v)
 
     def ideal_gain_vector(self, overlap: str) -> np.ndarray:
@@ -197,6 +216,47 @@ class QuantisedTopic:
         """Article gain = highest quant of any element in it (SPEC §4.7)."""
         q = self.q_ext
         return {f: float(q[a:b].max()) if b > a else 0.0 for f, (a, b) in self.elements.file_slices.items()}
+
+
+def ideal_element_ids(q: list[float], up) -> list[int]:
+    """The ideal recall-base by element id (SPEC §4.2), the same rule as :func:`ideal_elements`.
+
+    ``q[i]`` is quant of element i, ``up[i]`` its nearest listed ancestor
+    (-1 for none).  Leaves are relevant elements with no relevant listed
+    descendant; each picks the listed ancestor-or-self with the highest
+    quant, the shallowest on a tie; picked elements below another picked
+    element are dropped.  Returned in id (file) order.
+    """
+    n = len(q)
+    has_rel_desc = bytearray(n)
+    relevant = [i for i in range(n) if q[i] > 0]
+    for i in relevant:
+        a = up[i]
+        while a >= 0 and not has_rel_desc[a]:
+            has_rel_desc[a] = 1
+            a = up[a]
+    picked: set[int] = set()
+    for leaf in relevant:
+        if has_rel_desc[leaf]:
+            continue
+        chain = [leaf]
+        a = up[leaf]
+        while a >= 0:
+            chain.append(a)
+            a = up[a]
+        best, best_q = -1, 0.0
+        for a in reversed(chain):  # shallowest first: a deeper one must be strictly better
+            if best < 0 or _greater(q[a], best_q):
+                best, best_q = a, q[a]
+        picked.add(best)
+    keep = []
+    for i in picked:
+        a = up[i]
+        while a >= 0 and a not in picked:
+            a = up[a]
+        if a < 0:
+            keep.append(i)
+    return sorted(keep)
 
 
 def ideal_elements(qs: dict[str, float]) -> list[str]:

@@ -114,7 +114,7 @@ def test_alpha0_gain_is_quant_before_budget(seed):
     assert (xg <= quant + 1e-12).all()
     if len(ranking):  # nothing charged before rank 1: its gain is min(quant, its ideal budget)
         idx = OverlapIndex(qt)
-        i = qt.elements.index.get(ranking[0], -1)
+        i = qt.elements.id_of(*ranking[0])
         if i >= 0 and idx.ideal_of[i] >= 0:
             assert_close(xg[0], min(quant[0], qt.q[idx.ideal_of[i]]), "rank 1")
         elif i >= 0 and i in idx.ideal_below:
@@ -139,3 +139,29 @@ def test_q_matches_ntcireval(grades, beta, seed):
     xg = np.array([gain.get(levels.get(d, 0), 0.0) for d in ranked])
     xi = np.array(sorted((gain[v] for v in levels.values() if v), reverse=True))
     assert_close(xcg.q_measure(xg, xi, beta), expected, "Q vs NTCIREVAL")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ideal_by_ids_equals_ideal_by_paths(seed):
+    """Two implementations of SPEC §4.2: the columnar one used by the evaluator and the path-based one."""
+    from inexeval.recallbase import ideal_elements
+
+    ta = random_topic(seed)
+    for quant in QUANTS:
+        qt = QuantisedTopic(ta, quant)
+        by_paths = {f: ideal_elements(qt.file_quants(f)) for f in ta.files}
+        assert qt.ideal == {f: ps for f, ps in by_paths.items() if ps}
+
+
+def test_element_ids_of_rankings():
+    from inexeval.recallbase import TopicElements
+    from t1data import EL, t1
+
+    el = TopicElements(t1())
+    ranking = [EL["P3"], EL["Z"], EL["U"], ("f1", "/article[1]/sec[1]/p[1]/b[1]"), ("f1", "/article"), EL["A"]]
+    ids = el.ids(ranking)
+    assert [el.key(i) for i in ids if i >= 0] == [EL["P3"], EL["A"]]
+    assert list(ids >= 0) == [True, False, False, False, False, True]  # prefixes and unlisted: -1
+    assert el.id_of(*EL["B1"]) == len(el) - 1 and el.ids([]).shape == (0,)
+    assert el.up[el.id_of(*EL["P1"])] == el.id_of(*EL["S1"]) and el.up[el.id_of(*EL["A"])] == -1
+    assert list(el.children(el.id_of(*EL["S1"]))) == [el.id_of(*EL["P1"]), el.id_of(*EL["P2"])]

@@ -76,6 +76,9 @@ class Measure:
     scalars: Callable[[Params], list[str]]  # the ones printed in tables (no curve points)
     compute: Callable[[TopicInput], dict[str, float] | None]  # None: undefined for the topic
     aliases: tuple[str, ...] = ()
+    #: False for measures that read only the quantised recall-bases (TopicInput.qt), not the
+    #: assessment objects (TopicInput.topic): then those are released after the recall-bases are built
+    needs_assessments: bool = True
     #: the curves graph writers draw: (title, output names, x values) for given params
     curves: Callable[[Params], list[tuple[str, list[str], list[float]]]] = lambda p: []
 
@@ -149,7 +152,7 @@ def _qr(t: TopicInput) -> dict[str, float] | None:
 
 
 register(Measure(
-    name="nxcg", aliases=("manxcg",), strategies=XCG, params=("DCV", "MAX_RESULTS"),
+    needs_assessments=False, name="nxcg", aliases=("manxcg",), strategies=XCG, params=("DCV", "MAX_RESULTS"),
     description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
     "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §4.1)",
     outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg,
@@ -157,14 +160,14 @@ register(Measure(
                        [int(k) for k in xcg.curve_ranks(p.max_results)])],
 ))
 register(Measure(
-    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=XCG, params=(),
+    needs_assessments=False, name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=XCG, params=(),
     description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
     "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §4.2)",
     outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
     curves=lambda p: [("ep/gr", [f"ep@{x}" for x in xcg.CURVE_LABELS], list(xcg.CURVE_POINTS))],
 ))
 register(Measure(
-    name="q", aliases=("r", "q-measure", "r-measure"), strategies=XCG, params=("Q_BETA",),
+    needs_assessments=False, name="q", aliases=("r", "q-measure", "r-measure"), strategies=XCG, params=("Q_BETA",),
     description="Sakai's Q-measure and R-measure over the XCG gains, bonus beta = Q_BETA "
     "(seed 003 eq. 14, 16; seed 000 §5)",
     outputs=lambda p: ["Q", "R"], scalars=lambda p: ["Q", "R"], compute=_qr,
@@ -190,7 +193,7 @@ def _fb(t: TopicInput) -> dict[str, float] | None:
 
 
 register(Measure(
-    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=frozenset({"fetchbrowse"}), params=(),
+    needs_assessments=False, name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=frozenset({"fetchbrowse"}), params=(),
     description="FetchBrowse ep/gr: article.MAep, article.iMAep and curve article.ep@x over article "
     "gains; element.MAep and element.iMAep averaged over clusters (seed 000 §6.3; SPEC §4.7)",
     outputs=_fb_outputs, scalars=lambda p: ["article.MAep", "article.iMAep", "element.MAep", "element.iMAep"],
