@@ -18,7 +18,7 @@ from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.gains import OverlapIndex
 from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, Setting, TopicInput
-from inexeval.model import Assessments, FileAssessment, Run, RunResult
+from inexeval.model import Assessments, FileAssessment, Run, RunResult, TopicAssessment
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
@@ -114,25 +114,35 @@ class Scorer:
             self._qt[key], self._index[key] = qt, OverlapIndex(qt)
         return self._qt[key], self._index[key]
 
+    @property
+    def releases_assessments(self) -> bool:
+        """True when no measure reads the assessment objects (only the quantised recall-bases)."""
+        return not any(m.needs_assessments for m in self.measures) and \
+            any(s.quant is not None for s in self.settings)
+
+    def prepare_topic(self, ta: TopicAssessment) -> None:
+        """Build the recall-bases of one topic for every setting, once, before any run (and
+        before workers fork, so that they share them).  When no measure reads the assessment
+        objects, the topic's are then released: the columnar recall-bases are all the XCG
+        measures need, and memory stays bounded by one topic's objects (issue 9)."""
+        self.assessments.topics.setdefault(ta.topic, ta)
+        for s in self.settings:
+            if s.quant is None:
+                continue
+            qt, index = self.quantised(ta.topic, s.quant)
+            # reading the cached properties builds them
+            qt.ideal_gain_vector(s.overlap)
+            if self.config is not None and self.config.strategy == "fetchbrowse":
+                _ = qt.article_gain
+            if s.overlap == "on":
+                _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index
+        if self.releases_assessments:
+            ta.files = {f: FileAssessment(file=f) for f in ta.files}
+
     def prepare(self) -> None:
-        """Build every recall-base the settings need now, once, before any run (and before
-        workers fork, so that they share them).  When no measure reads the assessment
-        objects, each topic's are released as soon as its recall-bases are built: the
-        columnar recall-bases are all the XCG measures need (memory, issue 9)."""
-        release = not any(m.needs_assessments for m in self.measures)
-        for t, ta in self.assessments.topics.items():
-            for s in self.settings:
-                if s.quant is None:
-                    continue
-                qt, index = self.quantised(t, s.quant)
-                # reading the cached properties builds them
-                qt.ideal_gain_vector(s.overlap)
-                if self.config is not None and self.config.strategy == "fetchbrowse":
-                    _ = qt.article_gain
-                if s.overlap == "on":
-                    _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index
-            if release and any(s.quant is not None for s in self.settings):
-                ta.files = {f: FileAssessment(file=f) for f in ta.files}
+        """:meth:`prepare_topic` for every topic."""
+        for ta in list(self.assessments.topics.values()):
+            self.prepare_topic(ta)
 
     def outputs(self) -> list[str]:
         names: list[str] = []
@@ -197,15 +207,18 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     collection, services = collection_services(config)
     params = params_of(config, collection)
     needs_e = config.strategy in XCG_STRATEGIES and any(q != "gen" for q in config.quant_functions)
+    scorer = Scorer(config, Assessments(), measures, settings, params, services)
+    # condense each topic as soon as it is read, when the measures allow it (memory)
     assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
-                                   query_type=config.query_type, require_exhaustivity=needs_e)
+                                   query_type=config.query_type, require_exhaustivity=needs_e,
+                                   on_topic=scorer.prepare_topic if scorer.releases_assessments else None)
+    scorer.assessments = assessments
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)])
     ev.warnings.extend(assessments.warnings)
     if not assessments.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
-    scorer = Scorer(config, assessments, measures, settings, params, services)
     scorer.prepare()
     seen_ids: dict[str, str] = {}
     undefined: dict[str, set[str]] = {}

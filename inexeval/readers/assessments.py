@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,6 +68,7 @@ def load_assessments(
     topics: frozenset[str] | None = None,
     query_type: str | None = None,
     require_exhaustivity: bool = False,
+    on_topic: Callable[[TopicAssessment], None] | None = None,
 ) -> Assessments:
     """Read the assessment files of ``files`` (names ending in ``.xml``) into the recall-base topics.
 
@@ -75,6 +76,8 @@ def load_assessments(
     keeps topics whose ``inex_topic/@query_type`` matches it, ignoring case
     and ``+`` (QUERY_TYPE).  With ``require_exhaustivity`` an element without
     an exhaustivity attribute is an error (strict and genLifted need it).
+    ``on_topic`` is called with each topic as soon as it is read (before the
+    next one), so that a caller can condense it and keep memory bounded.
     Raises :class:`~inexeval.errors.InputError` with file and line.
     """
     warnings: list[str] = []
@@ -96,7 +99,10 @@ def load_assessments(
 
     result = Assessments(warnings=warnings)
     for topic in sorted(selected, key=_natural):
-        result.topics[topic] = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+        ta = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+        if on_topic is not None:
+            on_topic(ta)
+        result.topics[topic] = ta
     return result
 
 
