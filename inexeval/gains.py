@@ -44,10 +44,10 @@ class OverlapIndex:
     def __init__(self, qt: QuantisedTopic):
         self.qt = qt
 
-    @cached_property
+    @property
     def q(self) -> array:
-        """quant by element id (array.array: fast scalar access in the rank-order walk, 8 bytes each)."""
-        return array("d", self.qt.q.tobytes())
+        """quant by element id (array.array: fast scalar access in the rank-order walk; shared with qt)."""
+        return self.qt.q_array
 
     @property
     def ideal_ids(self) -> list[int]:
@@ -56,7 +56,7 @@ class OverlapIndex:
     @cached_property
     def ideal_of(self) -> array:
         el = self.qt.elements
-        out = array("q", [-1]) * len(el)
+        out = array("i", [-1]) * len(el)
         ideal = set(self.ideal_ids)
         for i in range(len(el)):  # memoised walk up the nearest-listed-ancestor chain
             if out[i] != -1 or i in ideal:

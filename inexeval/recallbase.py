@@ -97,8 +97,8 @@ class TopicElements:
         arr = np.array(keys, dtype=bytes) if keys else np.array([], dtype="S1")
         order = np.argsort(arr, kind="stable")
         self._sorted = arr[order]
-        self._sorted_ids = order.astype(np.int64)
-        self._rank = np.empty(n, dtype=np.int64)
+        self._sorted_ids = order.astype(np.int32)
+        self._rank = np.empty(n, dtype=np.int32)
         self._rank[order] = np.arange(n)
 
     @cached_property
@@ -108,9 +108,9 @@ class TopicElements:
         listed = np.flatnonzero(par >= 0)
         order = listed[np.argsort(par[listed], kind="stable")]
         counts = np.bincount(par[listed], minlength=len(par))
-        start = np.zeros(len(par) + 1, dtype=np.int64)
+        start = np.zeros(len(par) + 1, dtype=np.int32)
         np.cumsum(counts, out=start[1:])
-        return array("q", start.tobytes()), array("q", order.tobytes())
+        return array("i", start.tobytes()), array("i", order.astype(np.int32).tobytes())
 
     def children(self, i: int) -> array:
         """The ids of element i's listed children, in file order."""
@@ -126,7 +126,7 @@ class TopicElements:
             return np.full(len(ranking), -1, dtype=np.int64)
         wanted = np.array([_key(f, p) for f, p in ranking], dtype=bytes)
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
-        return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos], -1)
+        return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
 
     def id_of(self, file: str, path: str) -> int:
         return int(self.ids([(file, path)])[0])
@@ -159,9 +159,12 @@ class QuantisedTopic:
     def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):
         self.quant_name = quant_name
         self.elements = elements if elements is not None else TopicElements(topic)
-        q = np.fromiter((quantise(quant_name, j) for fa in topic.files.values() for j in fa.elements.values()),
-                        dtype=float, count=len(self.elements))
-        self.q_ext = np.append(q, 0.0)
+        #: quant by id plus a trailing 0, as array.array (fast scalar reads in the overlap-on walk);
+        #: ``q_ext`` is a numpy view of the same memory
+        self.q_array = array("d", (quantise(quant_name, j) for fa in topic.files.values()
+                                   for j in fa.elements.values()))
+        self.q_array.append(0.0)
+        self.q_ext = np.frombuffer(self.q_array, dtype=float)
 
     @property
     def q(self) -> np.ndarray:

@@ -352,3 +352,21 @@ def test_lxml_view_of_the_dtd_is_a_second_defence():
         list(safe_iterparse(io.BytesIO(data), "doc.xml"))
     assert info.value.message == "entity declarations are not allowed"
     assert info.value.file == "doc.xml"
+
+
+def test_count_beyond_any_document_is_an_error(tmp_path):
+    """A size of 10^22 characters is refused with file and line (it would overflow integer arrays)."""
+    from inexeval.config import InputFile
+    from inexeval.errors import InputError
+    from inexeval.readers.assessments import MAX_COUNT, load_assessments
+
+    p = tmp_path / "a.xml"
+    p.write_text('<assessments pool="1" topic="1">\n<file name="x">\n'
+                 '<element path="/article[1]" exhaustivity="2" size="9999999999999999999999" rsize="1"/>\n'
+                 '</file></assessments>')
+    with pytest.raises(InputError) as e:
+        load_assessments([InputFile(p, tmp_path)])
+    assert e.value.line == 3 and "too large" in str(e.value)
+    p.write_text(f'<assessments pool="1" topic="1"><file name="x"><element path="/article[1]" exhaustivity="2" '
+                 f'size="{MAX_COUNT}" rsize="{MAX_COUNT}"/></file></assessments>')
+    assert load_assessments([InputFile(p, tmp_path)]).topics["1"].files["x"].elements["/article[1]"].size == MAX_COUNT

@@ -343,16 +343,22 @@ def _judgement(elem, source: str, line: int, require_exhaustivity: bool) -> Judg
     return Judgement(path, e, size, rsize, line)
 
 
+#: the largest size/rsize accepted: far beyond any document, and it fits every integer array
+MAX_COUNT = 10**15
+
+
 def _count(raw: str | None, name: str, source: str, line: int) -> int:
     """A character count: ``2064`` or ``2,064``; negative or non-numeric is an error."""
     if raw is None:
         raise InputError(f"element without a {name} attribute", source, line)
     s = raw.strip()
     if _COUNT.fullmatch(s):
-        try:
-            return int(s.replace(",", ""))
-        except ValueError:  # beyond Python's int-from-text digit limit (found by tests/test_fuzz.py)
-            raise InputError(f"{name} {s[:20]}... ({len(s)} characters) is too large", source, line) from None
+        digits = s.replace(",", "")
+        if len(digits.lstrip("0")) > len(str(MAX_COUNT)) or int(digits) > MAX_COUNT:
+            message = (f"{name} {s[:20]}... ({len(s)} characters) is too large" if len(s) > 20
+                       else f"{name} {s} is too large (more than {MAX_COUNT:,} characters)")
+            raise InputError(message, source, line)
+        return int(digits)
     if s.startswith("-") and _COUNT.fullmatch(s[1:].strip()):
         raise InputError(f"negative {name} {s!r}", source, line)
     raise InputError(f"{name} {s!r} is not a character count", source, line)
