@@ -86,8 +86,3 @@ def ancestors_or_self(path: str):
         yield p
         p = parent(p)
 
-
-def root_of(path: str) -> str:
-    """The one-step root path of ``path``."""
-    cut = path.find("/", 1)
-    return path if cut < 0 else path[:cut]

@@ -141,9 +141,6 @@ class TopicElements:
         """Every element's ``(file, path)``, by id (built on demand)."""
         return [self.key(i) for i in range(len(self))]
 
-    def file_of(self, i: int) -> str:
-        return self.key(i)[0]
-
 
 class QuantisedTopic:
     """One topic's assessments under one quantisation function.
@@ -263,7 +260,10 @@ def ideal_element_ids(q: list[float], up) -> list[int]:
 
 
 def ideal_elements(qs: dict[str, float]) -> list[str]:
-    """The ideal recall-base of one file (SPEC §4.2).
+    """The ideal recall-base of one file (SPEC §4.2), on paths.
+
+    The evaluator uses :func:`ideal_element_ids` (the same rule on element
+    ids); this path-based form is its independent check in the tests.
 
     1. leaves: relevant elements with no relevant descendant;
     2. for each leaf, the listed ancestor-or-self with the highest quant,
