@@ -135,7 +135,7 @@ class Scorer:
             if self.config is not None and self.config.strategy == "fetchbrowse":
                 _ = qt.article_gain
             if s.overlap == "on":
-                _ = index.q, index.ideal_of, index.ideal_below, qt.elements._child_index
+                _ = index.q, index.maps, qt.elements._child_index
         if self.releases_assessments:
             ta.files = {f: FileAssessment(file=f) for f in ta.files}
 

@@ -35,10 +35,14 @@ def gains_overlap_off(qt: QuantisedTopic, ranking: Ranking, ids: np.ndarray | No
 class OverlapIndex:
     """Per-(topic, quantisation) structures for overlap = on, built once and shared by runs.
 
-    By element id (:class:`~inexeval.recallbase.TopicElements`):
-    ``ideal_of[i]`` is the ideal element that element i is inside (or is),
-    -1 for none; ``ideal_below[i]`` lists the ideal elements below a proper
-    ancestor of ideal elements.
+    By element id (:class:`~inexeval.recallbase.TopicElements`), in
+    array.array only (no per-element Python objects, so that forked workers
+    share them without copy-on-write): ``ideal_of[i]`` is the ideal element
+    that element i is inside (or is), when >= 0; -1 when i is neither inside
+    nor above an ideal element; ``-2 - k`` when i is a proper ancestor of
+    ideal elements, the k-th such element, whose ideal elements are
+    :meth:`below` (i).  (An element cannot be both: ideal elements do not
+    nest.)
     """
 
     def __init__(self, qt: QuantisedTopic):
@@ -50,37 +54,57 @@ class OverlapIndex:
         return self.qt.q_array
 
     @property
-    def ideal_ids(self) -> list[int]:
+    def ideal_ids(self) -> array:
         return self.qt.ideal_ids
 
     @cached_property
-    def ideal_of(self) -> array:
-        el = self.qt.elements
-        out = array("i", [-1]) * len(el)
-        ideal = set(self.ideal_ids)
-        for i in range(len(el)):  # memoised walk up the nearest-listed-ancestor chain
-            if out[i] != -1 or i in ideal:
-                out[i] = i if i in ideal else out[i]
-                continue
-            chain, j = [], i
-            while j >= 0 and j not in ideal and out[j] == -1:
-                chain.append(j)
-                j = el.up[j]
-            found = -1 if j < 0 else (j if j in ideal else out[j])
-            for c in chain:
-                out[c] = found
-        return out
+    def maps(self) -> tuple[array, array, array]:
+        """(ideal_of, below_start, below_ids), computed level by level on numpy arrays."""
+        up = np.frombuffer(self.qt.elements.up, dtype=np.int32)
+        n = len(up)
+        ideal = np.frombuffer(self.ideal_ids, dtype=np.int32)
+        is_ideal = np.zeros(n, dtype=bool)
+        is_ideal[ideal] = True
+        place = np.where(is_ideal, np.arange(n, dtype=np.int32), np.int32(-1))
+        # inside: walk each element's chain of listed ancestors up to the first ideal one
+        cur = up.copy()
+        todo = np.flatnonzero(~is_ideal & (cur >= 0))
+        while todo.size:
+            a = cur[todo]
+            hit = is_ideal[a]
+            place[todo[hit]] = a[hit]
+            todo = todo[~hit]
+            cur[todo] = up[cur[todo]]
+            todo = todo[cur[todo] >= 0]
+        # above: every (proper listed ancestor, ideal element) pair, grouped by ancestor,
+        # each group's ideal elements in id order
+        pairs_a, pairs_i = [], []
+        anc, who = up[ideal], ideal
+        while anc.size:
+            ok = anc >= 0
+            anc, who = anc[ok], who[ok]
+            pairs_a.append(anc)
+            pairs_i.append(who)
+            anc = up[anc]
+        a_all = np.concatenate(pairs_a) if pairs_a else np.zeros(0, dtype=np.int32)
+        i_all = np.concatenate(pairs_i) if pairs_i else np.zeros(0, dtype=np.int32)
+        order = np.lexsort((i_all, a_all))
+        a_all, i_all = a_all[order], i_all[order]
+        groups, start = np.unique(a_all, return_index=True)
+        place[groups] = -2 - np.arange(len(groups), dtype=np.int32)
+        bounds = np.append(start, len(a_all)).astype(np.int32)
+        return (array("i", place.astype(np.int32).tobytes()), array("i", bounds.tobytes()),
+                array("i", i_all.astype(np.int32).tobytes()))
 
-    @cached_property
-    def ideal_below(self) -> dict[int, list[int]]:
-        up = self.qt.elements.up
-        out: dict[int, list[int]] = {}
-        for i in self.ideal_ids:
-            a = up[i]
-            while a >= 0:
-                out.setdefault(a, []).append(i)
-                a = up[a]
-        return out
+    @property
+    def ideal_of(self) -> array:
+        return self.maps[0]
+
+    def below(self, i: int) -> array:
+        """The ideal elements below element i (empty unless i is a proper ancestor of some)."""
+        place, start, ids = self.maps
+        k = -2 - place[i]
+        return ids[start[k]:start[k + 1]] if k >= 0 else ids[0:0]
 
 
 def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
@@ -105,7 +129,7 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     if ids is None:
         ids = el.ids(ranking)
     q, size, children, up = index.q, el.size, el.children, el.up
-    ideal_of, ideal_below = index.ideal_of, index.ideal_below
+    ideal_of, below_start, below_ids = index.maps
     n = len(el)
     retrieved = bytearray(n)  # listed elements retrieved so far
     has_seen_desc = bytearray(n)  # listed elements with a listed earlier-retrieved descendant
@@ -155,8 +179,8 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
                 left = budget.get(ideal, q[ideal])
                 value = max(0.0, min(value, left))
                 budget[ideal] = left - value
-            else:
-                below = ideal_below.get(i)
+            elif ideal < -1:  # above ideal elements: the (-2 - ideal)-th group
+                below = below_ids[below_start[-2 - ideal]:below_start[-1 - ideal]]
                 if below:
                     lefts = [budget.get(b, q[b]) for b in below]
                     room = sum(lefts)

@@ -188,9 +188,9 @@ class QuantisedTopic:
 
     # -- ideal recall-base ------------------------------------------------
     @cached_property
-    def ideal_ids(self) -> list[int]:
+    def ideal_ids(self) -> array:
         """The ideal elements (SPEC §4.2) as ids, in file order (see :func:`ideal_elements`)."""
-        return ideal_element_ids(self.q.tolist(), self.elements.up)
+        return array("i", ideal_element_ids(self.q.tolist(), self.elements.up))
 
     @cached_property
     def ideal(self) -> dict[str, list[str]]:
@@ -204,7 +204,7 @@ class QuantisedTopic:
     @cached_property
     def ideal_vector(self) -> np.ndarray:
         """xI for overlap = on: quant of the ideal elements, decreasing."""
-        v = self.q[np.array(self.ideal_ids, dtype=np.int64)]
+        v = self.q[np.frombuffer(self.ideal_ids, dtype=np.int32)]
         return -np.sort(-v)
 
     def ideal_gain_vector(self, overlap: str) -> np.ndarray:

@@ -117,8 +117,8 @@ def test_alpha0_gain_is_quant_before_budget(seed):
         i = qt.elements.id_of(*ranking[0])
         if i >= 0 and idx.ideal_of[i] >= 0:
             assert_close(xg[0], min(quant[0], qt.q[idx.ideal_of[i]]), "rank 1")
-        elif i >= 0 and i in idx.ideal_below:
-            assert_close(xg[0], min(quant[0], sum(qt.q[b] for b in idx.ideal_below[i])), "rank 1")
+        elif i >= 0 and len(idx.below(i)):
+            assert_close(xg[0], min(quant[0], sum(qt.q[b] for b in idx.below(i))), "rank 1")
         else:
             assert_close(xg[0], quant[0], "rank 1 off relevant paths")
 
@@ -165,3 +165,33 @@ def test_element_ids_of_rankings():
     assert el.id_of(*EL["B1"]) == len(el) - 1 and el.ids([]).shape == (0,)
     assert el.up[el.id_of(*EL["P1"])] == el.id_of(*EL["S1"]) and el.up[el.id_of(*EL["A"])] == -1
     assert list(el.children(el.id_of(*EL["S1"]))) == [el.id_of(*EL["P1"]), el.id_of(*EL["P2"])]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_overlap_index_matches_paths(seed):
+    """ideal_of and below, computed on id arrays level by level, against the definitions on paths:
+    the ideal element that is an ancestor-or-self of the element, and the ideal elements it is a
+    proper ancestor of (in id order)."""
+    from inexeval.paths import ancestors_or_self
+
+    ta = random_topic(seed)
+    for quant in QUANTS:
+        qt = QuantisedTopic(ta, quant)
+        idx = OverlapIndex(qt)
+        el = qt.elements
+        ideal = {(f, p) for f, ps in qt.ideal.items() for p in ps}
+        for i in range(len(el)):
+            f, p = el.key(i)
+            inside = [(f, a) for a in ancestors_or_self(p) if (f, a) in ideal]
+            under = [j for j in qt.ideal_ids
+                     if el.key(j)[0] == f and el.key(j)[1].startswith(p + "/")]
+            assert len(inside) <= 1 and not (inside and under), "ideal elements do not nest"
+            if inside:
+                assert idx.ideal_of[i] == el.id_of(*inside[0])
+                assert list(idx.below(i)) == []
+            elif under:
+                assert idx.ideal_of[i] < -1
+                assert list(idx.below(i)) == under
+            else:
+                assert idx.ideal_of[i] == -1
+                assert list(idx.below(i)) == []

@@ -35,6 +35,7 @@ import re
 import sys
 import zlib
 from collections.abc import Callable
+from sys import intern
 from pathlib import Path
 
 import numpy as np
@@ -540,7 +541,7 @@ class _Collector:
             norm = self._paths[path_raw]
             if norm is None:
                 norm = normalise_path(path_raw)
-            key = (fid, norm)
+            key = (intern(fid), intern(norm))
         except InvalidPath as exc:
             self.invalid.hit(topic, f"line {line}: {exc}")
             return
@@ -581,7 +582,8 @@ class _Collector:
             norms = list(map(self._paths.__getitem__, norms))
             if None in norms:
                 return False
-        keys = list(zip(fids, norms))
+        # one string object per distinct file id and path (a run repeats them: memory)
+        keys = list(zip(map(intern, fids), map(intern, norms)))
         fresh = set(keys)
         if len(fresh) != keep or (st is not None and not st.seen.isdisjoint(fresh)):
             return False
