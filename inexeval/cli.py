@@ -106,7 +106,7 @@ def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, o
     config = load_config(config_path, sets)
     with progress(len(config.runs), quiet) as tick:
         ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick, jobs=jobs, write_to=config.results_dir,
-                      keep=_kept_measures(config, per_query and topic_graphs and (gnuplot or png)))
+                      keep=_kept_measures(config, per_query, per_query and topic_graphs and (gnuplot or png)))
     if not quiet:
         for w in ev.warnings:
             click.echo(f"inexeval: warning: {w}", err=True)
@@ -163,15 +163,18 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _kept_measures(config, topic_curves: bool) -> set[str] | None:
+def _kept_measures(config, per_query: bool, topic_curves: bool) -> set[str] | None:
     """The per-topic values the CLI still needs once a run's files are written:
-    the table columns, and the curves when per-topic graphs are drawn (None: all)."""
+    with -q the table columns, and the curves when per-topic graphs are drawn;
+    without -q none (None: all)."""
     if config.strategy == "trec":
         return None
+    keep: set[str] = set()
+    if not per_query:
+        return keep
     from inexeval.evaluate import params_of, resolve_measures
 
     params = params_of(config)
-    keep = set()
     for m in resolve_measures(config):
         keep.update(m.scalars(params))
         if topic_curves:

@@ -23,7 +23,8 @@ from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
 from inexeval.recallbase import QuantisedTopic, TopicElements
-from inexeval.writers.files import atomic_write, run_file_path, run_file_text, safe_name
+from inexeval.writers.files import (atomic_write, commit_pending, discard_pending, run_file_path, run_file_text,
+                                    safe_name, write_pending)
 
 XCG_STRATEGIES = {"thorough", "focussed", "fetchbrowse"}
 
@@ -193,9 +194,11 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ``jobs`` > 1 scores runs in that many forked processes; the output is
     identical to ``jobs`` = 1 (results are collected in run-file order).
     With ``write_to``, each run's result files are written there as soon as
-    it is scored; with ``keep``, only those measures' per-topic values are
-    then kept in memory (the averages are always kept), so memory stays flat
-    in the number of runs.
+    it is scored (by the process that scored it, under a temporary name that
+    is renamed once the run id is known to be unique); with ``keep``, only
+    those measures' per-topic values are then kept in memory (none: an empty
+    ``per_topic``; the averages are always kept), so memory stays flat in the
+    number of runs.
     """
     if config.strategy == "trec":
         ev = evaluate_trec_task(config, empty_as_zero=empty_as_zero)
@@ -222,7 +225,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     scorer.prepare()
     seen_ids: dict[str, str] = {}
     undefined: dict[str, set[str]] = {}
-    for outcome in _outcomes(scorer, config, empty_as_zero, jobs):
+    for outcome in _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep):
         if on_run is not None:
             on_run(outcome.path)
         if outcome.problem is not None and outcome.run_id is None:
@@ -230,19 +233,18 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
             continue
         name = safe_name(outcome.run_id)  # two ids that give one file name collide too
         if name in seen_ids:
+            for tmp, _final in outcome.pending:
+                discard_pending(tmp)
             ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id (or file name) of "
                                           f"{seen_ids[name]}; run skipped", outcome.source))
             continue
         seen_ids[name] = outcome.source
+        for tmp, final in outcome.pending:
+            commit_pending(tmp, final)
         ev.warnings.extend(outcome.warnings)
         if outcome.problem is not None:
             ev.problems.append(outcome.problem)
             continue
-        for r in outcome.results:
-            if write_to is not None:
-                atomic_write(run_file_path(write_to, config.task, r), run_file_text(r))
-            if keep is not None:
-                r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()}
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
@@ -263,10 +265,18 @@ class Outcome:
     warnings: list[str] = field(default_factory=list)
     undefined: dict[str, set[str]] = field(default_factory=dict)
     problem: InexevalError | None = None
+    pending: list[tuple[Path, Path]] = field(default_factory=list)  # (written temporary file, its final name)
 
 
-def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool) -> Outcome:
-    """Read one run file and score it under every setting; never raises for bad input."""
+def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
+               write_to: Path | None = None, keep: set[str] | None = None) -> Outcome:
+    """Read one run file and score it under every setting; never raises for bad input.
+
+    With ``write_to``, the result files are written under temporary names
+    (``Outcome.pending``); with ``keep``, the per-topic values are then
+    trimmed as :func:`evaluate` describes, so that little travels back from
+    a worker.
+    """
     out = Outcome(path=str(path))
     try:
         run = read_run(path, max_results=config.max_results)
@@ -287,28 +297,40 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool) -> Out
     except InputError as e:  # e.g. a best entry point missing from its document
         out.problem = e
     out.undefined = scorer.undefined
+    del run
+    try:
+        for r in out.results if write_to is not None else ():
+            final = run_file_path(write_to, config.task, r)
+            out.pending.append((write_pending(final, run_file_text(r)), final))
+    except BaseException:
+        for tmp, _final in out.pending:
+            discard_pending(tmp)
+        raise
+    if keep is not None:
+        for r in out.results:
+            r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()} if keep else {}
     return out
 
 
-_WORKER: tuple | None = None  # (scorer, config, empty_as_zero), inherited by forked workers
+_WORKER: tuple | None = None  # (scorer, config, empty_as_zero, write_to, keep), inherited by forked workers
 
 
 def _work(path) -> Outcome:
-    scorer, config, empty_as_zero = _WORKER
-    return score_file(scorer, config, path, empty_as_zero)
+    return score_file(_WORKER[0], _WORKER[1], path, *_WORKER[2:])
 
 
-def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int):
+def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
+              write_to: Path | None = None, keep: set[str] | None = None):
     """Outcomes in run-file order; with jobs > 1 scored by forked processes that share
     the parsed assessments and recall-bases (each worker holds one run at a time)."""
     paths = [f.path for f in config.runs]
     if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
-            yield score_file(scorer, config, p, empty_as_zero)
+            yield score_file(scorer, config, p, empty_as_zero, write_to, keep)
         return
     global _WORKER
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
-    _WORKER = (scorer, config, empty_as_zero)
+    _WORKER = (scorer, config, empty_as_zero, write_to, keep)
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
             yield from pool.imap(_work, paths, chunksize=1)

@@ -260,11 +260,15 @@ def test_validate_command_exit_status_and_json(t1_setup):
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
-def test_run_ids_that_share_a_file_name_collide(t1_setup):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_run_ids_that_share_a_file_name_collide(t1_setup, jobs):
+    """Workers write each run's files under temporary names; the parent renames those of the
+    first run with an id and deletes the later one's, whichever worker finished first."""
     tmp, config = t1_setup
     write_run(tmp / "runs" / "r3.xml", "R 1", R1)  # "R 1" and "R_1" both write R_1.tsv
     write_run(tmp / "runs" / "r4.xml", "R_1", R2)
-    res = CliRunner().invoke(main, ["-config", config(quant_functions="gen")])
+    res = CliRunner().invoke(main, ["-config", config(quant_functions="gen"), "--jobs", jobs])
     assert res.exit_code == 1 and "r4.xml" in res.output and "file name" in res.output
     v = read_tsv(tmp / "out" / "CO.Thorough" / "gen_off" / "R_1.tsv")
     assert_close(float(v[("MAep", "1")]), F(16349, 32400), "the first run keeps its file")
+    assert not [p for p in (tmp / "out").rglob("*") if p.name.endswith(".tmp")], "no temporary file is left"

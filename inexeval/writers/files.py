@@ -41,8 +41,13 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def atomic_write(path: Path, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
+def write_pending(path: Path, text: str | bytes) -> Path:
+    """Write ``text`` to a new hidden temporary file next to ``path``; return its name.
+
+    :func:`commit_pending` then puts it in place (a rename, atomic) or
+    :func:`discard_pending` removes it.  Each call gets a new name, so
+    several processes may prepare files for one ``path``.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -50,13 +55,31 @@ def atomic_write(path: Path, text: str | bytes) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, FILE_MODE)
+    except BaseException:
+        discard_pending(Path(tmp))
+        raise
+    return Path(tmp)
+
+
+def commit_pending(tmp: Path, path: Path) -> None:
+    """Rename a file of :func:`write_pending` to ``path`` (atomic: readers see the old or the new file)."""
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        discard_pending(tmp)
         raise
+
+
+def discard_pending(tmp: Path) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write ``text`` to ``path`` via a temporary file in the same directory and a rename."""
+    commit_pending(write_pending(path, text), path)
 
 
 def run_file_text(result: RunResult) -> str:
