@@ -312,6 +312,10 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     return out
 
 
+#: Runs a worker scores before it is replaced by a fresh fork: what its allocator keeps
+#: from earlier runs, and the parent's pages it has copied, never accumulate (issue 9).
+RUNS_PER_WORKER = 4
+
 _WORKER: tuple | None = None  # (scorer, config, empty_as_zero, write_to, keep), inherited by forked workers
 
 
@@ -322,7 +326,8 @@ def _work(path) -> Outcome:
 def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
               write_to: Path | None = None, keep: set[str] | None = None):
     """Outcomes in run-file order; with jobs > 1 scored by forked processes that share
-    the parsed assessments and recall-bases (each worker holds one run at a time)."""
+    the parsed assessments and recall-bases (each worker holds one run at a time and
+    is replaced after :data:`RUNS_PER_WORKER` runs)."""
     paths = [f.path for f in config.runs]
     if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
@@ -332,7 +337,7 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero, write_to, keep)
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(paths)), maxtasksperchild=RUNS_PER_WORKER) as pool:
             yield from pool.imap(_work, paths, chunksize=1)
     finally:
         _WORKER = None
