@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from inexeval.errors import InputError, InvalidPath
 from inexeval.paths import normalise_file_id, normalise_path
 from inexeval.readers import runs as runs_module
+from inexeval.readers import refuse_entity_declarations
 from inexeval.readers.runs import read_run
 
 A = "/article[1]"
@@ -375,6 +376,60 @@ def test_corrupt_gzip_is_an_input_error(tmp_path):
     assert info.value.file == str(p)
 
 
+def test_gzip_truncated_in_the_middle_is_an_input_error(tmp_path):
+    """A gzip run is decompressed as it is parsed: corruption far from the start is still
+    an InputError naming the file (and the message of the decompressor), not a traceback."""
+    body = "".join(f'<topic topic-id="{t}">' + "".join(result("f", f"/article[1]/p[{i}]") for i in range(1, 200))
+                   + "</topic>" for t in range(1, 200))
+    packed = gzip.compress(submission(body).encode())
+    p = tmp_path / "cut.xml.gz"
+    p.write_bytes(packed[: len(packed) * 2 // 3])
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert info.value.file == str(p) and "gzip" in info.value.message
+
+
+def test_xml_runs_are_streamed_never_read_whole(tmp_path, monkeypatch):
+    """Memory (issue 9): an XML run file is parsed from a stream; only text runs are read whole."""
+    p = write(tmp_path, "run.xml", submission(f'<topic topic-id="1">{result("f", A)}{result("f", S1)}</topic>'))
+
+    def whole(_self):
+        raise AssertionError("run read whole")
+
+    monkeypatch.setattr(runs_module.RunInput, "read", whole)
+    assert read_run(p).topics == {"1": [("f", A), ("f", S1)]}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(st.sampled_from([b"<result", b"<result>", b"<result ", b"<results", b"&amp;", b"&#38;",
+                                       b"&ndash;", b"&", b"&am", b"p;", b"x", b"<", b"\n", b"result", b"&lt"]),
+                      max_size=40),
+       chunk=st.integers(min_value=1, max_value=16))
+def test_scan_in_chunks_equals_searching_the_whole_file(tmp_path, monkeypatch, parts, chunk):
+    """_scan reads a run in chunks; patterns across chunk boundaries count once, as on the whole bytes."""
+    data = b"".join(parts)
+    p = tmp_path / "scan.xml"
+    p.write_bytes(data)
+    monkeypatch.setattr(runs_module, "_CHUNK", chunk)
+    whole = (runs_module._ENTITY_REF.search(data) is not None, data.count(b"<result"),
+             len(runs_module._RESULT_TAG.findall(data)))
+    assert runs_module._scan(runs_module.RunInput(p, str(p))) == whole
+
+
+def test_head_reads_past_a_long_prolog_comment(tmp_path, monkeypatch):
+    """The prolog is read up to the root tag, however long, and a tag-like text inside an
+    unclosed-so-far comment is not taken for the root: the declaration after it is found."""
+    monkeypatch.setattr(runs_module, "_CHUNK", 16)
+    p = tmp_path / "long.xml"
+    p.write_text('<?xml version="1.0"?>\n<!-- a long comment with <tags> inside ' + "x" * 100 + ' -->\n'
+                 '<!DOCTYPE inex-submission [ <!ENTITY e "boom"> ]>\n<inex-submission run-id="r"/>\n')
+    head = runs_module.RunInput(p, str(p)).head()
+    assert b"]>\n<i" in head, "read up to the root's start tag, not the <tags> of the comment"
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert "entity declarations" in info.value.message and info.value.line == 3
+
+
 def test_missing_run_file_is_an_input_error(tmp_path):
     with pytest.raises(InputError) as info:
         read_run(tmp_path / "nope.xml")
@@ -527,10 +582,12 @@ def test_entity_text_in_a_comment_is_not_a_declaration(tmp_path):
 def reference_read(path, max_results=1500):
     """The per-result reader alone: (run id, task, topics, warnings), or the InputError it raises."""
     source = str(path)
-    data = runs_module.read_run_bytes(path, source).removeprefix(runs_module.BOM)
     collector = runs_module._Collector(source, max_results)
     try:
-        run_id, task = runs_module._parse_xml(data, source, collector)
+        run_input = runs_module.RunInput(path, source)
+        refuse_entity_declarations(run_input.head(), source)
+        with run_input.open() as fh:
+            run_id, task = runs_module._parse_xml(fh, source, collector)
     except InputError as exc:
         return ("error", exc.file, exc.line, exc.message)
     return (run_id or runs_module.run_id_from_name(source), task, collector.topics(), collector.warnings())

@@ -21,12 +21,31 @@ from lxml import etree
 
 from inexeval.errors import InputError
 
-__all__ = ["safe_iterparse", "refuse_entity_declarations", "ENTITY_MESSAGE"]
+__all__ = ["safe_iterparse", "refuse_entity_declarations", "prolog_end", "ENTITY_MESSAGE"]
 
 ENTITY_MESSAGE = "entity declarations are not allowed"
 
 # Markup that can precede the root element, and the root's start tag itself.
 _PROLOG_TOKEN = re.compile(rb"<!--.*?-->|<\?.*?\?>|<[A-Za-z_:]", re.S)
+
+
+def prolog_end(data: bytes) -> int | None:
+    """Offset of the root element's start tag in ``data``; None when ``data`` ends before it.
+
+    Comments and processing instructions of the prolog are skipped; a root
+    candidate after an unclosed ``<!--`` or ``<?`` is inside it, so that
+    gives None too (the caller reads on).
+    """
+    pos = 0
+    while True:
+        m = _PROLOG_TOKEN.search(data, pos)
+        if m is None:
+            return None
+        if not m.group().startswith((b"<!", b"<?")):
+            if data.find(b"<!--", pos, m.start()) >= 0 or data.find(b"<?", pos, m.start()) >= 0:
+                return None
+            return m.start()
+        pos = m.end()
 
 
 def refuse_entity_declarations(data: bytes, source: object) -> None:
@@ -35,18 +54,11 @@ def refuse_entity_declarations(data: bytes, source: object) -> None:
     The internal DTD subset is the only place where entities can be declared,
     and it precedes the root element; comments and processing instructions
     in the prolog are skipped so that text inside them is not mistaken for a
-    declaration.
+    declaration.  ``data`` may be the whole document or any beginning of it
+    that holds the root's start tag (without it, all of ``data`` is taken as
+    prolog).
     """
-    end = len(data)
-    pos = 0
-    while True:
-        m = _PROLOG_TOKEN.search(data, pos)
-        if m is None:
-            break
-        if m.group().startswith(b"<") and not m.group().startswith((b"<!", b"<?")):
-            end = m.start()
-            break
-        pos = m.end()
+    end = prolog_end(data)
     head = _strip_comments(data[:end])
     at = head.find(b"<!ENTITY")
     if at >= 0:

@@ -35,6 +35,7 @@ import re
 import sys
 import zlib
 from collections.abc import Callable
+from typing import IO
 from sys import intern
 from pathlib import Path
 
@@ -44,7 +45,7 @@ from lxml import etree
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
 from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
+from inexeval.readers import prolog_end, refuse_entity_declarations, release, safe_iterparse
 
 __all__ = ["read_run"]
 
@@ -53,7 +54,10 @@ BOM = b"\xef\xbb\xbf"
 SUBMISSION_ROOT = "inex-submission"
 _MAX_TOPICS_LISTED = 10
 #: The first non-blank byte is ``<`` (blank: what ``bytes.strip`` removes).
+_BLANK = b" \t\n\r\x0b\x0c"
 _XML_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
+#: Bytes read at a time when a run is scanned or its head is looked at.
+_CHUNK = 1 << 20
 
 
 def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
@@ -65,12 +69,12 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
     run cannot be parsed.
     """
     source = "<stdin>" if str(path) == "-" else str(path)
-    data = read_run_bytes(path, source).removeprefix(BOM)
-    if _XML_START.match(data):
-        run_id, task, collector = _read_xml(data, source, max_results)
+    run_input = RunInput(path, source)
+    if _XML_START.match(run_input.head().removeprefix(BOM)):
+        run_id, task, collector = _read_xml(run_input, source, max_results)
     else:
         collector = _Collector(source, max_results)
-        run_id, task = _parse_text(data, source, collector)
+        run_id, task = _parse_text(run_input.read().removeprefix(BOM), source, collector)
     if not run_id:
         run_id = run_id_from_name(source)
     return Run(
@@ -87,20 +91,97 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
 
 def read_run_bytes(path: str | Path, source: str) -> bytes:
     """The whole file as bytes: stdin for ``"-"``, gunzipped when gzip-compressed."""
+    return RunInput(path, source).read()
+
+
+def _gunzip(data: bytes, source: str) -> bytes:
     try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(f"cannot decompress gzip run: {exc}", source) from None
+
+
+class RunInput:
+    """A run file that its readers may open more than once, each time streamed from the start.
+
+    A file is read from disk on every :meth:`open` (gunzipped on the fly when
+    it starts with the gzip magic bytes or is named ``*.gz``), so that a run
+    is never held in memory as a whole; stdin (``"-"``) is read once and kept.
+    Read errors, including corrupt gzip data, are :class:`InputError` naming
+    the file.
+    """
+
+    def __init__(self, path: str | Path, source: str):
+        self.source = source
+        self._data: bytes | None = None
+        self._path = Path(path)
         if str(path) == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read run: {exc.strerror or exc}", source) from None
-    if data.startswith(_GZIP_MAGIC) or source.lower().endswith(".gz"):
+            try:
+                data = sys.stdin.buffer.read()
+            except OSError as exc:
+                raise InputError(f"cannot read run: {exc.strerror or exc}", source) from None
+            self._data = _gunzip(data, source) if data.startswith(_GZIP_MAGIC) else data
+            return
         try:
-            data = gzip.decompress(data)
+            with open(path, "rb") as fh:
+                magic = fh.read(len(_GZIP_MAGIC))
+        except OSError as exc:
+            raise InputError(f"cannot read run: {exc.strerror or exc}", source) from None
+        self._gzip = magic == _GZIP_MAGIC or source.lower().endswith(".gz")
+
+    def open(self) -> _Guarded:
+        """A binary stream of the (decompressed) content, from its first byte."""
+        if self._data is not None:
+            return _Guarded(io.BytesIO(self._data), self.source, False)
+        try:
+            fh = open(self._path, "rb")
+        except OSError as exc:
+            raise InputError(f"cannot read run: {exc.strerror or exc}", self.source) from None
+        return _Guarded(gzip.GzipFile(fileobj=fh, mode="rb") if self._gzip else fh, self.source, self._gzip, fh)
+
+    def read(self) -> bytes:
+        """The whole content."""
+        with self.open() as fh:
+            return fh.read()
+
+    def head(self) -> bytes:
+        """The content up to the first non-blank byte and, when that is ``<``, up to and
+        including the root element's start tag (SPEC §1.3: XML or text), or all of it."""
+        out = bytearray()
+        with self.open() as fh:
+            while True:
+                chunk = fh.read(_CHUNK)
+                out += chunk
+                body = bytes(out).removeprefix(BOM).lstrip(_BLANK)
+                if not chunk or (body and (not body.startswith(b"<") or prolog_end(body) is not None)):
+                    return bytes(out)
+
+
+class _Guarded:
+    """A binary stream whose read errors are :class:`InputError` (lxml re-raises them as they are)."""
+
+    def __init__(self, stream, source: str, gz: bool, raw=None):
+        self._stream, self._source, self._gzip = stream, source, gz
+        self._raw = raw
+
+    def read(self, n: int = -1) -> bytes:
+        try:
+            return self._stream.read(n)
         except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot decompress gzip run: {exc}", source) from None
-    return data
+            if self._gzip:
+                raise InputError(f"cannot decompress gzip run: {exc}", self._source) from None
+            raise InputError(f"cannot read run: {getattr(exc, 'strerror', None) or exc}", self._source) from None
+
+    def close(self) -> None:
+        self._stream.close()
+        if self._raw is not None:
+            self._raw.close()
+
+    def __enter__(self) -> _Guarded:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
 
 
 def run_id_from_name(source: str) -> str:
@@ -122,31 +203,65 @@ _ENTITY_REF = re.compile(rb"&(?!#|(?:amp|lt|gt|quot|apos);)")
 _RESULT_TAG = re.compile(rb"<result[ \t\r\n/>]")
 
 
-def _read_xml(data: bytes, source: str, max_results: int) -> tuple[str, str | None, _Collector]:
+def _read_xml(run_input: RunInput, source: str, max_results: int) -> tuple[str, str | None, _Collector]:
     """Read an ``<inex-submission>``: (run id, task, collector after hygiene).
 
-    The per-topic reader :func:`_parse_xml_by_topic` is tried first; when it
-    declines (anything unusual, any error) the file is read again from scratch
-    by the per-result reader :func:`_parse_xml`, which is the reference for
+    The prolog is checked for entity declarations, then one streamed pass
+    over the bytes (:func:`_scan`) tells whether the per-topic reader
+    :func:`_parse_xml_by_topic` may be used.  When it may not, or declines
+    (anything unusual, any error), the file is read again from the start by
+    the per-result reader :func:`_parse_xml`, which is the reference for
     every result, warning and error (file and line).  Both give the same Run
     for every file the first one accepts.
     """
-    refuse_entity_declarations(data, source)
-    if b"&" not in data or _ENTITY_REF.search(data) is None:
+    refuse_entity_declarations(run_input.head(), source)
+    entity_refs, result_prefixes, result_tags = _scan(run_input)
+    if not entity_refs:
         collector = _Collector(source, max_results)
         try:
-            head = _parse_xml_by_topic(data, source, collector)
+            with run_input.open() as fh:
+                got = _parse_xml_by_topic(fh, source, collector)
         except InputError:
-            head = None
-        if head is not None:
-            return head[0], head[1], collector
+            got = None
+        # every <result tag of the file must have been read as a topic's result
+        if got is not None and got[2] in (result_prefixes, result_tags):
+            return got[0], got[1], collector
     collector = _Collector(source, max_results)
-    run_id, task = _parse_xml(data, source, collector)
+    with run_input.open() as fh:
+        run_id, task = _parse_xml(fh, source, collector)
     return run_id, task, collector
 
 
-def _parse_xml_by_topic(data: bytes, source: str, collector: _Collector) -> tuple[str, str | None] | None:
-    """Stream an ``<inex-submission>`` one ``<topic>`` at a time; (run id, task) or None.
+def _scan(run_input: RunInput) -> tuple[bool, int, int]:
+    """One streamed pass over a run's bytes: (has an entity reference other than the predefined
+    ones, occurrences of ``<result``, of a ``<result`` tag name), as if the whole file were searched.
+
+    Each chunk is searched together with the last 7 bytes before it: a match
+    is counted in the chunk where it ends (no pattern fits in 7 bytes
+    without a byte of the new chunk, given the search start); an ``&`` is
+    judged once 5 bytes follow it (the look-ahead of :data:`_ENTITY_REF`) or
+    at the end of the file.
+    """
+    entity = False
+    result_prefixes = result_tags = 0
+    tail = b""
+    with run_input.open() as fh:
+        while True:
+            chunk = fh.read(_CHUNK)
+            buf = tail + chunk
+            if chunk:
+                result_prefixes += buf.count(b"<result", max(0, len(tail) - 6))
+                result_tags += len(_RESULT_TAG.findall(buf, max(0, len(tail) - 7)))
+            if not entity:
+                m = _ENTITY_REF.search(buf, max(0, len(tail) - 5))
+                entity = m is not None and m.start() < (len(buf) - 5 if chunk else len(buf))
+            if not chunk:
+                return entity, result_prefixes, result_tags
+            tail = buf[-7:]
+
+
+def _parse_xml_by_topic(stream: IO[bytes], source: str, collector: _Collector) -> tuple[str, str | None, int] | None:
+    """Stream an ``<inex-submission>`` one ``<topic>`` at a time; (run id, task, results read) or None.
 
     One ``end`` event per ``<topic>``; its results are taken in bulk by
     compiled XPaths (``result/file[last()]/node()[1]``: the leading text node
@@ -158,10 +273,10 @@ def _parse_xml_by_topic(data: bytes, source: str, collector: _Collector) -> tupl
     result exactly as :func:`_parse_xml` does.
 
     Returns None, leaving the file to :func:`_parse_xml`, where that reader
-    would raise an error: wrong root, a ``<topic>`` with results but no id,
-    and a ``<result>`` that is not a child of a ``<topic>`` (detected at the
-    end: the results taken from topics must be every ``<result`` tag in the
-    bytes).
+    would raise an error: wrong root and a ``<topic>`` with results but no
+    id.  A ``<result>`` that is not a child of a ``<topic>`` is detected by
+    the caller: the results read from topics must be every ``<result`` tag
+    in the bytes.
     """
     results_of = etree.XPath("result")
     count_results = etree.XPath("count(result)")
@@ -170,7 +285,7 @@ def _parse_xml_by_topic(data: bytes, source: str, collector: _Collector) -> tupl
     )
     root = None
     listed = 0
-    events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("topic", SUBMISSION_ROOT))
+    events = safe_iterparse(stream, source, events=("end",), tag=("topic", SUBMISSION_ROOT))
     for _event, elem in events:
         if root is None:
             root = elem.getroottree().getroot()
@@ -195,11 +310,9 @@ def _parse_xml_by_topic(data: bytes, source: str, collector: _Collector) -> tupl
         release(elem)
     if root is None:
         return None
-    if data.count(b"<result") != listed and len(_RESULT_TAG.findall(data)) != listed:
-        return None
     run_id = (root.get("run-id") or "").strip()
     task = (root.get("task") or "").strip() or None
-    return run_id, task
+    return run_id, task, listed
 
 
 class _LineOf:
@@ -232,19 +345,19 @@ def _fields(result: etree._Element) -> tuple[str | None, str | None, str | None]
     return file_raw, path_raw, rank_raw
 
 
-def _parse_xml(data: bytes, source: str, collector: _Collector) -> tuple[str, str | None]:
+def _parse_xml(stream: IO[bytes], source: str, collector: _Collector) -> tuple[str, str | None]:
     """Stream an ``<inex-submission>`` result by result; return (run id, task).
 
-    The reference reader.  Only ``end`` events of ``<result>`` and ``<topic>``
-    are asked for; a result's topic is its parent element, whose attributes
-    are complete by then.
+    The reference reader (the caller has checked the prolog for entity
+    declarations).  Only ``end`` events of ``<result>`` and ``<topic>`` are
+    asked for; a result's topic is its parent element, whose attributes are
+    complete by then.
     """
-    refuse_entity_declarations(data, source)
     root = None
     topic_elem = None  # the <topic> element of the previous result
     topic = ""
     add = collector.add
-    events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("result", "topic", SUBMISSION_ROOT))
+    events = safe_iterparse(stream, source, events=("end",), tag=("result", "topic", SUBMISSION_ROOT))
     for _event, elem in events:
         if root is None:
             root = elem.getroottree().getroot()
