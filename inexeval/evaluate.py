@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -225,7 +226,26 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     scorer.prepare()
     seen_ids: dict[str, str] = {}
     undefined: dict[str, set[str]] = {}
-    for outcome in _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep):
+    tag = f"inexeval-{os.getpid()}-"  # marks this evaluation's temporary result files
+    outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag)
+    try:
+        _collect(outcomes, ev, seen_ids, undefined, on_run)
+    except BaseException:  # e.g. Ctrl-C: stop the workers, then remove the files they had prepared
+        outcomes.close()
+        if write_to is not None:
+            _remove_pending(write_to, config.task, settings, tag)
+        raise
+    for setting, topics in undefined.items():
+        ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
+                           "of every average: " + ", ".join(sorted(topics, key=natural_key)))
+    return ev
+
+
+def _collect(outcomes, ev: Evaluation, seen_ids: dict[str, str], undefined: dict[str, set[str]],
+             on_run: Callable[[str], None] | None) -> None:
+    """Take the outcomes in run-file order: results, problems, and each run's files put in place
+    (or removed, for a run id that an earlier run already has)."""
+    for outcome in outcomes:
         if on_run is not None:
             on_run(outcome.path)
         if outcome.problem is not None and outcome.run_id is None:
@@ -248,10 +268,13 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
-    for setting, topics in undefined.items():
-        ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
-                           "of every average: " + ", ".join(sorted(topics, key=natural_key)))
-    return ev
+
+
+def _remove_pending(write_to: Path, task: str, settings: list[Setting], tag: str) -> None:
+    """Delete the temporary result files marked with ``tag`` (an interrupted evaluation's)."""
+    for s in settings:
+        for p in (Path(write_to) / task / s.name).glob(f".*.{tag}*.tmp"):
+            discard_pending(p)
 
 
 @dataclass
@@ -269,11 +292,11 @@ class Outcome:
 
 
 def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
-               write_to: Path | None = None, keep: set[str] | None = None) -> Outcome:
+               write_to: Path | None = None, keep: set[str] | None = None, tag: str = "") -> Outcome:
     """Read one run file and score it under every setting; never raises for bad input.
 
     With ``write_to``, the result files are written under temporary names
-    (``Outcome.pending``); with ``keep``, the per-topic values are then
+    marked with ``tag`` (``Outcome.pending``); with ``keep``, the per-topic values are then
     trimmed as :func:`evaluate` describes, so that little travels back from
     a worker.
     """
@@ -301,7 +324,7 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     try:
         for r in out.results if write_to is not None else ():
             final = run_file_path(write_to, config.task, r)
-            out.pending.append((write_pending(final, run_file_text(r)), final))
+            out.pending.append((write_pending(final, run_file_text(r), tag), final))
     except BaseException:
         for tmp, _final in out.pending:
             discard_pending(tmp)
@@ -316,7 +339,7 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
 #: from earlier runs, and the parent's pages it has copied, never accumulate (issue 9).
 RUNS_PER_WORKER = 4
 
-_WORKER: tuple | None = None  # (scorer, config, empty_as_zero, write_to, keep), inherited by forked workers
+_WORKER: tuple | None = None  # (scorer, config, empty_as_zero, write_to, keep, tag), inherited by forked workers
 
 
 def _work(path) -> Outcome:
@@ -324,18 +347,18 @@ def _work(path) -> Outcome:
 
 
 def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
-              write_to: Path | None = None, keep: set[str] | None = None):
+              write_to: Path | None = None, keep: set[str] | None = None, tag: str = ""):
     """Outcomes in run-file order; with jobs > 1 scored by forked processes that share
     the parsed assessments and recall-bases (each worker holds one run at a time and
     is replaced after :data:`RUNS_PER_WORKER` runs)."""
     paths = [f.path for f in config.runs]
     if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
-            yield score_file(scorer, config, p, empty_as_zero, write_to, keep)
+            yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag)
         return
     global _WORKER
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
-    _WORKER = (scorer, config, empty_as_zero, write_to, keep)
+    _WORKER = (scorer, config, empty_as_zero, write_to, keep, tag)
     try:
         with multiprocessing.get_context("fork").Pool(min(jobs, len(paths)), maxtasksperchild=RUNS_PER_WORKER) as pool:
             yield from pool.imap(_work, paths, chunksize=1)

@@ -41,15 +41,16 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def write_pending(path: Path, text: str | bytes) -> Path:
+def write_pending(path: Path, text: str | bytes, tag: str = "") -> Path:
     """Write ``text`` to a new hidden temporary file next to ``path``; return its name.
 
-    :func:`commit_pending` then puts it in place (a rename, atomic) or
-    :func:`discard_pending` removes it.  Each call gets a new name, so
-    several processes may prepare files for one ``path``.
+    The name is ``.<name>.<tag><random>.tmp``.  :func:`commit_pending` then
+    puts it in place (a rename, atomic) or :func:`discard_pending` removes
+    it.  Each call gets a new name, so several processes may prepare files
+    for one ``path``.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=".tmp", dir=path.parent)
     try:
         data = text.encode("utf-8") if isinstance(text, str) else text
         with os.fdopen(fd, "wb") as fh:
