@@ -24,8 +24,15 @@ from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
 from inexeval.recallbase import QuantisedTopic, TopicElements
-from inexeval.writers.files import (atomic_write, commit_pending, discard_pending, run_file_path, run_file_text,
-                                    safe_name, write_pending)
+from inexeval.writers.files import (
+    atomic_write,
+    commit_pending,
+    discard_pending,
+    run_file_path,
+    run_file_text,
+    safe_name,
+    write_pending,
+)
 
 XCG_STRATEGIES = {"thorough", "focussed", "fetchbrowse"}
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import runs as runs_module
 from inexeval.readers import refuse_entity_declarations
+from inexeval.readers import runs as runs_module
 from inexeval.readers.runs import read_run
 
 A = "/article[1]"

@@ -35,9 +35,9 @@ import re
 import sys
 import zlib
 from collections.abc import Callable
-from typing import IO
-from sys import intern
 from pathlib import Path
+from sys import intern
+from typing import IO
 
 import numpy as np
 from lxml import etree
@@ -45,7 +45,12 @@ from lxml import etree
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
 from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import prolog_end, refuse_entity_declarations, release, safe_iterparse
+from inexeval.readers import (
+    prolog_end,
+    refuse_entity_declarations,
+    release,
+    safe_iterparse,
+)
 
 __all__ = ["read_run"]
 
@@ -134,7 +139,7 @@ class RunInput:
         if self._data is not None:
             return _Guarded(io.BytesIO(self._data), self.source, False)
         try:
-            fh = open(self._path, "rb")
+            fh = open(self._path, "rb")  # noqa: SIM115 (closed with the stream returned)
         except OSError as exc:
             raise InputError(f"cannot read run: {exc.strerror or exc}", self.source) from None
         return _Guarded(gzip.GzipFile(fileobj=fh, mode="rb") if self._gzip else fh, self.source, self._gzip, fh)
@@ -157,12 +162,16 @@ class RunInput:
                     return bytes(out)
 
 
-class _Guarded:
+class _Guarded(io.IOBase):
     """A binary stream whose read errors are :class:`InputError` (lxml re-raises them as they are)."""
 
     def __init__(self, stream, source: str, gz: bool, raw=None):
+        super().__init__()
         self._stream, self._source, self._gzip = stream, source, gz
         self._raw = raw
+
+    def readable(self) -> bool:
+        return True
 
     def read(self, n: int = -1) -> bytes:
         try:
@@ -176,12 +185,7 @@ class _Guarded:
         self._stream.close()
         if self._raw is not None:
             self._raw.close()
-
-    def __enter__(self) -> _Guarded:
-        return self
-
-    def __exit__(self, *_exc) -> None:
-        self.close()
+        super().close()
 
 
 def run_id_from_name(source: str) -> str:
@@ -268,9 +272,10 @@ def _parse_xml_by_topic(stream: IO[bytes], source: str, collector: _Collector) -
     of a result's last ``<file>``, which is what the per-result reader reads as
     ``.text``: libxml2 merges adjacent text, CDATA included, and files with
     entity references, the one node XPath skips, never come here), and
-    :meth:`_Collector.add_topic` applies the hygiene to whole lists.  A topic whose lists do not line up with its results, or that has
-    an invalid result, a duplicate or a non-integer rank, is done result by
-    result exactly as :func:`_parse_xml` does.
+    :meth:`_Collector.add_topic` applies the hygiene to whole lists.  A topic
+    whose lists do not line up with its results, or that has an invalid
+    result, a duplicate or a non-integer rank, is done result by result
+    exactly as :func:`_parse_xml` does.
 
     Returns None, leaving the file to :func:`_parse_xml`, where that reader
     would raise an error: wrong root and a ``<topic>`` with results but no
