@@ -183,6 +183,22 @@ def _kept_measures(config, per_query: bool, topic_curves: bool) -> set[str] | No
     return keep
 
 
+def _compared_measures(config, measure: str | None) -> set[str] | None:
+    """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
+    if config.strategy == "trec":
+        return None
+    from inexeval.evaluate import params_of, resolve_measures
+
+    params = params_of(config)
+    columns = [c for m in resolve_measures(config) for c in m.scalars(params)]
+    return {_tested_measure(columns, measure)} if columns else None
+
+
+def _tested_measure(columns: list[str], measure: str | None) -> str:
+    """--measure, or by default MAep (else the first column)."""
+    return measure or ("MAep" if "MAep" in columns else columns[0])
+
+
 #: a progress bar is shown from this many runs on
 PROGRESS_MIN_RUNS = 5
 
@@ -274,7 +290,7 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
     from inexeval.config import load_config
     from inexeval.evaluate import evaluate, params_of, resolve_measures
     from inexeval.stamp import read_if_fresh, write_stamp
-    from inexeval.writers.files import safe_name, write_results
+    from inexeval.writers.files import safe_name, write_summary
 
     sets = list(overrides) + ([f"RESULTS_DIR={results_dir}"] if results_dir else [])
     methods = ["kendall", "spearman"] if method == "both" else [method]
@@ -286,7 +302,9 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
         first_out = first_out or out
         results = None if reevaluate else read_if_fresh(config, empty_as_zero)
         if results is None:
-            ev = evaluate(config, empty_as_zero=empty_as_zero)
+            # each run's files are written as it is scored; only what compare reads is kept
+            ev = evaluate(config, empty_as_zero=empty_as_zero, jobs=default_jobs(), write_to=config.results_dir,
+                          keep=_compared_measures(config, measure))
             if not quiet:
                 for w in ev.warnings:
                     click.echo(f"inexeval: warning: {w}", err=True)
@@ -295,7 +313,7 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
                 status = 1
             results = ev.results
             if results:
-                write_results(config.results_dir, config.task, results)
+                write_summary(config.results_dir, config.task, results)
                 write_stamp(config, empty_as_zero, results)
         elif not quiet:
             click.echo(f"inexeval: reusing up-to-date result files in {out}", err=True)
@@ -315,7 +333,7 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
         all_tables += [(config.task, t) for t in tables]
         click.echo(compare.format_correlations(tables, config.task))
         compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
-        chosen = measure or ("MAep" if "MAep" in columns else columns[0])
+        chosen = _tested_measure(columns, measure)
         if chosen not in columns:
             raise ConfigError(f"--measure: {chosen!r} is not among {', '.join(columns)}")
         sig_rows = []

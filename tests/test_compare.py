@@ -40,6 +40,10 @@ def test_compare_on_sample_data(tmp_path):
     # second call reuses the up-to-date result files
     res = CliRunner().invoke(main, ["compare", "-config", cfg, "--results-dir", str(tmp_path)])
     assert "reusing up-to-date result files" in res.output
+    # the fresh evaluation kept only the tested measure's per-topic values; the files hold them all,
+    # and the tests on the files read back give the same numbers
+    assert json.loads((out / "significance.json").read_text()) == sig
+    assert json.loads((out / "correlations.json").read_text()) == corr
     # a changed input makes it re-evaluate
     (tmp_path / "CO.Thorough" / ".inexeval-stamp.json").write_text("{}")
     res = CliRunner().invoke(main, ["compare", "-config", cfg, "--results-dir", str(tmp_path)])
