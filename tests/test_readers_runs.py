@@ -389,15 +389,55 @@ def test_gzip_truncated_in_the_middle_is_an_input_error(tmp_path):
     assert info.value.file == str(p) and "gzip" in info.value.message
 
 
-def test_xml_runs_are_streamed_never_read_whole(tmp_path, monkeypatch):
-    """Memory (issue 9): an XML run file is parsed from a stream; only text runs are read whole."""
+def test_runs_are_streamed_never_read_whole(tmp_path, monkeypatch):
+    """Memory (issue 9): XML and text runs, plain or gzip, are read from a stream, never whole."""
     p = write(tmp_path, "run.xml", submission(f'<topic topic-id="1">{result("f", A)}{result("f", S1)}</topic>'))
+    text = b"\xef\xbb\xbf1 Q0 f 1 2.5 tr /article[1]\n1 Q0 f 2 2.0 tr /article[1]/sec[1]"  # BOM, no final newline
+    t = tmp_path / "run.txt"
+    t.write_bytes(text)
+    tz = tmp_path / "run.txt.gz"
+    tz.write_bytes(gzip.compress(text))
 
     def whole(_self):
         raise AssertionError("run read whole")
 
     monkeypatch.setattr(runs_module.RunInput, "read", whole)
     assert read_run(p).topics == {"1": [("f", A), ("f", S1)]}
+    assert read_run(t).topics == read_run(tz).topics == {"1": [("f", A), ("f", S1)]}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.sampled_from(["1 Q0 f 1 1 tr /article[1]", "1 Q0 f 2 1 tr /article[1]/sec[1]",
+                                       "1 Q0 f\u00e9 3 1 tr /article[1]", "x y", "", "\u4e2d\u6587"]),
+                      min_size=1, max_size=12),
+       bad_at=st.one_of(st.none(), st.integers(min_value=0, max_value=11)),
+       chunk=st.integers(min_value=1, max_value=9))
+def test_text_run_utf8_error_line_in_chunks(tmp_path, monkeypatch, lines, bad_at, chunk):
+    """The UTF-8 check reads in chunks (a character may be split across two); its error comes first
+    and names the line of the first bad byte, as decoding the whole file did."""
+    data = [line.encode("utf-8") for line in lines]
+    if bad_at is not None and bad_at < len(data):
+        data[bad_at] += b"\xff"
+    raw = b"\n".join(data)
+    p = tmp_path / "run.txt"
+    p.write_bytes(raw)
+    monkeypatch.setattr(runs_module, "_CHUNK", chunk)
+    try:
+        raw.decode("utf-8")
+        expected = None
+    except UnicodeDecodeError as exc:
+        expected = raw.count(b"\n", 0, exc.start) + 1
+    try:
+        runs_module._check_utf8(runs_module.RunInput(p, str(p)))
+        got = None
+    except InputError as exc:
+        got = exc.line
+        assert "UTF-8" in exc.message
+    assert got == expected
+    if expected is not None:  # read_run reports it before any other problem of the file
+        with pytest.raises(InputError) as info:
+            read_run(p)
+        assert info.value.line == expected and "UTF-8" in info.value.message
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

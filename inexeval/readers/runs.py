@@ -29,12 +29,13 @@ results, warnings and errors are the same either way.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import re
 import sys
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from sys import intern
 from typing import IO
@@ -79,7 +80,9 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
         run_id, task, collector = _read_xml(run_input, source, max_results)
     else:
         collector = _Collector(source, max_results)
-        run_id, task = _parse_text(run_input.read().removeprefix(BOM), source, collector)
+        _check_utf8(run_input)
+        with run_input.open() as lines:
+            run_id, task = _parse_text(lines, source, collector)
     if not run_id:
         run_id = run_id_from_name(source)
     return Run(
@@ -177,9 +180,19 @@ class _Guarded(io.IOBase):
         try:
             return self._stream.read(n)
         except (OSError, EOFError, zlib.error) as exc:
-            if self._gzip:
-                raise InputError(f"cannot decompress gzip run: {exc}", self._source) from None
-            raise InputError(f"cannot read run: {getattr(exc, 'strerror', None) or exc}", self._source) from None
+            raise self._error(exc) from None
+
+    def __next__(self) -> bytes:
+        """The next line (lines end with ``\\n``), with the same errors as :meth:`read`."""
+        try:
+            return next(self._stream)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: BaseException) -> InputError:
+        if self._gzip:
+            return InputError(f"cannot decompress gzip run: {exc}", self._source)
+        return InputError(f"cannot read run: {getattr(exc, 'strerror', None) or exc}", self._source)
 
     def close(self) -> None:
         self._stream.close()
@@ -397,18 +410,38 @@ def _parse_xml(stream: IO[bytes], source: str, collector: _Collector) -> tuple[s
 # --------------------------------------------------------------------------- text
 
 
-def _parse_text(data: bytes, source: str, collector: _Collector) -> tuple[str, None]:
-    """Read ``topic Q0 file rank rsv run-id path`` lines; return (run id, None)."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError("run is not valid UTF-8", source, line) from None
+def _check_utf8(run_input: RunInput) -> None:
+    """InputError with the line of the first byte that is not UTF-8, read in chunks.
+
+    A pass of its own, so that this error comes first, whatever else the
+    text run holds (as when the whole file was decoded at once).
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines_before = 0
+    with run_input.open() as fh:
+        while True:
+            chunk = fh.read(_CHUNK)
+            try:
+                decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as exc:
+                # exc.object: at most 3 held-back bytes of a split character (no newline), then chunk
+                line = lines_before + exc.object.count(b"\n", 0, exc.start) + 1
+                raise InputError("run is not valid UTF-8", run_input.source, line) from None
+            if not chunk:
+                return
+            lines_before += chunk.count(b"\n")
+
+
+def _parse_text(lines: Iterable[bytes], source: str, collector: _Collector) -> tuple[str, None]:
+    """Read ``topic Q0 file rank rsv run-id path`` lines (UTF-8, checked); return (run id, None)."""
     run_id = ""
     other_tags = 0
     first_other: tuple[int, str] | None = None
     add = collector.add
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.decode("utf-8")
+        if lineno == 1:
+            line = line.removeprefix("\ufeff")  # a byte order mark
         cols = line.split()
         if not cols:
             continue
