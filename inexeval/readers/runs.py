@@ -76,8 +76,9 @@ def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
     """
     source = "<stdin>" if str(path) == "-" else str(path)
     run_input = RunInput(path, source)
-    if _XML_START.match(run_input.head().removeprefix(BOM)):
-        run_id, task, collector = _read_xml(run_input, source, max_results)
+    head = run_input.head()
+    if _XML_START.match(head.removeprefix(BOM)):
+        run_id, task, collector = _read_xml(run_input, head, source, max_results)
     else:
         collector = _Collector(source, max_results)
         _check_utf8(run_input)
@@ -220,10 +221,11 @@ _ENTITY_REF = re.compile(rb"&(?!#|(?:amp|lt|gt|quot|apos);)")
 _RESULT_TAG = re.compile(rb"<result[ \t\r\n/>]")
 
 
-def _read_xml(run_input: RunInput, source: str, max_results: int) -> tuple[str, str | None, _Collector]:
+def _read_xml(run_input: RunInput, head: bytes, source: str,
+              max_results: int) -> tuple[str, str | None, _Collector]:
     """Read an ``<inex-submission>``: (run id, task, collector after hygiene).
 
-    The prolog is checked for entity declarations, then one streamed pass
+    The prolog (in ``head``, :meth:`RunInput.head`) is checked for entity declarations, then one streamed pass
     over the bytes (:func:`_scan`) tells whether the per-topic reader
     :func:`_parse_xml_by_topic` may be used.  When it may not, or declines
     (anything unusual, any error), the file is read again from the start by
@@ -231,7 +233,7 @@ def _read_xml(run_input: RunInput, source: str, max_results: int) -> tuple[str, 
     every result, warning and error (file and line).  Both give the same Run
     for every file the first one accepts.
     """
-    refuse_entity_declarations(run_input.head(), source)
+    refuse_entity_declarations(head, source)
     entity_refs, result_prefixes, result_tags = _scan(run_input)
     if not entity_refs:
         collector = _Collector(source, max_results)
