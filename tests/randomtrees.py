@@ -60,3 +60,28 @@ def all_paths(ta: TopicAssessment, extra: int = 2) -> list[tuple[str, str]]:
     out = [(f, p) for f, fa in ta.files.items() for p in fa.elements]
     out += [(f, "/article[1]/zz[9]") for f in list(ta.files)[:extra]]
     return out
+
+
+def random_text_tree(rng: random.Random, own_text) -> dict[str, tuple[int, int]]:
+    """A random article tree (depth <= 4, 0-3 children of tags sec/p) with text lengths.
+
+    ``own_text(rng, leaf)`` gives an element's own (size, rsize) (its text
+    outside its children); an element's size and rsize are its own plus its
+    children's sums.  Returns path -> (size, rsize) for every element.
+    """
+    nodes: dict[str, tuple[int, int]] = {}
+
+    def build(path: str, depth: int) -> tuple[int, int]:
+        n_children = rng.randint(0, 3) if depth < 4 else 0
+        size, rsize = own_text(rng, n_children == 0)
+        counts: dict[str, int] = {}
+        for _ in range(n_children):
+            tag = rng.choice(["sec", "p"])
+            counts[tag] = counts.get(tag, 0) + 1
+            s, r = build(f"{path}/{tag}[{counts[tag]}]", depth + 1)
+            size, rsize = size + s, rsize + r
+        nodes[path] = (size, rsize)
+        return size, rsize
+
+    build("/article[1]", 1)
+    return nodes

@@ -6,14 +6,15 @@ import random
 from fractions import Fraction as Fr
 
 import pytest
-
-from inexeval.measures.context import relevant_in_context_topic
-from inexeval.model import TopicAssessment
+from randomtrees import random_text_tree
 
 # Topic T1 of EXAMPLES.md, shared with the XCG tests
 from t1data import EL as KEY
 from t1data import T1_ROWS as T1
 from t1data import topic_from_rows
+
+from inexeval.measures.context import relevant_in_context_topic
+from inexeval.model import TopicAssessment
 
 # text lengths of the two unlisted elements, from the collection
 COLLECTION = {KEY["Z"]: 50, KEY["U"]: 400}
@@ -146,25 +147,14 @@ def random_article(rng: random.Random, file: str):
     Returns the listed rows, every element with its text length, and the
     exact cover of the highlighted text (the largest elements with rsize = size > 0).
     """
-    nodes: dict[str, tuple[int, int]] = {}
 
-    def build(path: str, depth: int) -> tuple[int, int]:
-        n_children = rng.randint(0, 3) if depth < 4 else 0
-        if n_children == 0:
+    def own_text(rng: random.Random, leaf: bool) -> tuple[int, int]:
+        if leaf:
             size = rng.randint(1, 40)
-            nodes[path] = (size, rng.choice([0, size]))
-            return nodes[path]
-        size, rsize = rng.randint(0, 10), 0  # the element's own text is never highlighted
-        counts: dict[str, int] = {}
-        for _ in range(n_children):
-            tag = rng.choice(["sec", "p"])
-            counts[tag] = counts.get(tag, 0) + 1
-            s, r = build(f"{path}/{tag}[{counts[tag]}]", depth + 1)
-            size, rsize = size + s, rsize + r
-        nodes[path] = (size, rsize)
-        return size, rsize
+            return size, rng.choice([0, size])
+        return rng.randint(0, 10), 0  # the element's own text is never highlighted
 
-    build("/article[1]", 1)
+    nodes = random_text_tree(rng, own_text)
     rows = [(file, p, None, s, r) for p, (s, r) in nodes.items() if r > 0]
     full = [p for p, (s, r) in nodes.items() if r == s > 0]
     cover = [p for p in full if not any(q != p and p.startswith(q + "/") for q in full)]

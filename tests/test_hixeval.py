@@ -6,14 +6,15 @@ import random
 from fractions import Fraction as Fr
 
 import pytest
-
-from inexeval.measures.hixeval import hixeval_topic, total_relevant
-from inexeval.model import TopicAssessment
+from randomtrees import random_text_tree
 
 # Topic T1 of EXAMPLES.md, shared with the XCG tests
 from t1data import EL as KEY
 from t1data import T1_ROWS as T1
 from t1data import topic_from_rows
+
+from inexeval.measures.hixeval import hixeval_topic, total_relevant
+from inexeval.model import TopicAssessment
 
 R1 = [KEY[k] for k in ["P2", "P1", "S2", "P3", "A", "B1", "Z", "B"]]
 
@@ -166,22 +167,12 @@ def random_article(rng: random.Random, file: str):
 
     Returns the listed rows and every element path (listed or not).
     """
-    nodes: dict[str, tuple[int, int]] = {}
 
-    def build(path: str, depth: int) -> tuple[int, int]:
-        n_children = rng.randint(0, 3) if depth < 4 else 0
-        own = rng.randint(1, 40) if n_children == 0 else rng.randint(0, 10)
-        size, rsize = own, rng.choice([0, own, rng.randint(0, own)])
-        counts: dict[str, int] = {}
-        for _ in range(n_children):
-            tag = rng.choice(["sec", "p"])
-            counts[tag] = counts.get(tag, 0) + 1
-            s, r = build(f"{path}/{tag}[{counts[tag]}]", depth + 1)
-            size, rsize = size + s, rsize + r
-        nodes[path] = (size, rsize)
-        return size, rsize
+    def own_text(rng: random.Random, leaf: bool) -> tuple[int, int]:
+        own = rng.randint(1, 40) if leaf else rng.randint(0, 10)
+        return own, rng.choice([0, own, rng.randint(0, own)])
 
-    build("/article[1]", 1)
+    nodes = random_text_tree(rng, own_text)
     rows = [(file, p, 1, s, r) for p, (s, r) in nodes.items() if r > 0]
     return rows, [(file, p) for p in nodes]
 
