@@ -14,6 +14,7 @@ import click
 
 from inexeval import __version__
 from inexeval.errors import ConfigError, InexevalError
+from inexeval.tasks import DEFAULT_MAX_RESULTS
 
 EPILOG = """\b
 Examples:
@@ -375,7 +376,7 @@ task attribute differences, empty topics.
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--task", help="Task the runs are for (checks overlap or grouping); default: each run's task attribute.")
 @click.option("--assessments", type=click.Path(), help="Assessments (file, directory or glob) to check topics against.")
-@click.option("--max-results", type=click.IntRange(min=1), default=1500, show_default=True,
+@click.option("--max-results", type=click.IntRange(min=1), default=DEFAULT_MAX_RESULTS, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Text (one line per finding) or JSON (every finding, for scripts).")

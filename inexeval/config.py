@@ -29,6 +29,7 @@ from typing import NamedTuple
 import yaml
 
 from inexeval.errors import ConfigError, ConfigErrors
+from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS, TASKS, Task, find_task, unknown_task_message
 
 
 class InputFile(NamedTuple):
@@ -38,31 +39,10 @@ class InputFile(NamedTuple):
     root: Path
 
 
-#: Task table of SPEC §3: canonical name -> (strategy, default overlap, default metrics).
-TASKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
-    "CO.Thorough": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "COS.Thorough": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "SSCAS": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "SVCAS": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "VSCAS": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "VVCAS": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "Thorough": ("thorough", ("off",), ("nxcg", "ep/gr", "q")),
-    "CO.Focussed": ("focussed", ("on",), ("nxcg", "ep/gr", "q")),
-    "COS.Focussed": ("focussed", ("on",), ("nxcg", "ep/gr", "q")),
-    "Focused": ("focussed", ("on",), ("nxcg", "ep/gr", "q")),
-    "CO.FetchBrowse": ("fetchbrowse", ("on", "off"), ("ep/gr",)),
-    "COS.FetchBrowse": ("fetchbrowse", ("on", "off"), ("ep/gr",)),
-    "RelevantInContext": ("relevantincontext", (), ("gp",)),
-    "BestInContext": ("bestincontext", (), ("bepd", "eprum")),
-    "trec": ("trec", (), ()),
-}
-TASK_ALIASES = {"AllInContext": "RelevantInContext"}
-
-
 @dataclass(frozen=True)
 class Config:
-    task: str  # canonical name from TASKS (e.g. "CO.Focussed")
-    strategy: str  # TASKS[task][0]
+    task: str  # canonical name from the task table (e.g. "CO.Focussed")
+    strategy: str  # the task's strategy (inexeval.tasks)
     metrics: tuple[str, ...]  # lower-cased items of METRICS, or the task default
     alpha: float
     overlap: tuple[str, ...]  # "on"/"off" in the order given; () for tasks without OVERLAP
@@ -75,7 +55,7 @@ class Config:
     pools: frozenset[str] | None = None
     topics: frozenset[str] | None = None
     collection_dir: Path | None = None
-    max_results: int = 1500
+    max_results: int | None = DEFAULT_MAX_RESULTS  # None: every result kept (the task's default)
     bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")  # as written, trimmed
     avg_doc_length: float | None = None
     q_beta: float = 1.0
@@ -84,6 +64,11 @@ class Config:
     source: Path | None = None  # the config file
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
+
+    @property
+    def task_def(self) -> Task:
+        """The task table row of TASK."""
+        return TASKS[self.task]
 
     def line_of(self, key: str) -> int | None:
         """The line of the config file where KEY was set (None if defaulted)."""
@@ -409,22 +394,13 @@ def _gains(raw: str) -> tuple[tuple[int, float], ...]:
 
 
 def _task(raw: str) -> str:
-    """TASK: the canonical name of SPEC §3 (case-insensitive, Focussed = Focused)."""
+    """TASK: a name of the task table (case-insensitive, Focussed = Focused, aliases)."""
     text = _one(raw)
-    task = _TASK_LOOKUP.get(_task_key(text))
+    task = find_task(text)
     if task is None:
-        close = difflib.get_close_matches(_task_key(text), list(_TASK_LOOKUP), n=1, cutoff=0.6)
-        hint = f"; did you mean {_TASK_LOOKUP[close[0]]}?" if close else ""
-        raise _Problem(f"unknown task {text!r}{hint}")
-    return task
+        raise _Problem(unknown_task_message(text))
+    return task.name
 
-
-def _task_key(name: str) -> str:
-    return name.strip().lower().replace("focussed", "focused")
-
-
-_TASK_LOOKUP: dict[str, str] = {_task_key(name): name for name in TASKS}
-_TASK_LOOKUP.update({_task_key(alias): task for alias, task in TASK_ALIASES.items()})
 
 #: Value parsers of the keys that do not depend on the task or on paths.
 _PARSERS: dict[str, Callable[[str], object]] = {
@@ -641,12 +617,14 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
 
     task = values.get("task")
     if isinstance(task, str):
-        strategy, default_overlap, default_metrics = TASKS[task]
-        values["strategy"] = strategy
-        if "OVERLAP" in chosen and not default_overlap:
+        row = TASKS[task]
+        values["strategy"] = row.strategy
+        if "OVERLAP" in chosen and not row.takes_overlap:
             fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
-        values.setdefault("overlap", default_overlap)
-        values.setdefault("metrics", default_metrics)
+        values.setdefault("overlap", row.overlap)
+        values.setdefault("metrics", row.metrics)
+        values.setdefault("dcv", row.dcv)
+        values.setdefault("max_results", row.max_results)
 
     if errors:
         # file errors by line, then those without a line, then those of --set
@@ -655,7 +633,7 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
 
     values.setdefault("alpha", 1.0)
     values.setdefault("quant_functions", ("gen",))
-    values.setdefault("dcv", (10, 25, 50))
+    values.setdefault("dcv", DEFAULT_DCV)
     values.setdefault("results_dir", _absolute(path.parent, "results"))
     return Config(
         source=path,

@@ -24,6 +24,7 @@ from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection
 from inexeval.readers.runs import read_run
 from inexeval.recallbase import QuantisedTopic, TopicElements
+from inexeval.tasks import same_task
 from inexeval.writers.files import (
     atomic_write,
     commit_pending,
@@ -33,9 +34,6 @@ from inexeval.writers.files import (
     safe_name,
     write_pending,
 )
-
-XCG_STRATEGIES = {"thorough", "focussed", "fetchbrowse"}
-
 
 @dataclass
 class Evaluation:
@@ -66,20 +64,13 @@ def resolve_measures(config: Config) -> list[Measure]:
 
 
 def settings_of(config: Config) -> list[Setting]:
-    if config.strategy in XCG_STRATEGIES:
+    if config.task_def.quantised:
         return [Setting(q, o, config.alpha) for q in config.quant_functions for o in config.overlap]
     return [Setting(None, None, config.alpha)]
 
 
-#: DCV default of Relevant in Context (SPEC §6) when the config does not set DCV
-RIC_DCV = (5, 10, 25, 50)
-
-
 def params_of(config: Config, collection: Collection | None = None) -> Params:
     dcv = config.dcv
-    if config.strategy == "relevantincontext" and config.line_of("DCV") is None \
-            and "DCV" not in getattr(config, "overridden", ()):
-        dcv = RIC_DCV
     avg = config.avg_doc_length
     if avg is None and config.strategy == "bestincontext" and collection is not None:
         avg = collection.average_length()
@@ -217,7 +208,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     settings = settings_of(config)
     collection, services = collection_services(config)
     params = params_of(config, collection)
-    needs_e = config.strategy in XCG_STRATEGIES and any(q != "gen" for q in config.quant_functions)
+    needs_e = config.task_def.quantised and any(q != "gen" for q in config.quant_functions)
     scorer = Scorer(config, Assessments(), measures, settings, params, services)
     # condense each topic as soon as it is read, when the measures allow it (memory)
     assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
@@ -319,7 +310,7 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     if unknown:
         out.warnings.append(f"{run.source}: {len(unknown)} topic(s) not in the recall-base ignored: "
                             + ", ".join(unknown))
-    if run.task and not _same_task(run.task, config.task):
+    if run.task and not same_task(run.task, config.task):
         out.warnings.append(f"{run.source}: run task {run.task!r} differs from TASK {config.task}")
     scorer.undefined = {}
     try:
@@ -374,11 +365,6 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
         gc.unfreeze()
 
 
-def _same_task(a: str, b: str) -> bool:
-    norm = lambda s: s.strip().lower().replace("focussed", "focused")  # noqa: E731
-    return norm(a) == norm(b)
-
-
 def evaluate_trec_task(config: Config, *, empty_as_zero: bool) -> Evaluation:
     """TASK: trec (SPEC §8): ASSESSMENTS_DIR names one qrels file, SUBMISSIONRUNS_DIR the runs.
 
@@ -390,13 +376,12 @@ def evaluate_trec_task(config: Config, *, empty_as_zero: bool) -> Evaluation:
         raise ConfigError(f"TASK trec needs exactly one qrels file in ASSESSMENTS_DIR, found "
                           f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
     ev = Evaluation(config=config, settings=[Setting(None, None, config.alpha)], measures=[], params=params_of(config))
-    explicit_max = config.line_of("MAX_RESULTS") is not None or "MAX_RESULTS" in getattr(config, "overridden", ())
     try:
         results, problems = evaluate_trec(
             config.assessments[0].path, [f.path for f in config.runs],
             measures=list(config.metrics) or None, rel_level=config.rel_level,
             gains=dict(config.gains) if config.gains else None, q_beta=config.q_beta,
-            empty_as_zero=empty_as_zero, max_results=config.max_results if explicit_max else None,
+            empty_as_zero=empty_as_zero, max_results=config.max_results,
             warn=ev.warnings.append)
     except ConfigError as e:
         raise ConfigError(e.message, config.source, config.line_of("METRICS")) from None

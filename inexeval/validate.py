@@ -67,12 +67,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inexeval.config import TASK_ALIASES, TASKS, expand_paths
+from inexeval.config import expand_paths
 from inexeval.errors import ConfigError, InputError, InvalidPath
 from inexeval.model import Assessments
 from inexeval.paths import is_ancestor, normalise_file_id, normalise_path, parent
 from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
 from inexeval.readers.runs import BOM, SUBMISSION_ROOT, read_run_bytes, run_id_from_name
+from inexeval.tasks import DEFAULT_MAX_RESULTS, TASKS, find_task, unknown_task_message
 
 __all__ = [
     "Finding",
@@ -159,26 +160,17 @@ class _Kept(NamedTuple):
 # --------------------------------------------------------------------------- tasks
 
 
-def _task_key(name: str) -> str:
-    return name.strip().lower().replace("focussed", "focused")
-
-
-_TASK_LOOKUP = {_task_key(n): n for n in TASKS}
-_TASK_LOOKUP.update({_task_key(a): t for a, t in TASK_ALIASES.items()})
-
-
 def canonical_task(name: str) -> str | None:
-    """The SPEC §3 task name for ``name`` (case-insensitive, Focussed = Focused, aliases), or None."""
-    return _TASK_LOOKUP.get(_task_key(name))
+    """The canonical name of the task called ``name`` (inexeval.tasks), or None."""
+    task = find_task(name)
+    return None if task is None else task.name
 
 
 def _required_task(name: str) -> str:
-    task = canonical_task(name)
+    task = find_task(name)
     if task is None:
-        close = difflib.get_close_matches(_task_key(name), list(_TASK_LOOKUP), n=1, cutoff=0.6)
-        hint = f"; did you mean {_TASK_LOOKUP[close[0]]}?" if close else ""
-        raise ConfigError(f"unknown task {name!r}{hint}", "--task")
-    return task
+        raise ConfigError(unknown_task_message(name), "--task")
+    return task.name
 
 
 # --------------------------------------------------------------------------- public API
@@ -189,7 +181,7 @@ def validate_run(
     *,
     task: str | None = None,
     assessments: Assessments | None = None,
-    max_results: int = 1500,
+    max_results: int = DEFAULT_MAX_RESULTS,
 ) -> RunReport:
     """Check one run file and report every finding of the module table.
 
@@ -232,7 +224,7 @@ def validate_runs(
     *,
     task: str | None = None,
     assessments: Assessments | None = None,
-    max_results: int = 1500,
+    max_results: int = DEFAULT_MAX_RESULTS,
 ) -> list[RunReport]:
     """``validate_run`` for each path, plus ``duplicate_run_id`` across them (SPEC §9.2)."""
     reports = [validate_run(p, task=task, assessments=assessments, max_results=max_results) for p in paths]
@@ -417,12 +409,12 @@ def _check(raws: list[_Raw], report: RunReport, assessments: Assessments | None,
     report.topics = len(by_topic)
     if not by_topic and not report.problems:
         report.warnings.append(Finding("empty", None, None, "the run has no result"))
-    strategy = TASKS[report.task][0] if report.task else None
+    checks = TASKS[report.task].run_checks if report.task else frozenset()
     for topic, rs in by_topic.items():
         kept = _hygiene(topic, rs, report, max_results)
-        if strategy in ("focussed", "bestincontext"):
-            _check_overlap(topic, kept, report, repeated_article=strategy == "bestincontext")
-        elif strategy == "relevantincontext":
+        if "overlap" in checks:
+            _check_overlap(topic, kept, report, repeated_article="one_per_article" in checks)
+        if "contiguous_articles" in checks:
             _check_contiguous(topic, kept, report)
         _check_ranks(topic, rs, report)
         _check_rsv(topic, rs, report)

@@ -351,7 +351,7 @@ def test_defaults(tmp_path: Path):
 def test_task_names_case_insensitive_and_focussed_spellings(tmp_path: Path, written, canonical):
     c = load_with(tmp_path, "", task=written)
     assert c.task == canonical
-    assert c.strategy == TASKS[canonical][0]
+    assert c.strategy == TASKS[canonical].strategy
 
 
 @pytest.mark.parametrize(

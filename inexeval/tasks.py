@@ -1,0 +1,110 @@
+"""The task table: every ``TASK`` inexeval evaluates, in one place (docs/measures.md §3).
+
+A task row says what a run of that task is scored with and how: its
+*strategy* (the measure families registered for it, see
+:mod:`inexeval.measures.registry`), its defaults (OVERLAP, METRICS, DCV,
+MAX_RESULTS), whether its settings are quantisation × overlap, what one
+result of a run is (its unit), and which checks the run must pass.  Config
+loading, evaluation and validation read these rows; nothing else compares
+task names.
+
+Adding a task is adding a row; adding a measure family for a new strategy is
+a kernel module that registers its measures for that strategy, plus the row.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+#: Default cut-offs of the measures "at k" (docs/config.md, DCV).
+DEFAULT_DCV: tuple[int, ...] = (10, 25, 50)
+#: Results counted per topic (docs/config.md, MAX_RESULTS; INEX 2005/2006 allowed 1500).
+DEFAULT_MAX_RESULTS = 1500
+
+#: Run checks a task may ask for (validation refuses a run that fails them; docs/formats.md §runs).
+#: ``overlap``: no result overlaps an earlier one of the topic (Focussed, Best in Context);
+#: ``one_per_article``: a second result from an article is dropped (Best in Context);
+#: ``contiguous_articles``: an article's results are contiguous (Relevant in Context).
+RUN_CHECKS = ("overlap", "one_per_article", "contiguous_articles")
+
+
+@dataclass(frozen=True)
+class Task:
+    """One row of the task table."""
+
+    name: str  # canonical, as printed and used in RESULTS_DIR/<TASK>
+    strategy: str  # which registered measures apply (seed 000 §3: thorough, focussed, fetchbrowse, ...)
+    aliases: tuple[str, ...] = ()
+    overlap: tuple[str, ...] = ()  # default OVERLAP; () when the task takes no OVERLAP key
+    metrics: tuple[str, ...] = ()  # default METRICS; (): the default set of the strategy's family
+    dcv: tuple[int, ...] = DEFAULT_DCV  # default DCV
+    #: default MAX_RESULTS; None: every result is kept unless the config sets MAX_RESULTS
+    max_results: int | None = DEFAULT_MAX_RESULTS
+    #: settings are QUANT_FUNCTIONS × OVERLAP (the XCG tasks); otherwise one setting, "default"
+    quantised: bool = False
+    #: what one result of a run is: "element" (file, XPath) or "document" (a TREC docno)
+    unit: str = "element"
+    run_checks: frozenset[str] = frozenset()
+
+    @property
+    def takes_overlap(self) -> bool:
+        """Whether OVERLAP may be set for this task."""
+        return bool(self.overlap)
+
+
+_XCG_METRICS = ("nxcg", "ep/gr", "q")
+_THOROUGH = dict(strategy="thorough", overlap=("off",), metrics=_XCG_METRICS, quantised=True)
+_FOCUSSED = dict(strategy="focussed", overlap=("on",), metrics=_XCG_METRICS, quantised=True,
+                 run_checks=frozenset({"overlap"}))
+_FETCHBROWSE = dict(strategy="fetchbrowse", overlap=("on", "off"), metrics=("ep/gr",), quantised=True)
+
+#: The task table (seed 000 §3 and §6 for 2005, seed 002 for 2006, TREC for the classic measures).
+TASKS: dict[str, Task] = {t.name: t for t in (
+    Task("CO.Thorough", **_THOROUGH),
+    Task("COS.Thorough", **_THOROUGH),
+    Task("SSCAS", **_THOROUGH),
+    Task("SVCAS", **_THOROUGH),
+    Task("VSCAS", **_THOROUGH),
+    Task("VVCAS", **_THOROUGH),
+    Task("Thorough", **_THOROUGH),
+    Task("CO.Focussed", **_FOCUSSED),
+    Task("COS.Focussed", **_FOCUSSED),
+    Task("Focused", **_FOCUSSED),
+    Task("CO.FetchBrowse", **_FETCHBROWSE),
+    Task("COS.FetchBrowse", **_FETCHBROWSE),
+    Task("RelevantInContext", strategy="relevantincontext", aliases=("AllInContext",), metrics=("gp",),
+         dcv=(5, 10, 25, 50), run_checks=frozenset({"contiguous_articles"})),
+    Task("BestInContext", strategy="bestincontext", metrics=("bepd", "eprum"),
+         run_checks=frozenset({"overlap", "one_per_article"})),
+    Task("trec", strategy="trec", max_results=None, unit="document"),
+)}
+
+
+def _key(name: str) -> str:
+    """Task names compare case-insensitively, with Focussed = Focused."""
+    return name.strip().lower().replace("focussed", "focused")
+
+
+_LOOKUP: dict[str, Task] = {}
+for _t in TASKS.values():
+    for _n in (_t.name, *_t.aliases):
+        _LOOKUP[_key(_n)] = _t
+
+
+def find_task(name: str) -> Task | None:
+    """The task called ``name`` (canonical name or alias, any case, Focussed = Focused), or None."""
+    return _LOOKUP.get(_key(name))
+
+
+def unknown_task_message(name: str) -> str:
+    """'unknown task ...' with the nearest task name as a hint."""
+    close = difflib.get_close_matches(_key(name), list(_LOOKUP), n=1, cutoff=0.6)
+    hint = f"; did you mean {_LOOKUP[close[0]].name}?" if close else ""
+    return f"unknown task {name.strip()!r}{hint}"
+
+
+def same_task(a: str, b: str) -> bool:
+    """Whether two task names (e.g. a run's ``task`` attribute and TASK) name the same task."""
+    ta, tb = find_task(a), find_task(b)
+    return ta is tb if ta is not None and tb is not None else _key(a) == _key(b)
