@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 _DIGITS = re.compile(r"([0-9]+)")
 
@@ -27,10 +27,34 @@ def counted_topics(run_topics: Iterable[str], recall_base: Iterable[str], empty_
     return sorted(chosen, key=natural_key)
 
 
-def average(per_topic: Mapping[str, Mapping[str, float | None]], measures: Iterable[str]) -> dict[str, float | None]:
-    """Mean of each measure over the topics where it is defined; None over no topic."""
+#: trec_eval's floor of a topic's value before the logarithm of a geometric mean (gm_map).
+MIN_GEO_MEAN = 0.00001
+
+
+def _gmean(values: list[float]) -> float:
+    """exp(mean(log(max(v, MIN_GEO_MEAN)))): trec_eval's geometric mean (gm_map)."""
+    import numpy as np
+
+    return float(np.exp(np.mean(np.log(np.maximum(np.array(values), MIN_GEO_MEAN)))))
+
+
+#: How an output is averaged over topics (docs/measures.md §10): the arithmetic mean (exactly
+#: rounded), a sum (counts such as num_rel), or trec_eval's geometric mean.
+AGGREGATE: dict[str, Callable[[list[float]], float]] = {
+    "mean": lambda vals: math.fsum(vals) / len(vals),
+    "sum": lambda vals: float(math.fsum(vals)),
+    "gmean": _gmean,
+}
+
+
+def average(per_topic: Mapping[str, Mapping[str, float | None]], measures: Iterable[str],
+            how: Mapping[str, str] | None = None) -> dict[str, float | None]:
+    """Each measure averaged over the topics where it is defined (None over no topic).
+
+    ``how`` maps a measure to its aggregation (:data:`AGGREGATE`); the default is the mean.
+    """
     out: dict[str, float | None] = {}
     for m in measures:
         vals = [v[m] for v in per_topic.values() if v.get(m) is not None]
-        out[m] = math.fsum(vals) / len(vals) if vals else None
+        out[m] = AGGREGATE[how.get(m, "mean") if how else "mean"](vals) if vals else None
     return out

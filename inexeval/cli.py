@@ -136,9 +136,9 @@ def _print_results(ev, *, fmt: str, digits: int | None, per_query: bool) -> None
     from inexeval.writers.table import render
 
     if fmt == "trec_eval":
-        from inexeval.trec import format_trec_eval
+        from inexeval.writers.trec_eval import format_evaluation
 
-        click.echo(format_trec_eval(ev.results, digits, per_query=per_query), nl=False)
+        click.echo(format_evaluation(ev, digits, per_query=per_query), nl=False)
         return
     json_rows = []
     for s in ev.settings:
@@ -168,30 +168,28 @@ def _kept_measures(config, per_query: bool, topic_curves: bool) -> set[str] | No
     """The per-topic values the CLI still needs once a run's files are written:
     with -q the table columns, and the curves when per-topic graphs are drawn;
     without -q none (None: all)."""
-    if config.strategy == "trec":
-        return None
     keep: set[str] = set()
     if not per_query:
         return keep
     from inexeval.evaluate import params_of, resolve_measures
 
-    params = params_of(config)
-    for m in resolve_measures(config):
+    measures = resolve_measures(config)
+    params = params_of(config, measures)
+    for m in measures:
         keep.update(m.scalars(params))
         if topic_curves:
-            for _, names, _ in m.curves(params):
-                keep.update(names)
+            for c in m.curves(params):
+                keep.update(c.names)
     return keep
 
 
 def _compared_measures(config, measure: str | None) -> set[str] | None:
     """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
-    if config.strategy == "trec":
-        return None
     from inexeval.evaluate import params_of, resolve_measures
 
-    params = params_of(config)
-    columns = [c for m in resolve_measures(config) for c in m.scalars(params)]
+    measures = resolve_measures(config)
+    params = params_of(config, measures)
+    columns = [c for m in measures for c in m.scalars(params)]
     return {_tested_measure(columns, measure)} if columns else None
 
 
@@ -222,9 +220,10 @@ def progress(n_runs: int, quiet: bool, stream=None):
 def _metrics_text() -> str:
     from tabulate import tabulate
 
-    from inexeval.measures.registry import REGISTRY
+    from inexeval.measures.classic import MEASURES
+    from inexeval.measures.registry import measures
 
-    from inexeval.trec import MEASURES
+    REGISTRY = measures()
 
     rows = [[m.name, ", ".join(sorted(m.strategies)), ", ".join(m.params) or "-", m.description]
             for m in REGISTRY]
@@ -323,9 +322,9 @@ def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, se
             if unknown:
                 raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
             results = [r for r in results if r.run_id in wanted]
-        params = params_of(config)
-        columns = (list(results[0].measures) if results else []) if config.strategy == "trec" else \
-            [c for m in resolve_measures(config) for c in m.scalars(params)]
+        measures = resolve_measures(config)
+        params = params_of(config, measures)
+        columns = [c for m in measures for c in m.scalars(params)]
         settings = compare.sorted_settings(results)
         tables = []
         for mth in methods:

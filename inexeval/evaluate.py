@@ -1,7 +1,11 @@
-"""Orchestration: config -> inputs -> recall-bases -> measures -> averages.
+"""Orchestration: config -> inputs -> recall-bases -> measures -> averages, for every task.
 
-Inputs are parsed once; recall-bases are built once per (topic,
-quantisation) and shared by every run and measure.  Nothing here prints.
+The task table says what a result is (:mod:`inexeval.inputs` reads the
+recall-base and the runs of that unit); the registry says what each measure
+outputs, prepares and computes.  Inputs are parsed once; what measures
+prepare per topic is built once and shared by every run and setting.
+Averaging and the ``-e`` policy are :mod:`inexeval.aggregate`'s, for every
+task.  Nothing here prints.
 """
 
 from __future__ import annotations
@@ -16,17 +20,12 @@ from typing import Callable
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config import Config
 from inexeval.errors import ConfigError, InexevalError, InputError
-from inexeval.gains import OverlapIndex
+from inexeval.inputs import UNITS, RecallBase, collection_of
 from inexeval.measures import registry
-from inexeval.measures.registry import Measure, Params, Setting, TopicInput
-from inexeval.model import Assessments, FileAssessment, Run, RunResult, TopicAssessment
-from inexeval.readers.assessments import load_assessments
-from inexeval.readers.collection import Collection
-from inexeval.readers.runs import read_run
-from inexeval.recallbase import QuantisedTopic, TopicElements
+from inexeval.measures.registry import Measure, Params, RunInput, Setting, TopicContext, TopicInput
+from inexeval.model import FileAssessment, RunResult, TopicAssessment
 from inexeval.tasks import same_task
 from inexeval.writers.files import (
-    atomic_write,
     commit_pending,
     discard_pending,
     run_file_path,
@@ -50,10 +49,14 @@ class Evaluation:
 
 
 def resolve_measures(config: Config) -> list[Measure]:
-    """METRICS -> registered measures for the task's strategy (ConfigError if unknown)."""
+    """METRICS (or the task's default set) -> registered measures (ConfigError if unknown)."""
     out: list[Measure] = []
-    for name in config.metrics:
-        m = registry.find(name, config.strategy)
+    names = config.metrics or tuple(registry.default_metrics(config.strategy))
+    for name in names:
+        try:
+            m = registry.find(name, config.strategy)
+        except ConfigError as e:  # a measure-name pattern with a bad parameter
+            raise ConfigError(e.message, config.source, config.line_of("METRICS")) from None
         if m is None:
             known = ", ".join(registry.names_for(config.strategy))
             raise ConfigError(f"METRICS: {name!r} is not a measure of task {config.task} (known: {known})",
@@ -69,120 +72,107 @@ def settings_of(config: Config) -> list[Setting]:
     return [Setting(None, None, config.alpha)]
 
 
-def params_of(config: Config, collection: Collection | None = None) -> Params:
-    dcv = config.dcv
+def params_of(config: Config, measures: list[Measure] | None = None, collection=None) -> Params:
+    """The measures' parameters from the config; AVG_DOC_LENGTH, when a measure reads it and the
+    config leaves it unset, is the collection's average document length (docs/config.md)."""
     avg = config.avg_doc_length
-    if avg is None and config.strategy == "bestincontext" and collection is not None:
+    if avg is None and collection is not None and config.collection_dir is not None \
+            and any("AVG_DOC_LENGTH" in m.params for m in measures or ()):
         avg = collection.average_length()
-    return Params(dcv=dcv, max_results=config.max_results, q_beta=config.q_beta,
-                  bep_a=config.bep_a, avg_doc_length=avg)
-
-
-def collection_services(config: Config) -> tuple[Collection | None, dict]:
-    """size_of / offset_of look-ups in COLLECTION_DIR, or ones that explain it is needed."""
-    if config.collection_dir is None:
-        def missing(file: str, path: str):
-            raise ConfigError(f"COLLECTION_DIR is needed by task {config.task} (size or offset of "
-                              f"{file} {path})", config.source)
-        return None, {"size_of": missing, "offset_of": missing}
-    coll = Collection(config.collection_dir)
-    return coll, {"size_of": coll.size_of, "offset_of": coll.offset_of}
+    return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta, bep_a=config.bep_a,
+                  avg_doc_length=avg, rel_level=config.rel_level, gains=config.gains)
 
 
 class Scorer:
-    """Scores runs against one set of assessments; recall-bases are cached across runs."""
+    """Scores runs against one recall-base; what the measures prepare per topic is built once,
+    before any run, and shared by every run (and by forked workers)."""
 
-    def __init__(self, config: Config, assessments: Assessments, measures: list[Measure],
-                 settings: list[Setting], params: Params, services: dict | None = None):
-        self.config, self.assessments = config, assessments
-        self.measures, self.settings, self.params = measures, settings, params
-        self.services = services or {}
-        self._elements: dict[str, TopicElements] = {}
-        self._qt: dict[tuple[str, str], QuantisedTopic] = {}
-        self._index: dict[tuple[str, str], OverlapIndex] = {}
+    def __init__(self, config: Config, measures: list[Measure], settings: list[Setting], params: Params,
+                 collection=None):
+        self.config, self.measures, self.settings, self.params = config, measures, settings, params
+        self.collection = collection
+        self.recall_base = RecallBase({})
+        self.contexts: dict[str, TopicContext] = {}
+        self.outputs = {m.name: m.outputs(params) for m in measures}
+        self.names = [n for m in measures for n in self.outputs[m.name]]
+        self.how = {n: m.aggregate(n) for m in measures for n in self.outputs[m.name]}
         self.undefined: dict[str, set[str]] = {}  # setting -> topics with nothing relevant
-
-    def elements(self, topic: str) -> TopicElements:
-        if topic not in self._elements:
-            self._elements[topic] = TopicElements(self.assessments.topics[topic])
-        return self._elements[topic]
-
-    def quantised(self, topic: str, quant: str) -> tuple[QuantisedTopic, OverlapIndex]:
-        key = (topic, quant)
-        if key not in self._qt:
-            qt = QuantisedTopic(self.assessments.topics[topic], quant, self.elements(topic))
-            self._qt[key], self._index[key] = qt, OverlapIndex(qt)
-        return self._qt[key], self._index[key]
 
     @property
     def releases_assessments(self) -> bool:
-        """True when no measure reads the assessment objects (only the quantised recall-bases)."""
-        return not any(m.needs_assessments for m in self.measures) and \
-            any(s.quant is not None for s in self.settings)
+        """True when every measure reads only what it prepared, not the assessment objects: those
+        are then released once a topic is prepared (memory stays bounded by one topic's objects)."""
+        return all(m.prepare is not None and not m.needs_assessments for m in self.measures)
+
+    def context(self, topic: str) -> TopicContext:
+        ctx = self.contexts.get(topic)
+        if ctx is None:
+            ctx = self.contexts[topic] = TopicContext(topic, self.recall_base.topics.get(topic))
+        return ctx
 
     def prepare_topic(self, ta: TopicAssessment) -> None:
-        """Build the recall-bases of one topic for every setting, once, before any run (and
-        before workers fork, so that they share them).  When no measure reads the assessment
-        objects, the topic's are then released: the columnar recall-bases are all the XCG
-        measures need, and memory stays bounded by one topic's objects (issue 9)."""
-        self.assessments.topics.setdefault(ta.topic, ta)
+        """Run the measures' ``prepare`` for one topic under every setting (called as each topic
+        is read, when the measures allow the assessment objects to be released after it)."""
+        ctx = self.contexts.setdefault(ta.topic, TopicContext(ta.topic, ta))
         for s in self.settings:
-            if s.quant is None:
-                continue
-            qt, index = self.quantised(ta.topic, s.quant)
-            # reading the cached properties builds them
-            qt.ideal_gain_vector(s.overlap)
-            if self.config is not None and self.config.strategy == "fetchbrowse":
-                _ = qt.article_gain
-            if s.overlap == "on":
-                _ = index.q, index.maps, qt.elements._child_index
+            for m in self.measures:
+                if m.prepare is not None:
+                    m.prepare(ctx, s, self.params)
         if self.releases_assessments:
             ta.files = {f: FileAssessment(file=f) for f in ta.files}
 
     def prepare(self) -> None:
-        """:meth:`prepare_topic` for every topic."""
-        for ta in list(self.assessments.topics.values()):
-            self.prepare_topic(ta)
+        """:meth:`prepare_topic` for every topic not prepared yet."""
+        if not any(m.prepare is not None for m in self.measures):
+            return
+        for t, ta in self.recall_base.topics.items():
+            if t not in self.contexts:
+                self.prepare_topic(ta)
 
-    def outputs(self) -> list[str]:
-        names: list[str] = []
-        for m in self.measures:
-            names.extend(m.outputs(self.params))
-        return names
-
-    def score(self, run: Run, empty_as_zero: bool, warnings: list[str] | None = None) -> list[RunResult]:
-        topics = counted_topics(run.topics, self.assessments.topics, empty_as_zero)
-        names = self.outputs()
+    def score(self, run, empty_as_zero: bool, warnings: list[str] | None = None) -> list[RunResult]:
+        """Every measure under every setting, for the run's counted topics (docs/measures.md §10)."""
+        topics = counted_topics(run.topics, self.recall_base.topics, empty_as_zero)
         results = []
         seen_warnings: dict[str, None] = {}
-        services = dict(self.services, warn=lambda msg: seen_warnings.setdefault(msg))
-        ids: dict[str, object] = {}  # each ranking's element ids, shared by its settings
+        warn = seen_warnings.setdefault
+        run_memos = {t: {} for t in topics}  # shared by the settings of one (run, topic)
+        checked: set[str] = set()
         for s in self.settings:
-            per_topic: dict[str, dict[str, float | None]] = {}
-            for t in topics:
-                ranking = run.topics.get(t, [])
-                ti = TopicInput(topic=self.assessments.topics[t], ranking=ranking,
-                                setting=s, params=self.params, services=services)
-                if s.quant is not None:
-                    ti.qt, ti.overlap_index = self.quantised(t, s.quant)
-                    if t not in ids:
-                        ids[t] = self.elements(t).ids(ranking)
-                    ti.ids = ids[t]
-                values: dict[str, float | None] = {}
-                for m in self.measures:
-                    v = m.compute(ti)
+            per_topic: dict[str, dict[str, float | None]] = {t: {} for t in topics}
+            inputs = None
+            run_input = None
+            for m in self.measures:
+                if m.compute_all is not None:
+                    if run_input is None:
+                        run_input = RunInput(run, s, self.params, self.recall_base.data, warn)
+                    values = m.compute_all(run_input, topics)
+                else:
+                    if inputs is None:
+                        inputs = [TopicInput(self.context(t), run.topics.get(t, ()), s, self.params,
+                                             self.collection, warn, {}, run_memos[t]) for t in topics]
+                    values = [m.compute(ti) for ti in inputs]
+                outputs = self.outputs[m.name]
+                for t, v in zip(topics, values):
                     if v is None:
                         self.undefined.setdefault(s.name, set()).add(t)
-                        values.update(dict.fromkeys(m.outputs(self.params)))
+                        per_topic[t].update(dict.fromkeys(outputs))
                     else:
-                        values.update(v)
-                per_topic[t] = values
-            results.append(RunResult(run_id=run.run_id, setting=s.name, measures=names,
-                                     per_topic=per_topic, average=average(per_topic, names),
+                        if m.name not in checked:
+                            _check_outputs(m, v, outputs)
+                            checked.add(m.name)
+                        per_topic[t].update(v)
+            results.append(RunResult(run_id=run.run_id, setting=s.name, measures=self.names,
+                                     per_topic=per_topic, average=average(per_topic, self.names, self.how),
                                      source=run.source))
         if warnings is not None:
             warnings.extend(f"{run.source}: {w}" for w in seen_warnings)
         return results
+
+
+def _check_outputs(m: Measure, values: dict, declared: list[str]) -> None:
+    """A measure's computed names must be the ones it declares (a programming error otherwise)."""
+    if list(values) != declared and set(values) != set(declared):
+        raise AssertionError(f"measure {m.name} computed {sorted(values)} but declares {declared}")
 
 
 def evaluate(config: Config, *, empty_as_zero: bool = False,
@@ -199,26 +189,18 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ``per_topic``; the averages are always kept), so memory stays flat in the
     number of runs.
     """
-    if config.strategy == "trec":
-        ev = evaluate_trec_task(config, empty_as_zero=empty_as_zero)
-        for r in ev.results if write_to is not None else ():
-            atomic_write(run_file_path(write_to, config.task, r), run_file_text(r))
-        return ev
     measures = resolve_measures(config)
     settings = settings_of(config)
-    collection, services = collection_services(config)
-    params = params_of(config, collection)
-    needs_e = config.task_def.quantised and any(q != "gen" for q in config.quant_functions)
-    scorer = Scorer(config, Assessments(), measures, settings, params, services)
+    collection = collection_of(config)
+    params = params_of(config, measures, collection)
+    inputs = UNITS[config.task_def.unit]
+    scorer = Scorer(config, measures, settings, params, collection)
     # condense each topic as soon as it is read, when the measures allow it (memory)
-    assessments = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
-                                   query_type=config.query_type, require_exhaustivity=needs_e,
-                                   on_topic=scorer.prepare_topic if scorer.releases_assessments else None)
-    scorer.assessments = assessments
+    scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments else None)
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)])
-    ev.warnings.extend(assessments.warnings)
-    if not assessments.topics:
+    ev.warnings.extend(scorer.recall_base.warnings)
+    if not scorer.recall_base.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer.prepare()
@@ -300,13 +282,13 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     """
     out = Outcome(path=str(path))
     try:
-        run = read_run(path, max_results=config.max_results)
+        run = UNITS[config.task_def.unit].read_run(path, config, scorer.recall_base)
     except InexevalError as e:
         out.problem = e
         return out
     out.run_id, out.source = run.run_id, run.source
     out.warnings.extend(run.warnings)
-    unknown = sorted(set(run.topics) - set(scorer.assessments.topics), key=natural_key)
+    unknown = sorted(set(run.topics) - set(scorer.recall_base.topics), key=natural_key)
     if unknown:
         out.warnings.append(f"{run.source}: {len(unknown)} topic(s) not in the recall-base ignored: "
                             + ", ".join(unknown))
@@ -363,28 +345,3 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
     finally:
         _WORKER = None
         gc.unfreeze()
-
-
-def evaluate_trec_task(config: Config, *, empty_as_zero: bool) -> Evaluation:
-    """TASK: trec (SPEC §8): ASSESSMENTS_DIR names one qrels file, SUBMISSIONRUNS_DIR the runs.
-
-    MAX_RESULTS applies only when the config sets it (trec_eval keeps every result).
-    """
-    from inexeval.trec import evaluate_trec
-
-    if len(config.assessments) != 1:
-        raise ConfigError(f"TASK trec needs exactly one qrels file in ASSESSMENTS_DIR, found "
-                          f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
-    ev = Evaluation(config=config, settings=[Setting(None, None, config.alpha)], measures=[], params=params_of(config))
-    try:
-        results, problems = evaluate_trec(
-            config.assessments[0].path, [f.path for f in config.runs],
-            measures=list(config.metrics) or None, rel_level=config.rel_level,
-            gains=dict(config.gains) if config.gains else None, q_beta=config.q_beta,
-            empty_as_zero=empty_as_zero, max_results=config.max_results,
-            warn=ev.warnings.append)
-    except ConfigError as e:
-        raise ConfigError(e.message, config.source, config.line_of("METRICS")) from None
-    ev.results, ev.problems = results, list(problems)
-    ev.columns = list(results[0].measures) if results else []
-    return ev

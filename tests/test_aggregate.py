@@ -7,9 +7,10 @@ from fractions import Fraction as F
 from helpers import assert_close
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.evaluate import Scorer
+from inexeval.inputs import RecallBase
 from inexeval.measures import registry
 from inexeval.measures.registry import Params, Setting
-from inexeval.model import Assessments, Run, RunResult
+from inexeval.model import Run, RunResult
 from inexeval.writers.files import run_file_text, safe_name, summary_tsv
 from t1data import topic_from_rows
 
@@ -35,10 +36,12 @@ def test_example13_averaging_with_and_without_e():
 
 
 def _scorer(topics):
-    a = Assessments(topics={t.topic: t for t in topics})
     ms = [registry.find("ep/gr", "thorough"), registry.find("nxcg", "thorough")]
-    return Scorer(config=None, assessments=a, measures=ms, settings=[Setting("strict", "off", 1.0),
-                  Setting("gen", "off", 1.0)], params=Params(dcv=(10,), max_results=10))
+    s = Scorer(config=None, measures=ms, settings=[Setting("strict", "off", 1.0), Setting("gen", "off", 1.0)],
+               params=Params(dcv=(10,), max_results=10))
+    s.recall_base = RecallBase({t.topic: t for t in topics})
+    s.prepare()
+    return s
 
 
 def test_scorer_undefined_topic_and_empty_as_zero():

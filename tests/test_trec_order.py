@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from inexeval.errors import InputError
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED
 from inexeval.readers.trec import read_qrels, read_run
-from inexeval.trec import _doc_keys, evaluate_trec, rank_run, topic_table
+from inexeval.measures.classic_join import _doc_keys, rank_run, topic_table
+from inexeval.trec import evaluate_trec
 
 
 def reference(qrels: list[tuple[bytes, bytes, int]], run: list[tuple[bytes, bytes, float]]) -> dict:

@@ -160,3 +160,35 @@ def best_in_context_topic(
         for label, value in zip(RHO_LABELS, curve):
             out[f"EPRUM(A={a})@{label}"] = float(value)
     return out
+
+
+# ------------------------------------------------------------------ registration ----
+
+from inexeval.measures.registry import Curve, Measure, Params, TopicInput, register  # noqa: E402
+
+
+def _outputs(p: Params) -> list[str]:
+    out = [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a]
+    for a in p.bep_a:
+        out += [f"EPRUM(A={a})@{x}" for x in RHO_LABELS]
+    return out
+
+
+def _bep(t: TopicInput) -> dict[str, float] | None:
+    # AVG_DOC_LENGTH, or the collection's average length when unset (docs/measures.md §7)
+    return best_in_context_topic(t.topic, t.ranking, offset_of=t.collection.offset_of,
+                                 a_values=t.params.bep_a, avg_doc_length=t.params.avg_doc_length,
+                                 warn=t.warn)
+
+
+register(Measure(
+    name="bepd", aliases=("eprum", "bep"), strategies=frozenset({"bestincontext"}),
+    params=("BEP_A", "AVG_DOC_LENGTH", "COLLECTION_DIR"),
+    description="Best in Context: BEPD(A=a) (distance-discounted best entry points found) and "
+    "EPRUM(A=a) with its precision-recall curve, for each A in BEP_A (seed 002 §6; docs/measures.md §7)",
+    outputs=_outputs,
+    scalars=lambda p: [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a],
+    compute=_bep,
+    curves=lambda p: [Curve(f"EPRUM(A={a})", [f"EPRUM(A={a})@{x}" for x in RHO_LABELS], list(RHO),
+                            "recall", "precision") for a in p.bep_a],
+))

@@ -31,6 +31,7 @@ trec_eval's ``ndcg_cut_10`` (log2(i+1) discount, gain = rel) and
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +40,7 @@ from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_trec import TrecState
+from inexeval.measures.registry import Measure, RunInput, register_resolver
 
 #: trec_eval's default cut-offs for P, recall and ndcg_cut.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -189,6 +191,64 @@ def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpe
     return specs
 
 
+class Kernels:
+    """The per-run states the kernels read: trec_eval's, and the graded ones (plain and agr)."""
+
+    def __init__(self, ranking: Ranking, gains: dict[int, float] | None, q_beta: float):
+        self.trec = TrecState(ranking)
+        self.ranking, self.gains, self.q_beta = ranking, gains, q_beta
+        self._graded: dict[bool, GradedState] = {}
+
+    def graded(self, agr: bool = False) -> GradedState:
+        if agr not in self._graded:
+            self._graded[agr] = GradedState(self.ranking, self.gains, agr)
+        return self._graded[agr]
+
+
+def _agr(s: MeasureSpec) -> bool:
+    return bool(s.param("agr", 0.0))
+
+
+@dataclass(frozen=True)
+class Family:
+    """One row of the classic family table: its kernel, how it averages, how trec_eval prints it."""
+
+    kernel: Callable[[Kernels, MeasureSpec], np.ndarray]  # values for every topic of the ranking
+    aggregate: str = "mean"  # over topics: mean, sum or gmean (docs/measures.md §10)
+    integer: bool = False  # a count, printed as an integer
+    per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
+    bounded: bool = True  # values in [0, 1]
+
+
+#: The classic family table (docs/measures.md §8): measure family -> kernel and aggregation.
+FAMILIES: dict[str, Family] = {
+    "num_ret": Family(lambda k, s: k.trec.num_ret(), "sum", integer=True, bounded=False),
+    "num_rel": Family(lambda k, s: k.trec.num_rel_(), "sum", integer=True, bounded=False),
+    "num_rel_ret": Family(lambda k, s: k.trec.num_rel_ret_(), "sum", integer=True, bounded=False),
+    "map": Family(lambda k, s: k.trec.ap()),
+    "gm_map": Family(lambda k, s: k.trec.ap(), "gmean", per_topic_reported=False),
+    "Rprec": Family(lambda k, s: k.trec.rprec()),
+    "bpref": Family(lambda k, s: k.trec.bpref()),
+    "recip_rank": Family(lambda k, s: k.trec.recip_rank()),
+    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0))),
+    "P": Family(lambda k, s: k.trec.precision(s.k)),
+    "recall": Family(lambda k, s: k.trec.recall(s.k)),
+    "ndcg": Family(lambda k, s: k.trec.ndcg()),
+    "ndcg_cut": Family(lambda k, s: k.trec.ndcg(s.k)),
+    "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
+    "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0))),
+    "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
+    "DCG": Family(lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
+    "nDCG": Family(lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0))),
+    "AWP": Family(lambda k, s: k.graded(_agr(s)).awp()),
+    "AGR": Family(lambda k, s: k.graded(_agr(s)).awp()),
+    "R-WP": Family(lambda k, s: k.graded(_agr(s)).r_wp()),
+    "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta))),
+    "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta))),
+    "MRR": Family(lambda k, s: k.graded().mrr(s.k)),
+}
+
+
 def compute(
     ranking: Ranking,
     specs: list[MeasureSpec],
@@ -197,63 +257,57 @@ def compute(
     q_beta: float = 1.0,
 ) -> dict[str, np.ndarray]:
     """Per-topic values (one float per topic of ``ranking.table``) of every measure in SPECS."""
-    trec = TrecState(ranking)
-    graded: dict[bool, GradedState] = {}
+    kernels = Kernels(ranking, gains, q_beta)
+    return {s.name: np.asarray(FAMILIES[s.family].kernel(kernels, s), dtype=np.float64) for s in specs}
 
-    def g(agr: bool) -> GradedState:
-        if agr not in graded:
-            graded[agr] = GradedState(ranking, gains, agr)
-        return graded[agr]
 
-    out: dict[str, np.ndarray] = {}
-    for s in specs:
-        f, k = s.family, s.k
-        agr = bool(s.param("agr", 0.0))
-        if f == "num_ret":
-            v = trec.num_ret()
-        elif f == "num_rel":
-            v = trec.num_rel_()
-        elif f == "num_rel_ret":
-            v = trec.num_rel_ret_()
-        elif f in ("map", "gm_map"):
-            v = trec.ap()
-        elif f == "Rprec":
-            v = trec.rprec()
-        elif f == "bpref":
-            v = trec.bpref()
-        elif f == "recip_rank":
-            v = trec.recip_rank()
-        elif f == "iprec_at_recall":
-            v = trec.iprec_at_recall(s.param("x", 0.0))
-        elif f == "P":
-            v = trec.precision(k)
-        elif f == "recall":
-            v = trec.recall(k)
-        elif f == "ndcg":
-            v = trec.ndcg()
-        elif f == "ndcg_cut":
-            v = trec.ndcg(k)
-        elif f == "F":
-            v = g(False).f_measure(k, s.param("b", 1.0))
-        elif f == "E":
-            v = g(False).e_measure(k, s.param("b", 1.0))
-        elif f == "CG":
-            v = g(agr).cg_at(k)
-        elif f == "DCG":
-            v = g(agr).dcg_at(k, s.param("b", 2.0))
-        elif f == "nDCG":
-            v = g(agr).ndcg_at(k, s.param("b", 2.0))
-        elif f in ("AWP", "AGR"):
-            v = g(agr).awp()
-        elif f == "R-WP":
-            v = g(agr).r_wp()
-        elif f == "Q":
-            v = g(agr).q_measure(s.param("beta", q_beta))
-        elif f == "R":
-            v = g(agr).r_measure(s.param("beta", q_beta))
-        elif f == "MRR":
-            v = g(False).mrr(k)
-        else:  # pragma: no cover - parse_measure only yields the families above
-            raise AssertionError(f)
-        out[s.name] = np.asarray(v, dtype=np.float64)
-    return out
+# ------------------------------------------------------------------ registration ----
+#
+# TASK trec: every METRICS name is parsed (parse_measure) into a measure scoring every topic of a
+# run at once (compute_all), on the run joined to the qrels (classic_join).
+
+STRATEGIES = frozenset({"trec"})
+
+
+def _compute_all(spec: MeasureSpec):
+    family = FAMILIES[spec.family]
+
+    def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
+        kernels = r.memo.get("classic")
+        if kernels is None:
+            gains = dict(r.params.gains) if r.params.gains else None
+            kernels = r.memo["classic"] = Kernels(r.run.ranking, gains, r.params.q_beta)
+        values = np.asarray(family.kernel(kernels, spec), dtype=np.float64).tolist()
+        table = r.recall_base
+        index, defined = table.index, (table.num_rel > 0).tolist()
+        out: list[dict[str, float] | None] = []
+        for t in topics:
+            i = index[t]
+            out.append({spec.name: values[i]} if defined[i] else None)
+        if spec.family == "num_rel":  # as before: a topic the run misses counted 0 (fixed next)
+            out = [{spec.name: 0.0} if v is not None and t not in r.run.topics else v for t, v in zip(topics, out)]
+        return out
+
+    return compute_all
+
+
+_RESOLVED: dict[str, Measure] = {}
+
+
+def resolve(name: str) -> Measure:
+    """The measure for a classic METRICS name (ConfigError for an unknown or malformed one)."""
+    spec = parse_measure(name)
+    m = _RESOLVED.get(spec.name)
+    if m is None:
+        family = FAMILIES[spec.family]
+        m = _RESOLVED[spec.name] = Measure(
+            name=spec.name, strategies=STRATEGIES, params=("REL_LEVEL", "GAINS", "Q_BETA"),
+            description=MEASURES.get(spec.name, spec.family),
+            outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
+            compute_all=_compute_all(spec), aggregate=lambda n, a=family.aggregate: a,
+            bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
+        )
+    return m
+
+
+register_resolver("trec", resolve, default_set=lambda: list(DEFAULT_MEASURES))

@@ -45,6 +45,14 @@ class TopicTable:
     def size(self) -> int:
         return len(self.names)
 
+    @property
+    def index(self) -> dict[str, int]:
+        """Topic name -> its row in the table."""
+        got = self.cache.get("index")
+        if got is None:
+            got = self.cache["index"] = {n: i for i, n in enumerate(self.names)}
+        return got
+
 
 @dataclass(slots=True)
 class Ranking:

@@ -111,3 +111,26 @@ def relevant_in_context_topic(
     for k in dcv:
         out[f"gR@{k}"] = float(rel_count[min(k, m) - 1]) / numrel if m else 0.0
     return out
+
+
+# ------------------------------------------------------------------ registration ----
+
+from inexeval.measures.registry import Measure, Params, TopicInput, register  # noqa: E402
+
+
+def _outputs(p: Params) -> list[str]:
+    return ["MAgP"] + [f"gP@{k}" for k in p.dcv] + [f"gR@{k}" for k in p.dcv]
+
+
+def _gp(t: TopicInput) -> dict[str, float] | None:
+    return relevant_in_context_topic(t.topic, t.ranking, size_of=t.collection.size_of,
+                                     dcv=t.params.dcv, warn=t.warn)
+
+
+register(Measure(
+    name="gp", aliases=("magp", "agp"), strategies=frozenset({"relevantincontext"}),
+    params=("DCV", "COLLECTION_DIR"),
+    description="Relevant in Context: generalised precision gP@k and recall gR@k over articles "
+    "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §5; docs/measures.md §6)",
+    outputs=_outputs, scalars=_outputs, compute=_gp,
+))

@@ -67,3 +67,43 @@ def element_level(
         maeps.append(m)
         imaeps.append(curve.mean())
     return float(np.mean(maeps)), float(np.mean(imaeps))
+
+
+# ------------------------------------------------------------------ registration ----
+
+from inexeval.measures import xcg  # noqa: E402
+from inexeval.measures.registry import Curve, Measure, Params, Setting, TopicContext, TopicInput, register  # noqa: E402
+
+
+def _outputs(p: Params) -> list[str]:
+    return ["article.MAep", "article.iMAep"] + [f"article.ep@{x}" for x in xcg.CURVE_LABELS] + [
+        "element.MAep", "element.iMAep"]
+
+
+def _prepare(ctx: TopicContext, setting: Setting, params: Params) -> None:
+    xcg.prepare(ctx, setting, params)
+    _ = xcg.quantised(ctx, setting.quant)[0].article_gain
+
+
+def _fetchbrowse(t: TopicInput) -> dict[str, float] | None:
+    qt, index = xcg.quantised(t.context, t.setting.quant)
+    art = article_level(qt, t.ranking)
+    if art is None:
+        return None
+    m, curve = art
+    out = {"article.MAep": m, "article.iMAep": float(curve.mean())}
+    out.update(zip((f"article.ep@{x}" for x in xcg.CURVE_LABELS), curve.tolist()))
+    el = element_level(qt, index, t.ranking, t.setting.overlap, t.setting.alpha)
+    out["element.MAep"], out["element.iMAep"] = el
+    return out
+
+
+register(Measure(
+    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=frozenset({"fetchbrowse"}), params=(),
+    description="FetchBrowse ep/gr: article.MAep, article.iMAep and curve article.ep@x over article "
+    "gains; element.MAep and element.iMAep averaged over clusters (seed 000 §6.3; docs/measures.md §4.7)",
+    outputs=_outputs, scalars=lambda p: ["article.MAep", "article.iMAep", "element.MAep", "element.iMAep"],
+    compute=_fetchbrowse, prepare=_prepare, needs_assessments=False,
+    curves=lambda p: [Curve("article ep/gr", [f"article.ep@{x}" for x in xcg.CURVE_LABELS],
+                            list(xcg.CURVE_POINTS), "gain-recall (articles)", "effort-precision")],
+))

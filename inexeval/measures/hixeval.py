@@ -144,3 +144,30 @@ def hixeval_topic(
     levels = [float(prec[_geq(rec, lv)].max(initial=0.0)) for lv in RECALL_LEVELS]
     out["hixeval.iMAP"] = float(np.mean(levels))
     return out
+
+
+# ------------------------------------------------------------------ registration ----
+
+from inexeval.measures.registry import Measure, Params, TopicInput, register  # noqa: E402
+
+#: Every INEX task strategy: HiXEval reads only the highlighted text of the assessments.
+STRATEGIES = frozenset({"thorough", "focussed", "fetchbrowse", "relevantincontext", "bestincontext"})
+
+
+def _outputs(p: Params) -> list[str]:
+    return ([f"hixeval.P@{k}" for k in p.dcv] + [f"hixeval.R@{k}" for k in p.dcv]
+            + [f"hixeval.F@{k}" for k in p.dcv] + ["hixeval.MAP", "hixeval.iMAP"])
+
+
+def _hixeval(t: TopicInput) -> dict[str, float] | None:
+    # α = ALPHA with overlap on (and for tasks without OVERLAP), 0 with overlap off (docs/measures.md §5)
+    alpha = 0.0 if t.setting.overlap == "off" else t.setting.alpha
+    return hixeval_topic(t.topic, t.ranking, alpha=alpha, dcv=t.params.dcv)
+
+
+register(Measure(
+    name="hixeval", strategies=STRATEGIES, params=("ALPHA", "OVERLAP", "DCV"),
+    description="HiXEval over highlighted text: hixeval.P@k, R@k, F@k for k in DCV, hixeval.MAP and "
+    "hixeval.iMAP; alpha = ALPHA with overlap on, 0 with overlap off (seed 001; docs/measures.md §5)",
+    outputs=_outputs, scalars=_outputs, compute=_hixeval,
+))

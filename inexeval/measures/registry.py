@@ -1,21 +1,38 @@
-"""The measure registry: every METRICS family, its outputs and how to compute it.
+"""The measure registry: what every METRICS name computes, declared by the families themselves.
 
-The engine looks measures up here by (name, strategy) and never branches on
-measure names.  ``inexeval metrics`` prints this table.
+A measure family is one module of :mod:`inexeval.measures`: its numeric
+kernels and, at the end, the :func:`register` calls that declare its
+measures (docs/adding-a-measure.md).  This module imports every module of the
+package on first use, so a new family module registers itself; the scorer,
+the writers and the graphs work only from the declarations:
+
+- ``outputs(params)``: every output name, in order, and ``scalars(params)``
+  the ones tables print; ``curves(params)``: the :class:`Curve` values drawn,
+  with their axis labels;
+- ``bounded``: every output lies in [0, 1] (checked by the property suite);
+- ``aggregate``: how an output is averaged over topics (``mean``, ``sum``,
+  ``gmean``; docs/measures.md §10);
+- ``prepare``: what must be built per topic before any run is scored (and
+  before workers fork, so that they share it);
+- ``compute(TopicInput)``: one topic's values (None: undefined for the topic),
+  or ``compute_all(RunInput, topics)`` for families whose kernels score every
+  topic of a run at once (the classic measures).
+
+Families whose names are patterns (``P_10``, ``nDCG@10(b=3)``) register a
+*resolver* that builds the measure from the name.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-import numpy as np
-
-from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on
-from inexeval.measures import bep, context, fetchbrowse, hixeval, xcg
 from inexeval.model import TopicAssessment
-from inexeval.recallbase import QuantisedTopic
+
+#: Aggregations over topics (docs/measures.md §10).
+AGGREGATIONS = ("mean", "sum", "gmean")
 
 
 @dataclass(frozen=True)
@@ -33,240 +50,178 @@ class Setting:
 
 @dataclass(frozen=True)
 class Params:
-    """Measure parameters taken from the config (SPEC §2.3)."""
+    """Measure parameters taken from the config (docs/config.md)."""
 
     dcv: tuple[int, ...] = (10, 25, 50)
-    max_results: int = 1500
+    max_results: int | None = 1500
     q_beta: float = 1.0
     bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")
     avg_doc_length: float | None = None
+    rel_level: int = 1
+    gains: tuple[tuple[int, float], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A curve a measure draws: its output names at x values, and the axes of its graph."""
+
+    title: str
+    names: list[str]
+    xs: list[float]
+    xlabel: str
+    ylabel: str
+    xscale: str = "linear"  # or "log"
+
+
+class TopicContext:
+    """One recall-base topic and what measures prepared for it (shared by runs and settings)."""
+
+    __slots__ = ("assessment", "prepared", "topic")
+
+    def __init__(self, topic: str, assessment: Any):
+        self.topic = topic
+        self.assessment = assessment  # TopicAssessment for INEX tasks
+        self.prepared: dict[Any, Any] = {}  # memo of the families' prepared structures
+
+    def memo(self, key: Any, build: Callable[[], Any]) -> Any:
+        """``prepared[key]``, built by ``build()`` the first time."""
+        try:
+            return self.prepared[key]
+        except KeyError:
+            value = self.prepared[key] = build()
+            return value
 
 
 @dataclass
 class TopicInput:
-    """What a measure sees for one (run, topic, setting): shared, lazily computed gains."""
+    """What a per-topic measure sees for one (run, topic, setting).
 
-    topic: TopicAssessment
-    ranking: Sequence[tuple[str, str]]
+    ``memo`` is shared by the measures of one (run, topic, setting), so that
+    e.g. the XCG gain vectors are computed once for nxCG, ep/gr and Q;
+    ``run_memo`` is shared by the settings of one (run, topic).
+    """
+
+    context: TopicContext
+    ranking: Sequence[Any]  # the run's results for the topic, rank order (unit keys)
     setting: Setting
     params: Params
-    qt: QuantisedTopic | None = None
-    overlap_index: OverlapIndex | None = None
-    services: dict = field(default_factory=dict)  # e.g. the collection, a warning sink
-    ids: np.ndarray | None = None  # the ranking's element ids, shared by the topic's settings
+    collection: Any = None  # readers.collection.Collection, or one that explains it is missing
+    warn: Callable[[str], None] = lambda msg: None
+    memo: dict = field(default_factory=dict)
+    run_memo: dict = field(default_factory=dict)
 
-    @cached_property
-    def xi(self) -> np.ndarray:
-        return self.qt.ideal_gain_vector(self.setting.overlap)
+    @property
+    def topic(self) -> TopicAssessment:
+        return self.context.assessment
 
-    @cached_property
-    def xg(self) -> np.ndarray:
-        if self.setting.overlap == "on":
-            return gains_overlap_on(self.overlap_index, self.ranking, self.setting.alpha, self.ids)
-        return gains_overlap_off(self.qt, self.ranking, self.ids)
+
+@dataclass
+class RunInput:
+    """What a run-level measure (``compute_all``) sees: the run as read, and a memo shared by
+    the measures of one (run, setting)."""
+
+    run: Any
+    setting: Setting
+    params: Params
+    recall_base: Any
+    warn: Callable[[str], None] = lambda msg: None
+    memo: dict = field(default_factory=dict)
+
+
+def _mean(name: str) -> str:
+    return "mean"
 
 
 @dataclass(frozen=True)
 class Measure:
-    name: str  # as written in METRICS (lower case)
+    name: str  # as written in METRICS (lower case), or canonical for resolved names
     strategies: frozenset[str]
     description: str
     params: tuple[str, ...]  # config keys it reads
     outputs: Callable[[Params], list[str]]  # every output name, in order
     scalars: Callable[[Params], list[str]]  # the ones printed in tables (no curve points)
-    compute: Callable[[TopicInput], dict[str, float] | None]  # None: undefined for the topic
+    compute: Callable[[TopicInput], dict[str, float] | None] | None = None  # None: undefined for the topic
     aliases: tuple[str, ...] = ()
-    #: False for measures that read only the quantised recall-bases (TopicInput.qt), not the
-    #: assessment objects (TopicInput.topic): then those are released after the recall-bases are built
+    curves: Callable[[Params], list[Curve]] = lambda p: []
+    bounded: bool = True  # every output in [0, 1]
+    aggregate: Callable[[str], str] = _mean  # output name -> one of AGGREGATIONS
+    #: per-topic preparation, run once per (topic, setting) before any run is scored
+    prepare: Callable[[TopicContext, Setting, Params], None] | None = None
+    #: run-level scoring: (RunInput, counted topics) -> per-topic values (None: undefined)
+    compute_all: Callable[[RunInput, list[str]], list[dict[str, float] | None]] | None = None
+    #: False for measures that read only what ``prepare`` built, not the assessment objects:
+    #: those are then released once every topic is prepared (memory)
     needs_assessments: bool = True
-    #: the curves graph writers draw: (title, output names, x values) for given params
-    curves: Callable[[Params], list[tuple[str, list[str], list[float]]]] = lambda p: []
+    integer: bool = False  # outputs are counts (printed as integers in trec_eval's format)
+    per_topic_reported: bool = True  # False: trec_eval's -q does not print it per topic (gm_map)
+
+    def __post_init__(self):
+        if (self.compute is None) == (self.compute_all is None):
+            raise TypeError(f"measure {self.name}: give exactly one of compute and compute_all")
 
 
 REGISTRY: list[Measure] = []
+#: strategy -> functions building a measure from a name pattern (or None)
+RESOLVERS: dict[str, list[Callable[[str], Measure | None]]] = {}
+#: strategy -> the METRICS used when a config of a task with no default METRICS gives none
+DEFAULT_SETS: dict[str, Callable[[], list[str]]] = {}
+_loaded = False
 
 
 def register(m: Measure) -> Measure:
+    """Declare a measure (called by family modules at import)."""
     REGISTRY.append(m)
     return m
 
 
+def register_resolver(strategy: str, resolve: Callable[[str], Measure | None],
+                      default_set: Callable[[], list[str]] | None = None) -> None:
+    """Declare a family whose measure names are patterns (e.g. ``P_10``) for ``strategy``."""
+    RESOLVERS.setdefault(strategy, []).append(resolve)
+    if default_set is not None:
+        DEFAULT_SETS[strategy] = default_set
+
+
+def load_families() -> None:
+    """Import every module of :mod:`inexeval.measures` once, so that each registers its measures."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import inexeval.measures as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name != "registry":
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def measures() -> list[Measure]:
+    """Every registered (named) measure."""
+    load_families()
+    return list(REGISTRY)
+
+
 def find(name: str, strategy: str) -> Measure | None:
+    """The measure called ``name`` (case-insensitive) for a task of ``strategy``, or None."""
+    load_families()
     key = name.lower()
     for m in REGISTRY:
         if strategy in m.strategies and (m.name == key or key in m.aliases):
+            return m
+    for resolve in RESOLVERS.get(strategy, ()):
+        m = resolve(name)
+        if m is not None:
             return m
     return None
 
 
 def names_for(strategy: str) -> list[str]:
+    load_families()
     return [m.name for m in REGISTRY if strategy in m.strategies]
 
 
-# ---------------------------------------------------------------- XCG ----
-XCG = frozenset({"thorough", "focussed"})
-
-
-def _curve_ranks(p: Params) -> list[int]:
-    return sorted(set(int(r) for r in xcg.curve_ranks(p.max_results)))
-
-
-def _nxcg_outputs(p: Params) -> list[str]:
-    ranks = sorted(set(p.dcv) | set(_curve_ranks(p)))
-    return [f"nxCG@{k}" for k in ranks] + [f"MAnxCG@{k}" for k in p.dcv]
-
-
-def _nxcg_scalars(p: Params) -> list[str]:
-    return [f"nxCG@{k}" for k in p.dcv] + [f"MAnxCG@{k}" for k in p.dcv]
-
-
-def _nxcg(t: TopicInput) -> dict[str, float] | None:
-    if len(t.xi) == 0:
-        return None
-    p = t.params
-    ranks = np.array(sorted(set(p.dcv) | set(_curve_ranks(p))))
-    out = dict(zip((f"nxCG@{k}" for k in ranks), xcg.nxcg(t.xg, t.xi, ranks).tolist()))
-    out.update(zip((f"MAnxCG@{k}" for k in p.dcv), xcg.manxcg(t.xg, t.xi, p.dcv).tolist()))
-    return out
-
-
-def _epgr_outputs(p: Params) -> list[str]:
-    return ["MAep", "iMAep"] + [f"ep@{x}" for x in xcg.CURVE_LABELS]
-
-
-def _epgr(t: TopicInput) -> dict[str, float] | None:
-    if len(t.xi) == 0:
-        return None
-    _, gr, ep = xcg.natural_points(t.xg, t.xi)
-    curve = xcg.ep_gr_curve(gr, ep)
-    out = {"MAep": xcg.maep(ep, len(t.xi)), "iMAep": float(curve.mean())}
-    out.update(zip((f"ep@{x}" for x in xcg.CURVE_LABELS), curve.tolist()))
-    return out
-
-
-def _qr(t: TopicInput) -> dict[str, float] | None:
-    if len(t.xi) == 0:
-        return None
-    b = t.params.q_beta
-    return {"Q": xcg.q_measure(t.xg, t.xi, b), "R": xcg.r_measure(t.xg, t.xi, b)}
-
-
-register(Measure(
-    needs_assessments=False, name="nxcg", aliases=("manxcg",), strategies=XCG, params=("DCV", "MAX_RESULTS"),
-    description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
-    "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §4.1)",
-    outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg,
-    curves=lambda p: [("nxCG", [f"nxCG@{k}" for k in xcg.curve_ranks(p.max_results)],
-                       [int(k) for k in xcg.curve_ranks(p.max_results)])],
-))
-register(Measure(
-    needs_assessments=False, name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=XCG, params=(),
-    description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
-    "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §4.2)",
-    outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
-    curves=lambda p: [("ep/gr", [f"ep@{x}" for x in xcg.CURVE_LABELS], list(xcg.CURVE_POINTS))],
-))
-register(Measure(
-    needs_assessments=False, name="q", aliases=("r", "q-measure", "r-measure"), strategies=XCG, params=("Q_BETA",),
-    description="Sakai's Q-measure and R-measure over the XCG gains, bonus beta = Q_BETA "
-    "(seed 003 eq. 14, 16; seed 000 §5)",
-    outputs=lambda p: ["Q", "R"], scalars=lambda p: ["Q", "R"], compute=_qr,
-))
-
-
-# -------------------------------------------------------- FetchBrowse ----
-def _fb_outputs(p: Params) -> list[str]:
-    return ["article.MAep", "article.iMAep"] + [f"article.ep@{x}" for x in xcg.CURVE_LABELS] + [
-        "element.MAep", "element.iMAep"]
-
-
-def _fb(t: TopicInput) -> dict[str, float] | None:
-    art = fetchbrowse.article_level(t.qt, t.ranking)
-    if art is None:
-        return None
-    m, curve = art
-    out = {"article.MAep": m, "article.iMAep": float(curve.mean())}
-    out.update(zip((f"article.ep@{x}" for x in xcg.CURVE_LABELS), curve.tolist()))
-    el = fetchbrowse.element_level(t.qt, t.overlap_index, t.ranking, t.setting.overlap, t.setting.alpha)
-    out["element.MAep"], out["element.iMAep"] = el
-    return out
-
-
-register(Measure(
-    needs_assessments=False, name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=frozenset({"fetchbrowse"}), params=(),
-    description="FetchBrowse ep/gr: article.MAep, article.iMAep and curve article.ep@x over article "
-    "gains; element.MAep and element.iMAep averaged over clusters (seed 000 §6.3; SPEC §4.7)",
-    outputs=_fb_outputs, scalars=lambda p: ["article.MAep", "article.iMAep", "element.MAep", "element.iMAep"],
-    compute=_fb,
-    curves=lambda p: [("article ep/gr", [f"article.ep@{x}" for x in xcg.CURVE_LABELS],
-                       list(xcg.CURVE_POINTS))],
-))
-
-
-# ------------------------------------------------------------ HiXEval ----
-INEX = frozenset({"thorough", "focussed", "fetchbrowse", "relevantincontext", "bestincontext"})
-
-
-def _hixeval_outputs(p: Params) -> list[str]:
-    return ([f"hixeval.P@{k}" for k in p.dcv] + [f"hixeval.R@{k}" for k in p.dcv]
-            + [f"hixeval.F@{k}" for k in p.dcv] + ["hixeval.MAP", "hixeval.iMAP"])
-
-
-def _hixeval(t: TopicInput) -> dict[str, float] | None:
-    # α = ALPHA with overlap on (and for tasks without OVERLAP), 0 with overlap off (SPEC §5)
-    alpha = 0.0 if t.setting.overlap == "off" else t.setting.alpha
-    return hixeval.hixeval_topic(t.topic, t.ranking, alpha=alpha, dcv=t.params.dcv)
-
-
-register(Measure(
-    name="hixeval", strategies=INEX, params=("ALPHA", "OVERLAP", "DCV"),
-    description="HiXEval over highlighted text: hixeval.P@k, R@k, F@k for k in DCV, hixeval.MAP and "
-    "hixeval.iMAP; alpha = ALPHA with overlap on, 0 with overlap off (seed 001; SPEC §5)",
-    outputs=_hixeval_outputs, scalars=_hixeval_outputs, compute=_hixeval,
-))
-
-
-# --------------------------------------------------- Relevant in Context ----
-def _gp_outputs(p: Params) -> list[str]:
-    return ["MAgP"] + [f"gP@{k}" for k in p.dcv] + [f"gR@{k}" for k in p.dcv]
-
-
-def _gp(t: TopicInput) -> dict[str, float] | None:
-    return context.relevant_in_context_topic(t.topic, t.ranking, size_of=t.services["size_of"],
-                                             dcv=t.params.dcv, warn=t.services.get("warn"))
-
-
-register(Measure(
-    name="gp", aliases=("magp", "agp"), strategies=frozenset({"relevantincontext"}),
-    params=("DCV", "COLLECTION_DIR"),
-    description="Relevant in Context: generalised precision gP@k and recall gR@k over articles "
-    "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §5; SPEC §6)",
-    outputs=_gp_outputs, scalars=_gp_outputs, compute=_gp,
-))
-
-
-# ------------------------------------------------------ Best in Context ----
-def _bep_outputs(p: Params) -> list[str]:
-    out = [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a]
-    for a in p.bep_a:
-        out += [f"EPRUM(A={a})@{x}" for x in bep.RHO_LABELS]
-    return out
-
-
-def _bep(t: TopicInput) -> dict[str, float] | None:
-    return bep.best_in_context_topic(t.topic, t.ranking, offset_of=t.services["offset_of"],
-                                     a_values=t.params.bep_a, avg_doc_length=t.params.avg_doc_length,
-                                     warn=t.services.get("warn"))
-
-
-register(Measure(
-    name="bepd", aliases=("eprum", "bep"), strategies=frozenset({"bestincontext"}),
-    params=("BEP_A", "AVG_DOC_LENGTH", "COLLECTION_DIR"),
-    description="Best in Context: BEPD(A=a) (distance-discounted best entry points found) and "
-    "EPRUM(A=a) with its precision-recall curve, for each A in BEP_A (seed 002 §6; SPEC §7)",
-    outputs=_bep_outputs,
-    scalars=lambda p: [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a],
-    compute=_bep,
-    curves=lambda p: [(f"EPRUM(A={a})", [f"EPRUM(A={a})@{x}" for x in bep.RHO_LABELS], list(bep.RHO))
-                      for a in p.bep_a],
-))
+def default_metrics(strategy: str) -> list[str]:
+    """The measure names evaluated for ``strategy`` when neither METRICS nor the task row names any."""
+    load_families()
+    make = DEFAULT_SETS.get(strategy)
+    return make() if make is not None else []

@@ -116,3 +116,141 @@ def r_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
     r = len(xi)
     top = xg[:r]
     return float((beta * top.sum() + np.count_nonzero(top > 0)) / (beta * xi.sum() + r))
+
+
+# ------------------------------------------------------------------ registration ----
+#
+# The XCG family (docs/measures.md §4): per topic and quantisation, the recall-bases are built once
+# (prepare) and shared by every run and setting; per (run, topic, setting), the gain vectors xG and
+# xI are computed once and shared by nxCG, ep/gr and Q/R.
+
+from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on  # noqa: E402
+from inexeval.measures.registry import (  # noqa: E402
+    Curve,
+    Measure,
+    Params,
+    Setting,
+    TopicContext,
+    TopicInput,
+    register,
+)
+from inexeval.recallbase import QuantisedTopic, TopicElements  # noqa: E402
+
+#: Task strategies scored with the XCG measures (inexeval.tasks).
+STRATEGIES = frozenset({"thorough", "focussed"})
+
+
+def topic_elements(ctx: TopicContext) -> TopicElements:
+    """The topic's assessed elements, numbered once and shared by its quantisations."""
+    return ctx.memo("elements", lambda: TopicElements(ctx.assessment))
+
+
+def quantised(ctx: TopicContext, quant: str) -> tuple[QuantisedTopic, OverlapIndex]:
+    """The topic's recall-bases under ``quant`` and their overlap index (built once)."""
+    def build():
+        qt = QuantisedTopic(ctx.assessment, quant, topic_elements(ctx))
+        return qt, OverlapIndex(qt)
+    return ctx.memo(("quantised", quant), build)
+
+
+def prepare(ctx: TopicContext, setting: Setting, params: Params) -> None:
+    """Build what the XCG measures read (docs/measures.md §4.2): reading the cached
+    properties builds them, before workers fork."""
+    qt, index = quantised(ctx, setting.quant)
+    qt.ideal_gain_vector(setting.overlap)
+    if setting.overlap == "on":
+        _ = index.q, index.maps, qt.elements._child_index
+
+
+def gains(t: TopicInput) -> tuple[np.ndarray, np.ndarray]:
+    """(xG, xI) of one (run, topic, setting), computed once for all XCG measures (docs/measures.md §4.3)."""
+    got = t.memo.get("xcg")
+    if got is None:
+        qt, index = quantised(t.context, t.setting.quant)
+        ids = t.run_memo.get("element_ids")
+        if ids is None:
+            ids = t.run_memo["element_ids"] = topic_elements(t.context).ids(t.ranking)
+        xi = qt.ideal_gain_vector(t.setting.overlap)
+        if t.setting.overlap == "on":
+            xg = gains_overlap_on(index, t.ranking, t.setting.alpha, ids)
+        else:
+            xg = gains_overlap_off(qt, t.ranking, ids)
+        got = t.memo["xcg"] = (xg, xi)
+    return got
+
+
+def _curve_ranks(p: Params) -> list[int]:
+    return sorted(set(int(r) for r in curve_ranks(p.max_results)))
+
+
+def _nxcg_outputs(p: Params) -> list[str]:
+    ranks = sorted(set(p.dcv) | set(_curve_ranks(p)))
+    return [f"nxCG@{k}" for k in ranks] + [f"MAnxCG@{k}" for k in p.dcv]
+
+
+def _nxcg_scalars(p: Params) -> list[str]:
+    return [f"nxCG@{k}" for k in p.dcv] + [f"MAnxCG@{k}" for k in p.dcv]
+
+
+def _nxcg(t: TopicInput) -> dict[str, float] | None:
+    xg, xi = gains(t)
+    if len(xi) == 0:
+        return None
+    p = t.params
+    ranks = np.array(sorted(set(p.dcv) | set(_curve_ranks(p))))
+    out = dict(zip((f"nxCG@{k}" for k in ranks), nxcg(xg, xi, ranks).tolist()))
+    out.update(zip((f"MAnxCG@{k}" for k in p.dcv), manxcg(xg, xi, p.dcv).tolist()))
+    return out
+
+
+def _nxcg_curves(p: Params) -> list[Curve]:
+    ranks = [int(k) for k in curve_ranks(p.max_results)]
+    return [Curve("nxCG", [f"nxCG@{k}" for k in ranks], ranks, "rank", "nxCG")]
+
+
+def _epgr_outputs(p: Params) -> list[str]:
+    return ["MAep", "iMAep"] + [f"ep@{x}" for x in CURVE_LABELS]
+
+
+def _epgr(t: TopicInput) -> dict[str, float] | None:
+    xg, xi = gains(t)
+    if len(xi) == 0:
+        return None
+    _, gr, ep = natural_points(xg, xi)
+    curve = ep_gr_curve(gr, ep)
+    out = {"MAep": maep(ep, len(xi)), "iMAep": float(curve.mean())}
+    out.update(zip((f"ep@{x}" for x in CURVE_LABELS), curve.tolist()))
+    return out
+
+
+def _qr(t: TopicInput) -> dict[str, float] | None:
+    xg, xi = gains(t)
+    if len(xi) == 0:
+        return None
+    b = t.params.q_beta
+    return {"Q": q_measure(xg, xi, b), "R": r_measure(xg, xi, b)}
+
+
+register(Measure(
+    name="nxcg", aliases=("manxcg",), strategies=STRATEGIES, params=("DCV", "MAX_RESULTS"),
+    description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
+    "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §4.1)",
+    outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg, curves=_nxcg_curves,
+    prepare=prepare, needs_assessments=False,
+))
+register(Measure(
+    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=STRATEGIES, params=(),
+    description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
+    "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §4.2)",
+    outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
+    curves=lambda p: [Curve("ep/gr", [f"ep@{x}" for x in CURVE_LABELS], list(CURVE_POINTS),
+                            "gain-recall", "effort-precision")],
+    prepare=prepare, needs_assessments=False,
+))
+register(Measure(
+    name="q", aliases=("r", "q-measure", "r-measure"), strategies=STRATEGIES, params=("Q_BETA",),
+    description="Sakai's Q-measure and R-measure over the XCG gains, bonus beta = Q_BETA "
+    "(seed 003 eq. 14, 16; seed 000 §5)",
+    outputs=lambda p: ["Q", "R"], scalars=lambda p: ["Q", "R"], compute=_qr,
+    prepare=prepare, needs_assessments=False,
+))

@@ -24,38 +24,22 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
 #: matplotlib dash patterns paired with gnuplot's dashtypes 1-6
 DASHES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
 
-#: axis labels by curve title
-AXES = {
-    "ep/gr": ("gain-recall", "effort-precision"),
-    "article ep/gr": ("gain-recall (articles)", "effort-precision"),
-    "nxCG": ("rank", "nxCG"),
-}
-
-
 @dataclass
 class Curve:
-    """One graph: x values and one y series per run (None where undefined)."""
+    """One graph: x values and one y series per run (None where undefined), with the axes the
+    measure declares (measures.registry.Curve)."""
 
     title: str
     setting: str
     xs: list[float]
     series: dict[str, list[float | None]]  # run id -> y values
+    xlabel: str = "x"
+    ylabel: str = "y"
+    bounded: bool = True  # the measure's values lie in [0, 1]
 
     @property
     def slug(self) -> str:
         return re.sub(r"[^A-Za-z0-9.=+-]+", "-", self.title).strip("-") + "_" + self.setting
-
-    @property
-    def axes(self) -> tuple[str, str]:
-        if self.title in AXES:
-            return AXES[self.title]
-        if self.title.startswith("EPRUM"):
-            return ("recall", "precision")
-        return ("x", self.title)
-
-    @property
-    def bounded(self) -> bool:
-        return True  # every curve inexeval draws is a measure within [0, 1]
 
 
 def collect_curves(ev, topic: str | None = None) -> list[Curve]:
@@ -66,15 +50,16 @@ def collect_curves(ev, topic: str | None = None) -> list[Curve]:
         if not results:
             continue
         for m in ev.measures:
-            for title, names, xs in m.curves(ev.params):
+            for decl in m.curves(ev.params):
                 series = {}
                 for r in results:
                     src = r.average if topic is None else r.per_topic.get(topic)
                     if src is None:
                         continue
-                    series[r.run_id] = [src.get(n) for n in names]
+                    series[r.run_id] = [src.get(n) for n in decl.names]
                 if series:
-                    curves.append(Curve(title, s.name, [float(x) for x in xs], series))
+                    curves.append(Curve(decl.title, s.name, [float(x) for x in decl.xs], series,
+                                        decl.xlabel, decl.ylabel, m.bounded))
     return curves
 
 
@@ -91,7 +76,7 @@ def _gp_quote(s: str) -> str:
 
 
 def gp_text(c: Curve, task: str) -> str:
-    xl, yl = c.axes
+    xl, yl = c.xlabel, c.ylabel
     n = len(c.series)
     # 10 colours x 6 dash patterns: 60 distinguishable lines (as the PNG writer)
     styles = "\n".join(f"set linetype {i + 1} linecolor rgb '{PALETTE[i % 10]}' dashtype {1 + (i // 10) % 6}"
@@ -141,7 +126,7 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
             y = [float("nan") if v is None else v for v in ys]
             ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
                     linewidth=1.4, label=run)
-        xl, yl = c.axes
+        xl, yl = c.xlabel, c.ylabel
         ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
         if c.bounded:
             ax.set_ylim(0, 1)

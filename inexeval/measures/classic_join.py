@@ -1,0 +1,285 @@
+"""The docno join of the classic measures (docs/measures.md §8): a TREC run ordered as trec_eval
+orders it, and each result's qrels value looked up, for every topic at once.
+
+- results are ordered by score descending, ties by docno descending (byte
+  order); the rank column is ignored.  A repeated (topic, docno) keeps its
+  first line in the file (trec_eval refuses such a run), counted in one
+  warning.  ``max_results`` (trec_eval ``-M``) keeps the first results of
+  each topic *after* ordering; None keeps all.
+- topics absent from the qrels are ignored (one warning per run).
+- the run id is the tag column; if the tags disagree, the file name (with
+  a warning).
+
+:func:`topic_table` condenses the qrels once; :func:`rank_run` joins one run
+to it; :class:`RankedRun` is what the classic measures score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
+from inexeval.readers.trec import Qrels, TrecRun, read_run
+
+__all__ = ["topic_table", "rank_run", "RankedRun", "read_ranked_run"]
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
+    """Per-topic facts of QRELS (rows already sorted by qid, docno)."""
+    keys, first = np.unique(qrels.qid, return_index=True)
+    qstart = np.append(first, qrels.qid.size).astype(np.int64)
+    topic = np.repeat(np.arange(keys.size), np.diff(qstart))
+    rel = qrels.rel
+    num_rel = np.bincount(topic[rel >= rel_level], minlength=keys.size).astype(np.int64)
+    num_nonrel = np.bincount(topic[(rel >= 0) & (rel < rel_level)], minlength=keys.size).astype(np.int64)
+    vocab, code = np.unique(qrels.docno, return_inverse=True)
+    qkey = topic * max(vocab.size, 1) + code.astype(np.int64).ravel()  # sorted: rows are by (qid, docno)
+    return TopicTable(keys, [_decode(k) for k in keys], qstart, rel, qrels.docno, rel_level, num_rel, num_nonrel,
+                      vocab, qkey)
+
+
+# --- docnos as integers ------------------------------------------------------------------------
+#
+# The run's docnos and the qrels vocabulary get uint64 keys that order exactly as the byte strings
+# (strcmp) and are equal exactly when the strings are: after that, every sort and look-up is
+# numeric.  Fast path: the bytes occurring in either are renumbered 1 … m in byte order (NUL, the
+# padding, is 0), and a docno of up to W bytes is the base-2^b number of its codes, b = bits(m),
+# when W·b <= 64 ("D499-2999": 13 symbols, 4 bits, 9 x 4 = 36 bits).  Shorter strings are padded
+# with code 0, so a prefix sorts first, as in strcmp.  Otherwise the key is the rank of the docno
+# among the distinct docnos of qrels and run (one string sort).
+
+_BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
+_ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
+
+
+def _byte_matrix(s: np.ndarray) -> np.ndarray:
+    """The bytes of an ``S`` array as an ``(n, itemsize)`` uint8 matrix (no copy when contiguous)."""
+    s = np.ascontiguousarray(s)
+    return s.view(np.uint8).reshape(s.size, s.dtype.itemsize)
+
+
+def _used_width(b: np.ndarray) -> int:
+    """Columns of byte matrix B up to the last one holding a non-NUL byte."""
+    for c in range(b.shape[1] - 1, -1, -1):
+        if b[:, c].any():
+            return c + 1
+    return 0
+
+
+def _pair_codes(alphabet: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes of byte pairs, indexed by the pair read as a little-endian uint16, and bits per byte.
+
+    A byte's code is its rank among the present non-NUL bytes (1 … m), NUL's is 0; a pair's code is
+    ``code(first) << bits | code(second)``, with :data:`_ABSENT` set if a byte is not in ALPHABET.
+    """
+    present = alphabet.copy()
+    present[0] = True
+    code = np.cumsum(present, dtype=np.uint64) - np.uint64(1)  # NUL -> 0, present bytes 1 … m
+    code[~present] = _ABSENT
+    bits = _BITS[int(present.sum()) - 1]
+    v = np.arange(65536)
+    lo, hi = code[v & 255], code[v >> 8]
+    return (lo << np.uint64(bits)) | hi | ((lo | hi) & _ABSENT), bits
+
+
+def _pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.ndarray, bool]:
+    """Keys of the rows of byte matrix B (WIDTH bytes, WIDTH even, B at least that wide, or narrower
+    and then NUL-padded): the byte codes as base-2^bits digits.  Also whether every byte had a code."""
+    n = b.shape[0]
+    have = min(width, b.shape[1] - b.shape[1] % 2)
+    if have < width and have < b.shape[1]:  # an odd last column: copy with a NUL column
+        b = np.concatenate((b[:, : have + 1], np.zeros((n, 1), dtype=np.uint8)), axis=1)
+        have += 2
+    u16 = np.ascontiguousarray(b[:, :have]).view(np.uint16) if have else np.zeros((n, 0), dtype=np.uint16)
+    acc = np.zeros(n, dtype=np.uint64)
+    flags = np.zeros(n, dtype=np.uint64)
+    shift = np.uint64(2 * bits)
+    for j in range(u16.shape[1]):
+        v = pairs[u16[:, j]]
+        acc <<= shift
+        acc |= v
+        flags |= v
+    acc <<= np.uint64(bits * (width - have))  # columns past B's width: NUL, code 0
+    return acc, not (flags & _ABSENT).any()
+
+
+def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
+    c = table.cache
+    if "vocab_bytes" not in c:
+        vb = _byte_matrix(table.vocab)
+        present = np.zeros(256, dtype=bool)
+        present[np.unique(vb)] = True
+        c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, _used_width(vb), present
+    vb, alphabet = c["vocab_bytes"], c["alphabet"]
+    rb = _byte_matrix(docno)
+    width = max(c["vocab_width"], _used_width(rb), 1)
+    width += width % 2
+    for attempt in range(2):
+        pairs, bits = _pair_codes(alphabet)
+        if width * bits > 64:
+            break
+        dkey, complete = _pack(rb, pairs, bits, width)
+        if complete:
+            ck = (alphabet.tobytes(), width)
+            if c.get("vocab_key_id") != ck:
+                c["vocab_key"], _ = _pack(vb, pairs, bits, width)
+                c["vocab_key_id"] = ck
+            return c["vocab_key"], dkey
+        alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once
+        alphabet[np.unique(rb)] = True
+        c["alphabet"] = alphabet
+    both = np.concatenate((table.vocab, docno))  # general case: ranks in the union (byte order)
+    _, inv = np.unique(both, return_inverse=True)
+    inv = inv.ravel().astype(np.uint64)
+    return inv[: table.vocab.size], inv[table.vocab.size :]
+
+
+# --- trec_eval order ---------------------------------------------------------------------------
+
+
+def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndarray]:
+    """Table topic index of every row (-1: not in the qrels), and the distinct unknown ids.
+
+    Runs list a topic's results together, so ids are compared once per block
+    of equal consecutive ids, not once per row.
+    """
+    n = qid.size
+    bstart = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1))
+    uq, binv = np.unique(qid[bstart], return_inverse=True)
+    if table.size:
+        pos = np.minimum(np.searchsorted(table.keys, uq), table.size - 1)
+        known = table.keys[pos] == uq
+    else:
+        pos, known = np.zeros(uq.size, dtype=np.int64), np.zeros(uq.size, dtype=bool)
+    btopic = np.where(known, pos, -1)[binv.ravel()]
+    return np.repeat(btopic, np.diff(np.append(bstart, n))), uq[~known]
+
+
+def _dense_rank(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """0-based rank of every value of X among its distinct values, and their number."""
+    o = np.argsort(x)
+    xs = x[o]
+    new = np.empty(xs.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    r = np.cumsum(new) - 1
+    out = np.empty(x.size, dtype=np.int64)
+    out[o] = r
+    return out, int(r[-1]) + 1 if r.size else 0
+
+
+def rank_run(
+    run: TrecRun, table: TopicTable, *, max_results: int | None = None, warn: Callable[[str], None] | None = None
+) -> tuple[Ranking, np.ndarray]:
+    """Order RUN as trec_eval does and look up relevance; also which table topics the run has.
+
+    Returns the :class:`Ranking` over every topic of TABLE (topics the run
+    lacks are empty) and a boolean mask of the topics present in the run.
+
+    Steps, all on integer keys (see ``_doc_keys``): (1) sort the rows by
+    (topic, docno); equal neighbours are duplicates, of which the first
+    line is kept; (2) in that order the (topic, docno) pairs increase, so the
+    qrels are searched with sorted needles; (3) the final order (topic
+    ascending, score descending, docno descending) is one sort of the key
+    ``(topic·S + S−1−score rank)·n + n−1−p``, p being the row's place in
+    step 1 (docno order within its topic), S the number of distinct scores.
+    """
+    say = warn or (lambda msg: None)
+    tidx, unknown_ids = _row_topics(run.qid, table)
+    docno, score = run.docno, run.score
+    if unknown_ids.size:
+        unknown = [_decode(q) for q in unknown_ids]
+        say(f"{run.source}: {len(unknown)} topic(s) not in the qrels ignored: {', '.join(unknown[:10])}"
+            + (" ..." if len(unknown) > 10 else ""))
+        keep = np.flatnonzero(tidx >= 0)
+        tidx, docno, score = tidx[keep], docno[keep], score[keep]
+    n = tidx.size
+    vkey, dkey = _doc_keys(table, docno)
+
+    # (1) order by (topic, docno): docno first, then a stable sort on the topic (radix for int16)
+    o = np.argsort(dkey)
+    if table.size > 1:
+        small = np.int16 if table.size <= np.iinfo(np.int16).max else np.int32
+        o = o[np.argsort(tidx[o].astype(small), kind="stable")]
+    t_s, d_s = tidx[o], dkey[o]
+    same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
+    if same.any():
+        say(f"{run.source}: {int(same.sum())} duplicate result(s) dropped (first occurrence kept)")
+        gstart = np.flatnonzero(np.concatenate(([True], ~same)))
+        o = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
+        t_s, d_s = tidx[o], dkey[o]
+        n = o.size
+    score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
+
+    # (2) relevance: vocabulary position, then (topic, position) among the qrels keys
+    V = vkey.size
+    rel = np.full(n, NOT_JUDGED, dtype=np.int64)
+    if V and n:
+        vpos = np.searchsorted(vkey, d_s)
+        hit = vkey[np.minimum(vpos, V - 1)] == d_s
+        rkey = t_s * V + vpos
+        p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
+        hit &= table.qkey[p] == rkey
+        r = table.qrel[p]
+        rel[hit] = np.where(r[hit] >= 0, r[hit], JUDGED_NEGATIVE)
+
+    # (3) trec_eval order: topic ascending, score descending, docno descending
+    srank, S = _dense_rank(score_s)
+    pos = np.arange(n, dtype=np.int64)
+    if n and table.size * S * n < 2**62:
+        fin = np.argsort((t_s * S + (S - 1 - srank)) * n + (n - 1 - pos))  # keys distinct: no tie to break
+    else:
+        fin = np.lexsort((-pos, -srank, t_s))
+    t_o, rel = t_s[fin], rel[fin]
+    counts = np.bincount(t_o, minlength=table.size)
+    if max_results is not None:
+        start0 = np.concatenate(([0], np.cumsum(counts)))
+        rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
+        within = rank <= max_results
+        rel, t_o = rel[within], t_o[within]
+        counts = np.bincount(t_o, minlength=table.size)
+    start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    present = np.bincount(t_s, minlength=table.size) > 0
+    return Ranking(table, start, rel), present
+
+
+def _run_id(run: TrecRun, say: Callable[[str], None]) -> str:
+    if len(run.tags) == 1:
+        return run.tags[0]
+    name = Path(run.source).name
+    say(f"{run.source}: the tag column holds {len(run.tags)} different run ids; using the file name {name!r}")
+    return name
+
+
+@dataclass
+class RankedRun:
+    """A TREC run joined to the qrels: the :class:`Ranking` over every qrels topic, and the
+    topics the run has (``topics``: names, table order), as the evaluator's run interface wants."""
+
+    run_id: str
+    source: str
+    ranking: Ranking
+    topics: dict[str, None]
+    warnings: list[str] = field(default_factory=list)
+    task: str | None = None
+
+
+def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None) -> RankedRun:
+    """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
+    run = read_run(path)
+    warnings: list[str] = []
+    ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append)
+    run_id = _run_id(run, warnings.append)
+    topics = dict.fromkeys(table.names[t] for t in np.flatnonzero(present).tolist())
+    return RankedRun(run_id, run.source, ranking, topics, warnings)
+
+

@@ -1,0 +1,52 @@
+"""trec_eval's output layout (docs/formats.md §9.2): ``"%-22s\\t%s\\t%s\\n"`` (measure, topic, value)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inexeval.model import RunResult
+
+
+def _fmt(name: str, value: float, digits: int | None, integer: frozenset[str]) -> str:
+    if name in integer:
+        return str(int(round(value)))
+    return repr(float(value)) if digits is None else f"{value:.{digits}f}"
+
+
+def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | None = None, *,
+                     per_query: bool = False, integer: frozenset[str] = frozenset(),
+                     not_per_topic: frozenset[str] = frozenset()) -> str:
+    """Results in trec_eval's layout.
+
+    Values in full precision (``repr``) by default, ``digits=4`` for
+    trec_eval's ``%.4f``; the ``integer`` measures (counts) as integers.
+    With ``per_query`` (trec_eval ``-q``), each topic's lines first, topics
+    in byte order and undefined values skipped (trec_eval never evaluates
+    them), the ``not_per_topic`` measures (gm_map) not printed per topic, as
+    trec_eval; then the summary under ``all``, opened by ``runid`` and ``num_q``.
+    """
+    runs = [results] if isinstance(results, RunResult) else list(results)
+    out: list[str] = []
+    for res in runs:
+        if per_query:
+            for topic in sorted(res.per_topic, key=lambda t: t.encode("utf-8")):
+                vals = res.per_topic[topic]
+                for name in res.measures:
+                    v = vals[name]
+                    if v is not None and name not in not_per_topic:
+                        out.append(f"{name:<22}\t{topic}\t{_fmt(name, v, digits, integer)}\n")
+        num_q = sum(1 for v in res.per_topic.values() if any(x is not None for x in v.values()))
+        out.append(f"{'runid':<22}\tall\t{res.run_id}\n")
+        out.append(f"{'num_q':<22}\tall\t{num_q}\n")
+        for name in res.measures:
+            v = res.average[name]
+            if v is not None:
+                out.append(f"{name:<22}\tall\t{_fmt(name, v, digits, integer)}\n")
+    return "".join(out)
+
+
+def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False) -> str:
+    """An Evaluation's results in trec_eval's layout, with its measures' declarations."""
+    integer = frozenset(n for m in ev.measures if m.integer for n in m.outputs(ev.params))
+    hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
+    return format_trec_eval(ev.results, digits, per_query=per_query, integer=integer, not_per_topic=hidden)
