@@ -60,9 +60,12 @@ def write(tmp_path, qrels, run, tag="runA"):
     return q, r
 
 
-def expected_average(name, per_topic, topics, missing):
-    """trec_eval's averaging of pytrec_eval's per-topic values over TOPICS (+ MISSING as 0)."""
+def expected_average(name, per_topic, topics, missing, num_rel):
+    """trec_eval's averaging of pytrec_eval's per-topic values over TOPICS (+ MISSING as 0, except
+    num_rel, a property of the topic: trec_eval -c counts each missing topic's relevant documents)."""
     vals = [per_topic[t][name] for t in topics]
+    if name == "num_rel":
+        return sum(vals) + sum(num_rel[t] for t in missing)
     if name.startswith("num_"):
         return sum(vals)
     n = len(vals) + len(missing)
@@ -102,15 +105,17 @@ def test_against_pytrec_eval(tmp_path, seed, empty_as_zero, rel_level):
                 assert math.log(max(ours, 1e-5)) == pytest.approx(theirs[t][name], **TOL), (t, name)
             else:
                 assert ours == pytest.approx(theirs[t][name], **TOL), (t, name)
+    num_rel = {q: sum(r >= rel_level for r in docs.values()) for q, docs in qrels.items()}
     for t in missing:
-        assert all(v == 0.0 for v in res.per_topic[t].values())
+        assert res.per_topic[t]["num_rel"] == num_rel[t] > 0
+        assert all(v == 0.0 for n, v in res.per_topic[t].items() if n != "num_rel")
     for t in undefined:
         assert all(v is None for v in res.per_topic[t].values())
     for name in res.measures:
         if not evaluated and not missing:
             assert res.average[name] is None
         else:
-            want = expected_average(name, theirs, evaluated, missing)
+            want = expected_average(name, theirs, evaluated, missing, num_rel)
             assert res.average[name] == pytest.approx(want, **TOL), name
 
 

@@ -284,8 +284,6 @@ def _compute_all(spec: MeasureSpec):
         for t in topics:
             i = index[t]
             out.append({spec.name: values[i]} if defined[i] else None)
-        if spec.family == "num_rel":  # as before: a topic the run misses counted 0 (fixed next)
-            out = [{spec.name: 0.0} if v is not None and t not in r.run.topics else v for t, v in zip(topics, out)]
         return out
 
     return compute_all
