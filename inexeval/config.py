@@ -316,8 +316,8 @@ SCHEMA: tuple[Key, ...] = (
         doc="The measures to report: measure families or single measures of the task, as a list.",
         note="Names are case-insensitive and repeats are ignored. A family may be named by one of its "
              "measures (`MAep` selects `ep/gr`); the whole family is reported. `hixeval` can be added "
-             "to every INEX task. A name the task does not know is an error that lists the known ones; "
-             "`inexeval metrics` prints them all. For `trec` the names are trec_eval's (`map`, `P_10`, "
+             "to every INEX task. A name the task does not know is an error; `inexeval metrics` lists "
+             "every name. For `trec` the names are trec_eval's (`map`, `P_10`, "
              "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8)."),
     Key("ALPHA", "alpha", parse_alpha, default=1.0,
         doc="Overlap intolerance α, a number in [0, 1]: with OVERLAP on, how much less a result "
