@@ -1,13 +1,21 @@
-"""EvalJ-style configuration (.prop) and YAML, into one frozen Config (SPEC §2).
+"""EvalJ-style configuration (.prop), YAML or a dict, into one frozen Config (docs/config.md).
 
 ``load_config(path, overrides)`` reads a ``.prop`` file (EvalJ's format, seed
 000 §6 and seed 002 "Running XCG") or a ``.yaml``/``.yml`` file with the same
-keys, applies ``--set KEY=VALUE`` overrides, checks every value and expands
-the path values into files.  Every problem of the file is collected and
-raised together as one :class:`~inexeval.errors.ConfigErrors`, each entry
-naming the file and line (SPEC §2.1, §9.3).
+keys; ``load_config_mapping(mapping)`` takes the same keys from a Python dict.
+Both apply ``--set KEY=VALUE`` overrides, check every value and expand the
+path values into files.  Every problem is collected and raised together as
+one :class:`~inexeval.errors.ConfigErrors`, each entry naming the file and
+line (docs/config.md, docs/formats.md §9.3).
 
-The ``.prop`` rules (SPEC §2.1): ``KEY: value`` or ``KEY = value`` with
+The keys are one table, :data:`SCHEMA`: each :class:`Key` row gives the
+key's name, aliases, the Config field it fills, its parser, its default and
+its documentation.  :data:`KEYS`, :data:`KEY_ALIASES`, :data:`REQUIRED_KEYS`
+and docs/config.md (``python -m inexeval.devtools.configdoc``) are derived
+from it; OVERLAP, METRICS, DCV and MAX_RESULTS default per task, from the
+task table (:mod:`inexeval.tasks`).
+
+The ``.prop`` rules (docs/config.md): ``KEY: value`` or ``KEY = value`` with
 case-insensitive keys; ``#`` starts a comment; blank lines are ignored; a
 line that does not start with a known key and starts with white space, a
 digit or a comma continues the previous key's value (seed 000 §6.1 POOLS);
@@ -18,18 +26,39 @@ from __future__ import annotations
 
 import difflib
 import glob
-import math
+import numbers
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import yaml
 
+from inexeval.configvalues import (
+    MAX_RANK,
+    Parser,
+    Problem,
+    one,
+    parse_alpha,
+    parse_avg_doc_length,
+    parse_bep_a,
+    parse_dcv,
+    parse_gains,
+    parse_id_set,
+    parse_max_results,
+    parse_metrics,
+    parse_overlap,
+    parse_q_beta,
+    parse_quant,
+    parse_rel_level,
+    parse_task,
+    parse_text,
+    split_items,
+)
 from inexeval.errors import ConfigError, ConfigErrors
-from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS, TASKS, Task, find_task, unknown_task_message
+from inexeval.tasks import TASKS, Task
 
 
 class InputFile(NamedTuple):
@@ -41,6 +70,10 @@ class InputFile(NamedTuple):
 
 @dataclass(frozen=True)
 class Config:
+    """A checked configuration.  Every field but the bookkeeping ones
+    (:data:`BOOKKEEPING_FIELDS`) is filled by one key of :data:`SCHEMA`, which
+    also holds the defaults."""
+
     task: str  # canonical name from the task table (e.g. "CO.Focussed")
     strategy: str  # the task's strategy (inexeval.tasks)
     metrics: tuple[str, ...]  # lower-cased items of METRICS, or the task default
@@ -51,17 +84,17 @@ class Config:
     assessments: tuple[InputFile, ...]  # every file matched by ASSESSMENTS_DIR
     runs: tuple[InputFile, ...]  # every file matched by SUBMISSIONRUNS_DIR
     results_dir: Path
-    query_type: str | None = None
-    pools: frozenset[str] | None = None
-    topics: frozenset[str] | None = None
-    collection_dir: Path | None = None
-    max_results: int | None = DEFAULT_MAX_RESULTS  # None: every result kept (the task's default)
-    bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")  # as written, trimmed
-    avg_doc_length: float | None = None
-    q_beta: float = 1.0
-    rel_level: int = 1
-    gains: tuple[tuple[int, float], ...] | None = None  # GAINS: level -> gain
-    source: Path | None = None  # the config file
+    query_type: str | None
+    pools: frozenset[str] | None
+    topics: frozenset[str] | None
+    collection_dir: Path | None
+    max_results: int | None  # None: every result kept (the task's default)
+    bep_a: tuple[str, ...]  # as written, trimmed
+    avg_doc_length: float | None
+    q_beta: float
+    rel_level: int
+    gains: tuple[tuple[int, float], ...] | None  # GAINS: level -> gain
+    source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
 
@@ -82,24 +115,310 @@ class Config:
         return (None if self.source is None else str(self.source)), self.line_of(key)
 
 
-#: Keys of SPEC §2.3 (plus REL_LEVEL and GAINS of §8), in documentation order.
-KEYS: tuple[str, ...] = (
-    "TASK", "METRICS", "ALPHA", "OVERLAP", "QUANT_FUNCTIONS", "DCV",
-    "ASSESSMENTS_DIR", "SUBMISSIONRUNS_DIR", "RESULTS_DIR", "QUERY_TYPE",
-    "POOLS", "TOPICS", "COLLECTION_DIR", "MAX_RESULTS", "BEP_A",
-    "AVG_DOC_LENGTH", "Q_BETA", "REL_LEVEL", "GAINS",
-)
-#: Old EvalJ key names (SPEC §2.3).
-KEY_ALIASES: dict[str, str] = {
-    "EXPANDED_FULLRB": "ASSESSMENTS_DIR",
-    "INEXDOCCOLL_DIR": "COLLECTION_DIR",
-}
-REQUIRED_KEYS = ("TASK", "ASSESSMENTS_DIR", "SUBMISSIONRUNS_DIR")
+#: Config fields that no key fills: the task's strategy and where the keys came from.
+BOOKKEEPING_FIELDS = ("strategy", "source", "key_lines", "overridden")
 #: Where a value given by ``--set`` comes from, in messages.
 OVERRIDE_SOURCE = "--set"
-
-_QUANT_NAMES = {"strict": "strict", "gen": "gen", "genlifted": "genLifted"}
 _KEY_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=](.*)$")
+
+
+# --------------------------------------------------------------------------
+# Paths
+
+
+def _absolute(base: Path, text: str) -> Path:
+    """TEXT relative to BASE (``~`` expanded), absolute and normalised, links kept."""
+    return Path(os.path.abspath(os.path.join(base, os.path.expanduser(text))))
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the path cannot be examined (e.g. PermissionError;
+    found by tests/test_fuzz.py on a symlink into /proc)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False when the path cannot be examined (see _is_file)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _walk(root: Path) -> list[InputFile]:
+    """Every file below ROOT, hidden files and hidden directories skipped."""
+    found = []
+    for here, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            path = Path(here, name)
+            if not name.startswith(".") and _is_file(path):
+                found.append(InputFile(path, root))
+    return found
+
+
+def _expand_item(item: str, base: Path) -> list[InputFile]:
+    """The files one path item names: a file, a directory, or a glob (* ? **)."""
+    if "*" not in item and "?" not in item:
+        path = _absolute(base, item)
+        if _is_dir(path):
+            return _walk(path)
+        return [InputFile(path, path)] if _is_file(path) else []
+    # Only *, ? and ** are wildcards (docs/config.md): a '[' is a literal character.
+    pattern = os.path.expanduser(item).replace("[", "[[]")
+    if not os.path.isabs(pattern):
+        pattern = os.path.join(glob.escape(str(base)), pattern)
+    # The root of everything a glob matches is its fixed prefix (the directories
+    # before the first wildcard), so that `CO+S/*/` and `CO+S*/` both keep a
+    # `main/` directory below the root (pool selection, docs/formats.md §1.2).
+    fixed = []
+    for part in Path(pattern).parts:
+        if "*" in part or "?" in part:
+            break
+        fixed.append(part)
+    root = Path(os.path.abspath(os.path.join(*fixed).replace("[[]", "["))) if fixed else Path(base)
+    found = []
+    for match in glob.glob(pattern, recursive=True):
+        path = Path(os.path.abspath(match))
+        if _is_dir(path):
+            found.extend(InputFile(f.path, root) for f in _walk(path))
+        elif _is_file(path):
+            found.append(InputFile(path, root))
+    return found
+
+
+def _find_files(value: str, base: Path) -> tuple[tuple[InputFile, ...], list[str]]:
+    """The files of a path value (see expand_paths), or the problems (messages without the key)."""
+    items = split_items(value)
+    if not items:
+        return (), ["no path given"]
+    found: list[InputFile] = []
+    problems: list[str] = []
+    for item in items:
+        matched = _expand_item(item, Path(base))
+        if not matched:
+            problems.append(f"{item!r} matches no file")
+        found.extend(matched)
+    if problems:
+        return (), problems
+    found.sort(key=lambda f: (f.path.parts, f.root.parts))
+    unique: dict[Path, InputFile] = {}
+    for f in found:
+        unique.setdefault(f.path, f)
+    return tuple(unique.values()), []
+
+
+def expand_paths(value: str, base: Path, key: str, source: object, line: int | None) -> tuple[InputFile, ...]:
+    """The files of a path value (docs/config.md), sorted, each file once.
+
+    Each comma-separated item is a file (its own root), a directory (searched
+    recursively, hidden files and directories skipped; the directory is the
+    root) or a glob with ``*``, ``?``, ``**`` (a matched directory is searched
+    like a directory; the root of every match is the glob's fixed prefix, the
+    directories before its first wildcard).  Relative items are relative to BASE.  Files are sorted by
+    path; a file reached under several roots keeps the outermost one.  An
+    item that matches no file is an error naming KEY, SOURCE and LINE; all
+    such errors are raised together as ConfigErrors.
+    """
+    found, problems = _find_files(value, Path(base))
+    if problems:
+        raise ConfigErrors([ConfigError(f"{key}: {problem}", source, line) for problem in problems])
+    return found
+
+
+def _input_files(raw: str, base: Path) -> tuple[InputFile, ...]:
+    """ASSESSMENTS_DIR / SUBMISSIONRUNS_DIR: every file the value names."""
+    found, problems = _find_files(raw, base)
+    if problems:
+        raise Problem(*problems)
+    return found
+
+
+def _results_dir(raw: str, base: Path) -> Path:
+    """RESULTS_DIR: one path, not expanded; it need not exist yet."""
+    return _absolute(base, one(raw))
+
+
+def _collection_dir(raw: str, base: Path) -> Path:
+    """COLLECTION_DIR: one existing directory, not expanded."""
+    path = _absolute(base, one(raw))
+    if not _is_dir(path):
+        raise Problem(f"{path} is not a directory")
+    return path
+
+
+# --------------------------------------------------------------------------
+# The key table
+
+
+class _PerTask:
+    """The type of PER_TASK (one instance, compared with ``is``)."""
+
+    def __repr__(self) -> str:
+        return "PER_TASK"
+
+
+#: A default taken from the task table: the Task attribute named like the Config field.
+PER_TASK = _PerTask()
+
+
+@dataclass(frozen=True)
+class Computed:
+    """A default computed from the base directory (the config file's, or a dict's ``base``)."""
+
+    make: Callable[[Path], object]
+    doc: str  # how docs/config.md states it
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: what the loader and docs/config.md know about it."""
+
+    name: str  # canonical, upper case
+    field: str  # the Config field it fills
+    parse: Parser  # (raw value, base directory) -> the field's value; raises Problem
+    doc: str  # one line: what it means
+    #: a value, PER_TASK, or a Computed; unused when required
+    default: object = None
+    required: bool = False
+    aliases: tuple[str, ...] = ()  # old EvalJ names
+    #: what a default of None or () means, in docs/config.md
+    unset: str = "none"
+    note: str = ""  # longer explanation for docs/config.md
+
+    def default_for(self, task: Task, base: Path) -> object:
+        """The value of the key when the configuration does not set it."""
+        if self.default is PER_TASK:
+            return getattr(task, self.field)
+        if isinstance(self.default, Computed):
+            return self.default.make(base)
+        return self.default
+
+
+def _task_names() -> str:
+    """The task names of the table, with their aliases, for the TASK note."""
+    names = [f"`{t.name}`" + (f" (alias {', '.join(f'`{a}`' for a in t.aliases)})" if t.aliases else "")
+             for t in TASKS.values()]
+    return ", ".join(names)
+
+
+#: Every key, in documentation order (docs/config.md is generated from this table).
+SCHEMA: tuple[Key, ...] = (
+    Key("TASK", "task", parse_task, required=True,
+        doc="The evaluation task: which measures apply, which settings are evaluated and which checks "
+            "a run must pass (docs/measures.md §3).",
+        note=f"One of {_task_names()}. Names are case-insensitive, and `Focussed` and `Focused` are "
+             "the same word."),
+    Key("METRICS", "metrics", parse_metrics, default=PER_TASK, unset="trec_eval's standard set",
+        doc="The measures to report: measure families or single measures of the task, as a list.",
+        note="Names are case-insensitive and repeats are ignored. A family may be named by one of its "
+             "measures (`MAep` selects `ep/gr`); the whole family is reported. `hixeval` can be added "
+             "to every INEX task. A name the task does not know is an error; `inexeval metrics` lists "
+             "every name. For `trec` the names are trec_eval's (`map`, `P_10`, "
+             "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8)."),
+    Key("ALPHA", "alpha", parse_alpha, default=1.0,
+        doc="Overlap intolerance α, a number in [0, 1]: with OVERLAP on, how much less a result "
+            "earns for text that was already seen higher in the ranking (1: nothing again).",
+        note="HiXEval uses α = ALPHA with OVERLAP on and α = 0 with OVERLAP off; for the tasks "
+             "without OVERLAP (Relevant and Best in Context) it uses ALPHA (docs/measures.md §4.3, "
+             "§5)."),
+    Key("OVERLAP", "overlap", parse_overlap, default=PER_TASK,
+        unset="none (the task has no OVERLAP; setting it is an error)",
+        doc="`on`, `off`, or both: score against the ideal recall-base with overlapping results "
+            "penalised (on), or against the full recall-base (off).",
+        note="Case-insensitive; repeats are ignored. Each value is a separate setting: several "
+             "OVERLAP and QUANT_FUNCTIONS values evaluate every combination, written under "
+             "`<quant>_<overlap>` (`gen_on`)."),
+    Key("QUANT_FUNCTIONS", "quant_functions", parse_quant, default=("gen",),
+        doc="Quantisation functions `strict`, `gen`, `genLifted`: how exhaustivity and specificity "
+            "become a gain (docs/measures.md §4.1).",
+        note="Case-insensitive; each one is a separate setting. Only the XCG tasks use it ("
+             f"{', '.join(f'`{t.name}`' for t in TASKS.values() if t.quantised)}); the others "
+             "accept and ignore it. `strict` and `genLifted` need exhaustivity values, which INEX "
+             "2006 assessments do not have."),
+    Key("DCV", "dcv", parse_dcv, default=PER_TASK,
+        doc="Rank cut-offs k of the measures reported at a rank: nxCG@k, MAnxCG@k, HiXEval's "
+            "P/R/F@k, gP@k and gR@k.",
+        note=f"Positive integers up to {MAX_RANK:,}; repeats are ignored. `trec` does not use DCV "
+             "(its cut-offs are trec_eval's, in the measure names)."),
+    Key("ASSESSMENTS_DIR", "assessments", _input_files, required=True, aliases=("EXPANDED_FULLRB",),
+        doc="The assessments: INEX XML assessment files (docs/formats.md §1.2), or the one qrels "
+            "file of `trec`.",
+        note="A path value. When a topic has several assessment files, POOLS chooses one; without "
+             "POOLS, the one under a directory named `main` below the value's root (for a glob, "
+             "the directories before its first wildcard) is used."),
+    Key("SUBMISSIONRUNS_DIR", "runs", _input_files, required=True,
+        doc="The runs to evaluate: INEX XML submissions or text runs (docs/formats.md §1.3), TREC "
+            "runs for `trec`; plain or gzip-compressed.",
+        note="A path value; every file it names is read as a run."),
+    Key("RESULTS_DIR", "results_dir", _results_dir,
+        default=Computed(lambda base: _absolute(base, "results"),
+                         "`results` in the config file's directory"),
+        doc="Where the result files go: `RESULTS_DIR/<TASK>/<setting>/<run-id>.tsv` and the "
+            "summaries (docs/formats.md §9.2).",
+        note="One path, relative to the config file; it is created when needed. `--results-dir` "
+             "replaces it, relative to the current directory."),
+    Key("QUERY_TYPE", "query_type", parse_text, unset="none (every topic is kept)",
+        doc="Keep only the topics whose assessment file gives this `inex_topic/@query_type` (e.g. "
+            "`CO+S`).",
+        note="Compared ignoring case, spaces and `+` (`CO+S` matches `COS`). A topic whose file "
+             "gives no query type is kept, with a warning. Not used by `trec`."),
+    Key("POOLS", "pools", parse_id_set, unset="none (every pool)",
+        doc="Pool ids to use: a topic's assessments are taken from a file of a listed pool.",
+        note="Topics without a listed pool are left out, and listed pools without a file are "
+             "reported, as warnings. Not used by `trec`."),
+    Key("TOPICS", "topics", parse_id_set, unset="none (every topic of the assessments)",
+        doc="Topic ids to evaluate; the other topics of the assessments are left out.",
+        note="Applied before POOLS and QUERY_TYPE. Not used by `trec`."),
+    Key("COLLECTION_DIR", "collection_dir", _collection_dir, aliases=("INEXDOCCOLL_DIR",),
+        doc="The documents (docs/formats.md §1.4): sizes of retrieved elements the assessments do "
+            "not list, and character offsets for Best in Context.",
+        note="One directory, which must exist. A file id is looked up as `<dir>/<id>.xml`, else by "
+             "a unique suffix match. Needing a size or an offset without COLLECTION_DIR is an "
+             "error that says so."),
+    Key("MAX_RESULTS", "max_results", parse_max_results, default=PER_TASK,
+        unset="none (every result is kept)",
+        doc="Results counted per topic; the ones after them are dropped.",
+        note=f"A positive integer up to {MAX_RANK:,}. In an INEX run the first results in file "
+             "order count and the dropped ones are reported in a warning; the nxCG curve's ranks "
+             "are ⌈p · MAX_RESULTS / 100⌉, p = 1 … 100. In a `trec` run the first results after "
+             "ordering by score count, as with trec_eval's `-M`."),
+    Key("BEP_A", "bep_a", parse_bep_a, default=("0.01", "0.1", "1", "10", "100"),
+        doc="The A values of BEPD and EPRUM (Best in Context): positive numbers.",
+        note="Kept as written (trimmed), since they name the output columns: `BEP_A: 1.0` gives "
+             "`BEPD(A=1.0)`."),
+    Key("AVG_DOC_LENGTH", "avg_doc_length", parse_avg_doc_length,
+        unset="the mean text length of the `.xml` documents under COLLECTION_DIR (hidden files "
+              "skipped)",
+        doc="L of BEPD and EPRUM (Best in Context): the average document length in characters, a "
+            "positive number."),
+    Key("Q_BETA", "q_beta", parse_q_beta, default=1.0,
+        doc="β of the Q-measure and R-measure, a number ≥ 0 (`q` of the XCG tasks, `Q` and `R` of "
+            "`trec`; docs/measures.md §4.6, §8)."),
+    Key("REL_LEVEL", "rel_level", parse_rel_level, default=1,
+        doc="`trec` only: the lowest qrels relevance level that counts as relevant, a positive "
+            "integer."),
+    Key("GAINS", "gains", parse_gains, unset="each level's gain is the level itself",
+        doc="`trec` only: the gain of each relevance level for the graded measures, as "
+            "`level:gain` items (levels ≥ 1, gains ≥ 0).",
+        note="Levels not listed keep their level as gain. In YAML (and in a dict) it may also be "
+             "a mapping `{1: 1, 2: 2}`."),
+)
+
+#: The key table by canonical name.
+KEY_TABLE: dict[str, Key] = {k.name: k for k in SCHEMA}
+#: Keys in documentation order.
+KEYS: tuple[str, ...] = tuple(KEY_TABLE)
+#: Old EvalJ key names.
+KEY_ALIASES: dict[str, str] = {alias: k.name for k in SCHEMA for alias in k.aliases}
+REQUIRED_KEYS: tuple[str, ...] = tuple(k.name for k in SCHEMA if k.required)
+
+
+# --------------------------------------------------------------------------
+# Reading the three sources into entries (KEY, raw value, where)
 
 
 class _Entry(NamedTuple):
@@ -110,20 +429,13 @@ class _Entry(NamedTuple):
     line: int | None
     source: str
     base: Path  # directory that relative paths of this value are relative to
-
-
-class _Problem(ValueError):
-    """A bad value; turned into a ConfigError with the entry's file and line."""
-
-
-# --------------------------------------------------------------------------
-# Reading the two formats into (KEY, raw value, line)
+    written: str = ""  # the key as written in a dict (for a duplicate's message)
 
 
 def _canonical_key(name: str) -> str | None:
     """The canonical key for NAME (case-insensitive, aliases resolved), or None."""
     upper = name.strip().upper()
-    if upper in KEYS:
+    if upper in KEY_TABLE:
         return upper
     return KEY_ALIASES.get(upper)
 
@@ -173,7 +485,7 @@ def _parse_prop(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
 
 
 def parse_prop_text(text: str, source: str) -> list[tuple[str, str, int]]:
-    """Split ``.prop`` TEXT into (KEY, raw value, line) triples (SPEC §2.1).
+    """Split ``.prop`` TEXT into (KEY, raw value, line) triples (docs/config.md).
 
     KEY is canonical (upper case, aliases resolved); the value has its
     comment removed and is trimmed; continuation lines are appended to the
@@ -197,7 +509,7 @@ def _yaml_scalar(node: yaml.Node) -> str | None:
 
 
 def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], list[ConfigError]]:
-    """A YAML mapping as (KEY, raw value, line), and its errors (SPEC §2.2).
+    """A YAML mapping as (KEY, raw value, line), and its errors (docs/config.md).
 
     The document is composed with PyYAML's safe loader so that each key keeps
     its line; values are read as written and go through the same checks as
@@ -241,6 +553,60 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
     return entries, errors
 
 
+def _scalar_text(value: object) -> str | None:
+    """A dict value as config text: a string (trimmed), a number or a path; None for anything else."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        return path if isinstance(path, str) else None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _mapping_value(key: str, value: object) -> str | None:
+    """A dict value as the text a ``.prop`` line would hold, or None when it is not one.
+
+    None is an empty value (like a YAML null); a list or tuple is joined with
+    commas; GAINS may also be a dict ``{level: gain}``.
+    """
+    if value is None:
+        return ""
+    text = _scalar_text(value)
+    if text is not None:
+        return text
+    if isinstance(value, (list, tuple)):
+        items = [_scalar_text(item) for item in value]
+        return None if None in items else ",".join(items)
+    if key == "GAINS" and isinstance(value, Mapping):
+        pairs = [(_scalar_text(k), _scalar_text(v)) for k, v in value.items()]
+        ok = all(k is not None and v is not None for k, v in pairs)
+        return ",".join(f"{k}:{v}" for k, v in pairs) if ok else None
+    return None
+
+
+def _mapping_entries(mapping: object, source: str, base: Path) -> tuple[list[_Entry], list[ConfigError]]:
+    """The entries of a dict of config keys, and its errors (unknown keys, values of a wrong type)."""
+    if not isinstance(mapping, Mapping):
+        raise ConfigErrors([ConfigError(
+            f"a configuration must be a mapping of keys, not {type(mapping).__name__}", source)])
+    entries: list[_Entry] = []
+    errors: list[ConfigError] = []
+    for name, value in mapping.items():
+        key = _canonical_key(name) if isinstance(name, str) else None
+        if key is None:
+            errors.append(_unknown_key(str(name), source, None))
+            continue
+        text = _mapping_value(key, value)
+        if text is None:
+            errors.append(ConfigError(
+                f"{key}: expected a value or a list of values, got {type(value).__name__}", source))
+            continue
+        entries.append(_Entry(key, text, None, source, base, name))
+    return entries, errors
+
+
 def _parse_override(text: str) -> tuple[str | None, str, ConfigError | None]:
     """One ``--set KEY=VALUE`` as (KEY, raw value, error)."""
     match = _KEY_LINE.match(text)
@@ -250,290 +616,6 @@ def _parse_override(text: str) -> tuple[str | None, str, ConfigError | None]:
     if key is None:
         return None, "", _unknown_key(match.group(1), OVERRIDE_SOURCE, None)
     return key, match.group(2).strip(), None
-
-
-# --------------------------------------------------------------------------
-# Values
-
-
-def _items(raw: str) -> list[str]:
-    """Comma-separated items, trimmed, empty ones dropped (SPEC §2.1)."""
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-def _unique(items: Sequence) -> tuple:
-    """ITEMS without repeats, first occurrence kept."""
-    return tuple(dict.fromkeys(items))
-
-
-def _list(raw: str) -> list[str]:
-    items = _items(raw)
-    if not items:
-        raise _Problem("no value given")
-    return items
-
-
-def _one(raw: str) -> str:
-    items = _list(raw)
-    if len(items) > 1:
-        raise _Problem(f"takes one value, got {len(items)}: {raw.strip()!r}")
-    return items[0]
-
-
-def _number(text: str, what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _Problem(f"{text!r} is not {what}") from None
-    if not math.isfinite(value):
-        raise _Problem(f"{text!r} is not {what}")
-    return value
-
-
-def _integer(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise _Problem(f"{text!r} is not {what}") from None
-
-
-#: Upper bound of rank counts (DCV, MAX_RESULTS): larger ones made the measures
-#: allocate per-rank arrays they cannot hold (found by tests/test_fuzz.py).
-MAX_RANK = 1_000_000
-
-
-def _positive_int(text: str) -> int:
-    value = _integer(text, "a positive integer")
-    if value < 1:
-        raise _Problem(f"{text!r} is not a positive integer")
-    return value
-
-
-def _rank_count(text: str) -> int:
-    """A positive integer no larger than MAX_RANK (DCV, MAX_RESULTS)."""
-    value = _positive_int(text)
-    if value > MAX_RANK:
-        raise _Problem(f"{text!r} is too large (at most {MAX_RANK})")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = _number(text, "a positive number")
-    if value <= 0:
-        raise _Problem(f"{text!r} is not a positive number")
-    return value
-
-
-def _alpha(raw: str) -> float:
-    """ALPHA: overlap intolerance, a number in [0, 1] (SPEC §2.3)."""
-    text = _one(raw)
-    value = _number(text, "a number in [0, 1]")
-    if not 0.0 <= value <= 1.0:
-        raise _Problem(f"{text!r} is not in [0, 1]")
-    return value
-
-
-def _q_beta(raw: str) -> float:
-    """Q_BETA: β of Q/R (seed 003), a number >= 0."""
-    text = _one(raw)
-    value = _number(text, "a number >= 0")
-    if value < 0:
-        raise _Problem(f"{text!r} is negative")
-    return value
-
-
-def _overlap(raw: str) -> tuple[str, ...]:
-    """OVERLAP: ``on``/``off`` items, case-insensitive, in the order given."""
-    out = []
-    for item in _list(raw):
-        low = item.lower()
-        if low not in ("on", "off"):
-            raise _Problem(f"{item!r} is not 'on' or 'off'")
-        out.append(low)
-    return _unique(out)
-
-
-def _quant(raw: str) -> tuple[str, ...]:
-    """QUANT_FUNCTIONS: strict | gen | genLifted, case-insensitive (SPEC §4.1)."""
-    out = []
-    for item in _list(raw):
-        name = _QUANT_NAMES.get(item.lower())
-        if name is None:
-            close = difflib.get_close_matches(item.lower(), list(_QUANT_NAMES), n=1)
-            hint = f"; did you mean {_QUANT_NAMES[close[0]]}?" if close else ""
-            raise _Problem(f"unknown quantisation {item!r} (strict, gen or genLifted){hint}")
-        out.append(name)
-    return _unique(out)
-
-
-def _bep_a(raw: str) -> tuple[str, ...]:
-    """BEP_A: positive numbers, kept as written (they name output columns, SPEC §9.2)."""
-    items = _list(raw)
-    for item in items:
-        _positive_float(item)
-    return _unique(items)
-
-
-def _gains(raw: str) -> tuple[tuple[int, float], ...]:
-    """GAINS: ``level:gain`` items (SPEC §8), levels >= 1, gains >= 0, sorted by level."""
-    gains: dict[int, float] = {}
-    for item in _list(raw):
-        level_text, sep, gain_text = item.partition(":")
-        if not sep:
-            raise _Problem(f"{item!r} is not 'level:gain'")
-        level = _integer(level_text.strip(), "a relevance level (an integer >= 1)")
-        if level < 1:
-            raise _Problem(f"{level_text.strip()!r} is not a relevance level (an integer >= 1)")
-        gain = _number(gain_text.strip(), "a gain (a number >= 0)")
-        if gain < 0:
-            raise _Problem(f"gain {gain_text.strip()!r} is negative")
-        if level in gains:
-            raise _Problem(f"level {level} is given twice")
-        gains[level] = gain
-    return tuple(sorted(gains.items()))
-
-
-def _task(raw: str) -> str:
-    """TASK: a name of the task table (case-insensitive, Focussed = Focused, aliases)."""
-    text = _one(raw)
-    task = find_task(text)
-    if task is None:
-        raise _Problem(unknown_task_message(text))
-    return task.name
-
-
-#: Value parsers of the keys that do not depend on the task or on paths.
-_PARSERS: dict[str, Callable[[str], object]] = {
-    "TASK": _task,
-    "METRICS": lambda raw: _unique(item.lower() for item in _list(raw)),
-    "ALPHA": _alpha,
-    "OVERLAP": _overlap,
-    "QUANT_FUNCTIONS": _quant,
-    "DCV": lambda raw: _unique(_rank_count(item) for item in _list(raw)),
-    "QUERY_TYPE": _one,
-    "POOLS": lambda raw: frozenset(_list(raw)),
-    "TOPICS": lambda raw: frozenset(_list(raw)),
-    "MAX_RESULTS": lambda raw: _rank_count(_one(raw)),
-    "BEP_A": _bep_a,
-    "AVG_DOC_LENGTH": lambda raw: _positive_float(_one(raw)),
-    "Q_BETA": _q_beta,
-    "REL_LEVEL": lambda raw: _positive_int(_one(raw)),
-    "GAINS": _gains,
-}
-_FIELDS = {
-    "TASK": "task", "METRICS": "metrics", "ALPHA": "alpha", "OVERLAP": "overlap",
-    "QUANT_FUNCTIONS": "quant_functions", "DCV": "dcv", "QUERY_TYPE": "query_type",
-    "POOLS": "pools", "TOPICS": "topics", "MAX_RESULTS": "max_results", "BEP_A": "bep_a",
-    "AVG_DOC_LENGTH": "avg_doc_length", "Q_BETA": "q_beta", "REL_LEVEL": "rel_level",
-    "GAINS": "gains",
-}
-
-
-# --------------------------------------------------------------------------
-# Paths
-
-
-def _absolute(base: Path, text: str) -> Path:
-    """TEXT relative to BASE (``~`` expanded), absolute and normalised, links kept."""
-    return Path(os.path.abspath(os.path.join(base, os.path.expanduser(text))))
-
-
-def _is_file(path: Path) -> bool:
-    """``path.is_file()``, False when the path cannot be examined (e.g. PermissionError;
-    found by tests/test_fuzz.py on a symlink into /proc)."""
-    try:
-        return path.is_file()
-    except OSError:
-        return False
-
-
-def _is_dir(path: Path) -> bool:
-    """``path.is_dir()``, False when the path cannot be examined (see _is_file)."""
-    try:
-        return path.is_dir()
-    except OSError:
-        return False
-
-
-def _walk(root: Path) -> list[InputFile]:
-    """Every file below ROOT, hidden files and hidden directories skipped."""
-    found = []
-    for here, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        for name in files:
-            path = Path(here, name)
-            if not name.startswith(".") and _is_file(path):
-                found.append(InputFile(path, root))
-    return found
-
-
-def _expand_item(item: str, base: Path) -> list[InputFile]:
-    """The files one path item names: a file, a directory, or a glob (* ? **)."""
-    if "*" not in item and "?" not in item:
-        path = _absolute(base, item)
-        if _is_dir(path):
-            return _walk(path)
-        return [InputFile(path, path)] if _is_file(path) else []
-    # Only *, ? and ** are wildcards (SPEC §2.1): a '[' is a literal character.
-    pattern = os.path.expanduser(item).replace("[", "[[]")
-    if not os.path.isabs(pattern):
-        pattern = os.path.join(glob.escape(str(base)), pattern)
-    # The root of everything a glob matches is its fixed prefix (the directories
-    # before the first wildcard), so that `CO+S/*/` and `CO+S*/` both keep a
-    # `main/` directory below the root (pool selection, SPEC §1.2).
-    fixed = []
-    for part in Path(pattern).parts:
-        if "*" in part or "?" in part:
-            break
-        fixed.append(part)
-    root = Path(os.path.abspath(os.path.join(*fixed).replace("[[]", "["))) if fixed else Path(base)
-    found = []
-    for match in glob.glob(pattern, recursive=True):
-        path = Path(os.path.abspath(match))
-        if _is_dir(path):
-            found.extend(InputFile(f.path, root) for f in _walk(path))
-        elif _is_file(path):
-            found.append(InputFile(path, root))
-    return found
-
-
-def expand_paths(value: str, base: Path, key: str, source: object, line: int | None) -> tuple[InputFile, ...]:
-    """The files of a path value (SPEC §2.1), sorted, each file once.
-
-    Each comma-separated item is a file (its own root), a directory (searched
-    recursively, hidden files and directories skipped; the directory is the
-    root) or a glob with ``*``, ``?``, ``**`` (a matched directory is searched
-    like a directory; the root of every match is the glob's fixed prefix, the
-    directories before its first wildcard).  Relative items are relative to BASE.  Files are sorted by
-    path; a file reached under several roots keeps the outermost one.  An
-    item that matches no file is an error naming KEY, SOURCE and LINE; all
-    such errors are raised together as ConfigErrors.
-    """
-    items = _items(value)
-    if not items:
-        raise ConfigErrors([ConfigError(f"{key}: no path given", source, line)])
-    found: list[InputFile] = []
-    errors: list[ConfigError] = []
-    for item in items:
-        matched = _expand_item(item, Path(base))
-        if not matched:
-            errors.append(ConfigError(f"{key}: {item!r} matches no file", source, line))
-        found.extend(matched)
-    if errors:
-        raise ConfigErrors(errors)
-    found.sort(key=lambda f: (f.path.parts, f.root.parts))
-    unique: dict[Path, InputFile] = {}
-    for f in found:
-        unique.setdefault(f.path, f)
-    return tuple(unique.values())
-
-
-def _single_path(entry: _Entry, must_exist: bool) -> Path:
-    """RESULTS_DIR / COLLECTION_DIR: one path, relative to the entry's base, not expanded."""
-    path = _absolute(entry.base, _one(entry.value))
-    if must_exist and not _is_dir(path):
-        raise _Problem(f"{path} is not a directory")
-    return path
 
 
 # --------------------------------------------------------------------------
@@ -560,28 +642,24 @@ def _read_entries(path: Path) -> tuple[list[_Entry], list[ConfigError]]:
     return [_Entry(key, value, line, source, base) for key, value, line in triples], errors
 
 
-def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
-    """Read, check and expand a configuration (SPEC §2, §3, §5, §8).
+def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence[str], *,
+           source: str, base: Path, config_file: Path | None) -> Config:
+    """Check ENTRIES (and OVERRIDES on top) into a Config, or raise every problem as ConfigErrors.
 
-    PATH is YAML when it ends in ``.yaml``/``.yml`` and EvalJ ``.prop``
-    otherwise.  OVERRIDES are ``KEY=VALUE`` strings (``--set``), applied
-    after the file, each replacing that key; their relative paths are
-    relative to the current directory, and their errors name ``--set``.
-    Defaults are those of SPEC §2.3; OVERLAP and METRICS default per task
-    (§3); OVERLAP is an error for the tasks without it (§5: Relevant and Best
-    in Context; also trec).  All problems are raised together as ConfigErrors.
+    SOURCE names the configuration in messages about it as a whole (a missing
+    key); BASE is the directory of the computed defaults (RESULTS_DIR).
     """
-    path = Path(path)
-    source = str(path)
-    entries, errors = _read_entries(path)
-
     chosen: dict[str, _Entry] = {}
     for entry in entries:
         first = chosen.get(entry.key)
-        if first is not None:
-            errors.append(ConfigError(f"duplicate key {entry.key} (first set on line {first.line})", source, entry.line))
-        else:
+        if first is None:
             chosen[entry.key] = entry
+        elif first.line is not None:
+            errors.append(ConfigError(f"duplicate key {entry.key} (first set on line {first.line})",
+                                      entry.source, entry.line))
+        else:
+            errors.append(ConfigError(f"duplicate key {entry.key} (given as {first.written!r} and as "
+                                      f"{entry.written!r})", entry.source, entry.line))
     cwd = Path(os.getcwd())
     for text in overrides:
         key, value, error = _parse_override(text)
@@ -596,48 +674,68 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
 
     values: dict[str, object] = {}
     for key, entry in chosen.items():
+        spec = KEY_TABLE[key]
         try:
-            if key in _PARSERS:
-                values[_FIELDS[key]] = _PARSERS[key](entry.value)
-            elif key == "RESULTS_DIR":
-                values["results_dir"] = _single_path(entry, must_exist=False)
-            elif key == "COLLECTION_DIR":
-                values["collection_dir"] = _single_path(entry, must_exist=True)
-            else:  # ASSESSMENTS_DIR, SUBMISSIONRUNS_DIR
-                field = "assessments" if key == "ASSESSMENTS_DIR" else "runs"
-                values[field] = expand_paths(entry.value, entry.base, key, entry.source, entry.line)
-        except _Problem as problem:
-            fail(entry, str(problem))
-        except ConfigErrors as many:
-            errors.extend(many.errors)
+            values[spec.field] = spec.parse(entry.value, entry.base)
+        except Problem as problem:
+            for message in problem.messages:
+                fail(entry, message)
 
     for key in REQUIRED_KEYS:
         if key not in chosen:
             errors.append(ConfigError(f"missing required key {key}", source))
 
     task = values.get("task")
-    if isinstance(task, str):
-        row = TASKS[task]
-        values["strategy"] = row.strategy
-        if "OVERLAP" in chosen and not row.takes_overlap:
-            fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
-        values.setdefault("overlap", row.overlap)
-        values.setdefault("metrics", row.metrics)
-        values.setdefault("dcv", row.dcv)
-        values.setdefault("max_results", row.max_results)
+    if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
+        fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
 
     if errors:
         # file errors by line, then those without a line, then those of --set
         errors.sort(key=lambda e: (e.file == OVERRIDE_SOURCE, e.line is None, e.line or 0))
         raise ConfigErrors(errors)
 
-    values.setdefault("alpha", 1.0)
-    values.setdefault("quant_functions", ("gen",))
-    values.setdefault("dcv", DEFAULT_DCV)
-    values.setdefault("results_dir", _absolute(path.parent, "results"))
+    row = TASKS[values["task"]]
+    for spec in SCHEMA:
+        if spec.field not in values:
+            values[spec.field] = spec.default_for(row, base)
     return Config(
-        source=path,
-        key_lines=tuple((k, e.line) for k, e in chosen.items() if e.source != OVERRIDE_SOURCE),
+        strategy=row.strategy,
+        source=config_file,
+        key_lines=tuple((k, e.line) for k, e in chosen.items() if e.line is not None),
         overridden=tuple(k for k, e in chosen.items() if e.source == OVERRIDE_SOURCE),
         **values,
     )
+
+
+def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """Read, check and expand a configuration file (docs/config.md).
+
+    PATH is YAML when it ends in ``.yaml``/``.yml`` and EvalJ ``.prop``
+    otherwise; its relative paths are relative to its directory.  OVERRIDES
+    are ``KEY=VALUE`` strings (``--set``), applied after the file, each
+    replacing that key; their relative paths are relative to the current
+    directory, and their errors name ``--set``.  Defaults come from
+    :data:`SCHEMA` (OVERLAP, METRICS, DCV and MAX_RESULTS from the task
+    table); OVERLAP is an error for the tasks without it.  All problems are
+    raised together as ConfigErrors.
+    """
+    path = Path(path)
+    entries, errors = _read_entries(path)
+    return _build(entries, errors, overrides, source=str(path), base=path.parent, config_file=path)
+
+
+def load_config_mapping(mapping: Mapping[str, object], *, base: str | Path | None = None,
+                        overrides: Sequence[str] = (), source: str = "<dict>") -> Config:
+    """A Config from a dict of config keys, with the same checks as a file (docs/config.md).
+
+    Keys are case-insensitive and may be aliases.  A value is a string, a
+    number, a path, or a list or tuple of those (joined as a comma list);
+    GAINS may also be a dict ``{level: gain}``.  Relative paths (and the
+    default RESULTS_DIR) are relative to BASE, the current directory when
+    None.  OVERRIDES are ``--set`` strings, as for :func:`load_config`.
+    Every problem is raised together as ConfigErrors naming SOURCE (without
+    a line); the Config's ``source`` is None.
+    """
+    base = Path(os.getcwd()) if base is None else Path(base)
+    entries, errors = _mapping_entries(mapping, source, base)
+    return _build(entries, errors, overrides, source=source, base=base, config_file=None)

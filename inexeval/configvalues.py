@@ -1,0 +1,216 @@
+"""Value parsers of the configuration keys (docs/config.md).
+
+Every parser takes (raw value, base directory) and returns the value of a
+:class:`~inexeval.config.Config` field, or raises :class:`Problem` with
+messages that the loader prefixes with the key and locates by file and line.
+Only the path keys use the base directory; their parsers live in
+:mod:`inexeval.config` with the path expansion.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from inexeval.tasks import find_task, unknown_task_message
+
+#: (raw value, base directory) -> value; raises Problem.
+Parser = Callable[[str, Path], object]
+#: Upper bound of rank counts (DCV, MAX_RESULTS): larger ones made the measures
+#: allocate per-rank arrays they cannot hold (found by tests/test_fuzz.py).
+MAX_RANK = 1_000_000
+
+_QUANT_NAMES = {"strict": "strict", "gen": "gen", "genlifted": "genLifted"}
+
+
+class Problem(ValueError):
+    """A bad value (one message or several); each becomes a ConfigError ``KEY: message``
+    with the entry's file and line."""
+
+    def __init__(self, *messages: str):
+        super().__init__(*messages)
+        self.messages = messages
+
+
+def split_items(raw: str) -> list[str]:
+    """Comma-separated items, trimmed, empty ones dropped (docs/config.md)."""
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def unique(items: Sequence) -> tuple:
+    """ITEMS without repeats, first occurrence kept."""
+    return tuple(dict.fromkeys(items))
+
+
+def listed(raw: str) -> list[str]:
+    """The items of RAW; none at all is a problem."""
+    items = split_items(raw)
+    if not items:
+        raise Problem("no value given")
+    return items
+
+
+def one(raw: str) -> str:
+    """The single item of RAW (keys that take one value)."""
+    items = listed(raw)
+    if len(items) > 1:
+        raise Problem(f"takes one value, got {len(items)}: {raw.strip()!r}")
+    return items[0]
+
+
+def _number(text: str, what: str) -> float:
+    """TEXT as a finite float; otherwise "TEXT is not WHAT"."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise Problem(f"{text!r} is not {what}") from None
+    if not math.isfinite(value):
+        raise Problem(f"{text!r} is not {what}")
+    return value
+
+
+def _integer(text: str, what: str) -> int:
+    """TEXT as an int; otherwise "TEXT is not WHAT"."""
+    try:
+        return int(text)
+    except ValueError:
+        raise Problem(f"{text!r} is not {what}") from None
+
+
+def _positive_int(text: str) -> int:
+    """TEXT as an integer >= 1."""
+    value = _integer(text, "a positive integer")
+    if value < 1:
+        raise Problem(f"{text!r} is not a positive integer")
+    return value
+
+
+def _rank_count(text: str) -> int:
+    """A positive integer no larger than MAX_RANK (DCV, MAX_RESULTS)."""
+    value = _positive_int(text)
+    if value > MAX_RANK:
+        raise Problem(f"{text!r} is too large (at most {MAX_RANK})")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    """TEXT as a finite number > 0."""
+    value = _number(text, "a positive number")
+    if value <= 0:
+        raise Problem(f"{text!r} is not a positive number")
+    return value
+
+
+def parse_task(raw: str, base: Path) -> str:
+    """TASK: a name of the task table (case-insensitive, Focussed = Focused, aliases)."""
+    text = one(raw)
+    task = find_task(text)
+    if task is None:
+        raise Problem(unknown_task_message(text))
+    return task.name
+
+
+def parse_metrics(raw: str, base: Path) -> tuple[str, ...]:
+    """METRICS: names lower-cased, repeats dropped (resolved against the measures later)."""
+    return unique(item.lower() for item in listed(raw))
+
+
+def parse_alpha(raw: str, base: Path) -> float:
+    """ALPHA: overlap intolerance, a number in [0, 1]."""
+    text = one(raw)
+    value = _number(text, "a number in [0, 1]")
+    if not 0.0 <= value <= 1.0:
+        raise Problem(f"{text!r} is not in [0, 1]")
+    return value
+
+
+def parse_overlap(raw: str, base: Path) -> tuple[str, ...]:
+    """OVERLAP: ``on``/``off`` items, case-insensitive, in the order given."""
+    out = []
+    for item in listed(raw):
+        low = item.lower()
+        if low not in ("on", "off"):
+            raise Problem(f"{item!r} is not 'on' or 'off'")
+        out.append(low)
+    return unique(out)
+
+
+def parse_quant(raw: str, base: Path) -> tuple[str, ...]:
+    """QUANT_FUNCTIONS: strict | gen | genLifted, case-insensitive (docs/measures.md §4.1)."""
+    out = []
+    for item in listed(raw):
+        name = _QUANT_NAMES.get(item.lower())
+        if name is None:
+            close = difflib.get_close_matches(item.lower(), list(_QUANT_NAMES), n=1)
+            hint = f"; did you mean {_QUANT_NAMES[close[0]]}?" if close else ""
+            raise Problem(f"unknown quantisation {item!r} (strict, gen or genLifted){hint}")
+        out.append(name)
+    return unique(out)
+
+
+def parse_dcv(raw: str, base: Path) -> tuple[int, ...]:
+    """DCV: rank counts, repeats dropped, in the order given."""
+    return unique(_rank_count(item) for item in listed(raw))
+
+
+def parse_text(raw: str, base: Path) -> str:
+    """One value, as written (QUERY_TYPE)."""
+    return one(raw)
+
+
+def parse_id_set(raw: str, base: Path) -> frozenset[str]:
+    """A set of ids (POOLS, TOPICS)."""
+    return frozenset(listed(raw))
+
+
+def parse_max_results(raw: str, base: Path) -> int:
+    """MAX_RESULTS: one rank count."""
+    return _rank_count(one(raw))
+
+
+def parse_bep_a(raw: str, base: Path) -> tuple[str, ...]:
+    """BEP_A: positive numbers, kept as written (they name output columns, docs/formats.md §9.2)."""
+    items = listed(raw)
+    for item in items:
+        _positive_float(item)
+    return unique(items)
+
+
+def parse_avg_doc_length(raw: str, base: Path) -> float:
+    """AVG_DOC_LENGTH: one positive number."""
+    return _positive_float(one(raw))
+
+
+def parse_q_beta(raw: str, base: Path) -> float:
+    """Q_BETA: β of Q/R (seed 003), a number >= 0."""
+    text = one(raw)
+    value = _number(text, "a number >= 0")
+    if value < 0:
+        raise Problem(f"{text!r} is negative")
+    return value
+
+
+def parse_rel_level(raw: str, base: Path) -> int:
+    """REL_LEVEL: one positive integer."""
+    return _positive_int(one(raw))
+
+
+def parse_gains(raw: str, base: Path) -> tuple[tuple[int, float], ...]:
+    """GAINS: ``level:gain`` items (docs/measures.md §8), levels >= 1, gains >= 0, sorted by level."""
+    gains: dict[int, float] = {}
+    for item in listed(raw):
+        level_text, sep, gain_text = item.partition(":")
+        if not sep:
+            raise Problem(f"{item!r} is not 'level:gain'")
+        level = _integer(level_text.strip(), "a relevance level (an integer >= 1)")
+        if level < 1:
+            raise Problem(f"{level_text.strip()!r} is not a relevance level (an integer >= 1)")
+        gain = _number(gain_text.strip(), "a gain (a number >= 0)")
+        if gain < 0:
+            raise Problem(f"gain {gain_text.strip()!r} is negative")
+        if level in gains:
+            raise Problem(f"level {level} is given twice")
+        gains[level] = gain
+    return tuple(sorted(gains.items()))

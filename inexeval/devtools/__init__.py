@@ -1,0 +1,1 @@
+"""Tools for developers of inexeval (documentation generators); not used when evaluating."""
