@@ -7,11 +7,12 @@ Measure names are those of :mod:`inexeval.measures.classic` (docs/measures.md §
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from inexeval.config import Config, InputFile
+from inexeval.config import InputFile, load_config_mapping
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.classic import DEFAULT_MEASURES, MEASURES
 from inexeval.model import RunResult
@@ -46,14 +47,19 @@ def evaluate_trec(
         raise ConfigError(f"REL_LEVEL must be >= 1, not {rel_level}")
     if max_results is not None and max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be >= 1, not {max_results}")
-    qrels = Path(qrels_path)
-    config = Config(
-        task="trec", strategy="trec", metrics=tuple(measures) if measures is not None else (), alpha=1.0,
-        overlap=(), quant_functions=("gen",), dcv=(10, 25, 50), assessments=(InputFile(qrels, qrels),),
-        runs=tuple(InputFile(Path(p), Path(p)) for p in run_paths), results_dir=Path("results"),
-        max_results=max_results, q_beta=q_beta, rel_level=rel_level,
-        gains=tuple(sorted(gains.items())) if gains else None,
-    )
+    # paths are set after loading: "-" (standard input) is not a file a config key can name
+    keys: dict = {"TASK": "trec", "ASSESSMENTS_DIR": ".", "SUBMISSIONRUNS_DIR": ".", "REL_LEVEL": rel_level,
+                  "Q_BETA": q_beta}
+    if measures is not None:
+        keys["METRICS"] = list(measures)
+    if max_results is not None:
+        keys["MAX_RESULTS"] = max_results
+    if gains:
+        keys["GAINS"] = dict(gains)
+    config = dataclasses.replace(
+        load_config_mapping(keys, source="evaluate_trec"),
+        assessments=(InputFile(Path(qrels_path), Path(qrels_path)),),
+        runs=tuple(InputFile(Path(p), Path(p)) for p in run_paths))
     ev = evaluate(config, empty_as_zero=empty_as_zero)
     for w in ev.warnings:
         say(w)
