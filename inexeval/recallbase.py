@@ -13,10 +13,8 @@ import numpy as np
 
 from inexeval.errors import InputError
 from inexeval.model import E_TOO_SMALL, Judgement, TopicAssessment
+from inexeval.numeric import TOLERANCE
 from inexeval.paths import ancestors_or_self, depth, parent
-
-#: Relative tolerance of every tie and threshold test (SPEC §10).
-TOL = 1e-9
 
 QUANT_FUNCTIONS = ("strict", "gen", "genLifted")
 
@@ -47,7 +45,7 @@ def quantise(name: str, j: Judgement) -> float:
 
 def _greater(a: float, b: float) -> bool:
     """a > b beyond the relative tolerance of SPEC §10."""
-    return a - b > TOL * max(abs(a), abs(b), 1.0)
+    return a - b > TOLERANCE * max(abs(a), abs(b), 1.0)
 
 
 def _key(file: str, path: str) -> bytes:
