@@ -14,7 +14,7 @@ import numpy as np
 from inexeval.errors import InputError
 from inexeval.model import E_TOO_SMALL, Judgement, TopicAssessment
 from inexeval.numeric import TOLERANCE
-from inexeval.paths import ancestors_or_self, depth, parent
+from inexeval.paths import ancestors_or_self, depth, parent, proper_ancestors
 
 QUANT_FUNCTIONS = ("strict", "gen", "genLifted")
 
@@ -80,13 +80,13 @@ class TopicElements:
             local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
             for p, i in local.items():
                 a = parent(p)
-                j = local.get(a, -1) if a is not None else -1
-                par[i] = up[i] = j
-                while j < 0 and a is not None:  # a gap in the listing: look further up
-                    self.unlisted_above.add((f, a))
-                    a = parent(a)
-                    j = local.get(a, -1) if a is not None else -1
-                    up[i] = j
+                par[i] = up[i] = j = local.get(a, -1)
+                if j < 0 and a is not None:  # a gap in the listing: look further up, noting it
+                    for a in ancestors_or_self(a):
+                        up[i] = local.get(a, -1)
+                        if up[i] >= 0:
+                            break
+                        self.unlisted_above.add((f, a))
                 keys.append(_key(f, p))
             self.file_slices[f] = (start, start + len(local))
             start += len(local)
@@ -286,14 +286,7 @@ def ideal_elements(qs: dict[str, float]) -> list[str]:
             if q is not None and (best is None or _greater(q, best_q)):
                 best, best_q = a, q
         picked.add(best)
-    keep = [p for p in picked if not any(a in picked for a in _proper_ancestors(p))]
+    keep = [p for p in picked if not any(a in picked for a in proper_ancestors(p))]
     order = {p: i for i, p in enumerate(qs)}
     keep.sort(key=lambda p: (order.get(p, len(order)), depth(p), p))
     return keep
-
-
-def _proper_ancestors(path: str):
-    a = parent(path)
-    while a is not None:
-        yield a
-        a = parent(a)

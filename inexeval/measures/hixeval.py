@@ -26,7 +26,7 @@ import numpy as np
 
 from inexeval.model import FileAssessment, TopicAssessment
 from inexeval.numeric import TOLERANCE
-from inexeval.paths import ancestors_or_self
+from inexeval.paths import ancestors_or_self, proper_ancestors
 
 #: The 11 standard recall levels k/10 (exact decimals, SPEC §10).
 RECALL_LEVELS = np.array([k / 10 for k in range(11)])
@@ -39,14 +39,8 @@ def file_highlighted(fa: FileAssessment) -> int:
     this does not happen with well-formed files), the rsize of the
     top-most listed elements (those without a listed ancestor) is summed.
     """
-    roots = [p for p in fa.elements if not any(a in fa.elements for a in _proper_ancestors(p))]
+    roots = [p for p in fa.elements if not any(a in fa.elements for a in proper_ancestors(p))]
     return sum(fa.elements[p].rsize for p in roots)
-
-
-def _proper_ancestors(path: str):
-    it = ancestors_or_self(path)
-    next(it)
-    return it
 
 
 def total_relevant(topic: TopicAssessment, alpha: float) -> int:
