@@ -53,10 +53,6 @@ class Curve:
             return ("recall", "precision")
         return ("x", self.title)
 
-    @property
-    def bounded(self) -> bool:
-        return True  # every curve inexeval draws is a measure within [0, 1]
-
 
 def collect_curves(ev, topic: str | None = None) -> list[Curve]:
     """The curves of an Evaluation, from its RunResults (averages, or one topic's values)."""
@@ -106,7 +102,7 @@ def gp_text(c: Curve, task: str) -> str:
         f"set title {_gp_quote(f'{task} {c.title} ({c.setting})')} noenhanced",
         f"set xlabel {_gp_quote(xl)}",
         f"set ylabel {_gp_quote(yl)}",
-        "set yrange [0:1]" if c.bounded else "set autoscale y",
+        "set yrange [0:1]",  # every curve inexeval draws is a measure within [0, 1]
         "set xrange [0:1]" if max(c.xs) <= 1 else "set autoscale x",
         "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
         "set grid",
@@ -143,8 +139,7 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
                     linewidth=1.4, label=run)
         xl, yl = c.axes
         ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
-        if c.bounded:
-            ax.set_ylim(0, 1)
+        ax.set_ylim(0, 1)  # every curve inexeval draws is a measure within [0, 1]
         if max(c.xs) <= 1:
             ax.set_xlim(0, 1)
         ax.grid(True, alpha=0.3)
