@@ -4,7 +4,7 @@
                                               [--runs N] [--jobs N] [--repeat R] [--seed N]
 
 1. Generates (once; reused while the parameters are unchanged) a deterministic
-   INEX 2005 workload with :func:`inexeval.synth.generate_workload` under
+   INEX 2005 workload with :func:`inexeval.devtools.synth.generate_workload` under
    ``benchmarks/work/inex/<scale>-.../``: one assessment pool per topic, most
    listed elements ``?`` inline elements, and N runs of K results per topic,
    plus ``thorough.prop`` (CO.Thorough, overlap off) and ``focussed.prop``
@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = Path(__file__).resolve().parent / "work" / "inex"
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-#: --scale presets: synth.SCALES plus a quick smoke-test size.
+#: --scale presets: devtools.synth.SCALES plus a quick smoke-test size.
 SCALES: dict[str, dict[str, int]] = {
     "small": dict(n_topics=5, max_elements=2000, n_runs=10, results_per_topic=500),
 }
@@ -75,7 +75,7 @@ FLAT_TOLERANCE = 0.05  # peak(N runs) may exceed peak(N // 5 runs) by this fract
 
 
 def scales() -> dict[str, dict[str, int]]:
-    from inexeval.synth import SCALES as SYNTH_SCALES
+    from inexeval.devtools.synth import SCALES as SYNTH_SCALES
 
     return {**SYNTH_SCALES, **SCALES}
 
@@ -97,7 +97,7 @@ def workload(scale: str, runs: int | None, seed: int) -> tuple[Path, dict]:
         info = json.loads(stamp.read_text())
         if info.get("params") == want:
             return d, info
-    from inexeval.synth import generate_workload
+    from inexeval.devtools.synth import generate_workload
 
     t0 = time.perf_counter()
     counts = generate_workload(d, seed=seed, **params)

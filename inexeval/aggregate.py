@@ -9,9 +9,14 @@ from typing import Callable, Iterable, Mapping
 _DIGITS = re.compile(r"([0-9]+)")
 
 
-def natural_key(s: str):
-    """Sort key putting 'topic 9' before 'topic 10'."""
-    # digit runs compare by value (length, then digits) without int(): no size limit
+def natural_key(s: str) -> list[tuple[int, int, str]]:
+    """The one sort key of topic, pool and run ids: 'topic 9' before 'topic 10'.
+
+    Runs of ASCII digits compare by value, as (length, digits) without
+    leading zeros rather than with int(): int() failed on non-ASCII digits
+    such as "²" and on more than 4300 digits (found by tests/test_fuzz.py).
+    A digit run sorts before text at the same place, so numeric ids come first.
+    """
     return [(0, len(t.lstrip("0")), t.lstrip("0")) if t.isascii() and t.isdigit() else (1, 0, t)
             for t in _DIGITS.split(s) if t]
 

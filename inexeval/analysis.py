@@ -15,9 +15,10 @@ no printing except :func:`format_lower_triangle`, which returns a string).
 * Per-topic differences and win counts: seed 004's precision histogram
   (RP_A/B(i) = RP_A(i) - RP_B(i), "A performs better for 8 of the queries").
 
-Ties. Following SPEC §10 (exact comparisons), two scores count as tied when
-they agree to a relative tolerance of 1e-9, so that floating-point noise in
-averages does not break ties (``rel_tol`` keyword, 0 for exact equality).
+Ties. Following docs/measures.md §10 (exact comparisons), two scores count as
+tied when they agree to the relative tolerance :data:`inexeval.numeric.TOLERANCE`
+(1e-9), so that floating-point noise in averages does not break ties
+(``rel_tol`` keyword, 0 for exact equality).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from tabulate import tabulate
 
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
+from inexeval.numeric import TOLERANCE
 
-REL_TOL = 1e-9
 CORRELATION_METHODS = ("kendall", "spearman")
 SIGNIFICANCE_TESTS = ("t", "randomisation", "bootstrap")
 
@@ -61,7 +62,7 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray]:
     return vx, vy
 
 
-def tie_groups(values: np.ndarray, rel_tol: float = REL_TOL) -> np.ndarray:
+def tie_groups(values: np.ndarray, rel_tol: float = TOLERANCE) -> np.ndarray:
     """Dense ranks 0, 1, 2, ... of ``values``; near-equal values share a rank.
 
     Sorted neighbours u <= v are tied when v - u <= rel_tol * max(|u|, |v|)
@@ -108,7 +109,7 @@ def _inversions(r: np.ndarray) -> int:
     return total
 
 
-def kendall_tau_b(x: Sequence[float], y: Sequence[float], *, rel_tol: float = REL_TOL) -> float:
+def kendall_tau_b(x: Sequence[float], y: Sequence[float], *, rel_tol: float = TOLERANCE) -> float:
     """Kendall's τ-b between two score vectors (paired by position).
 
     τ_b = (C - D) / sqrt((n0 - n1)(n0 - n2)), with n0 = n(n-1)/2, C and D the
@@ -139,7 +140,7 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float], *, rel_tol: float = RE
     return s / math.sqrt((n0 - n1) * (n0 - n2))
 
 
-def average_ranks(values: Sequence[float], *, rel_tol: float = REL_TOL) -> np.ndarray:
+def average_ranks(values: Sequence[float], *, rel_tol: float = TOLERANCE) -> np.ndarray:
     """Ranks 1..n, ascending, tied values getting the mean of their positions."""
     v = _as_vector(values, "values")
     dense = tie_groups(v, rel_tol)
@@ -149,7 +150,7 @@ def average_ranks(values: Sequence[float], *, rel_tol: float = REL_TOL) -> np.nd
     return ((starts + ends) / 2.0)[dense]
 
 
-def spearman_rho(x: Sequence[float], y: Sequence[float], *, rel_tol: float = REL_TOL) -> float:
+def spearman_rho(x: Sequence[float], y: Sequence[float], *, rel_tol: float = TOLERANCE) -> float:
     """Spearman's ρ: Pearson's correlation of the average ranks of x and y.
 
     ρ = Σ (r_i - r̄)(s_i - s̄) / sqrt(Σ (r_i - r̄)^2 Σ (s_i - s̄)^2). Without
@@ -180,7 +181,7 @@ def correlation_matrix(
     scores: Mapping[str, Mapping[str, float | None]],
     method: Literal["kendall", "spearman"] = "kendall",
     *,
-    rel_tol: float = REL_TOL,
+    rel_tol: float = TOLERANCE,
 ) -> tuple[list[str], np.ndarray]:
     """Correlation between the run rankings of every pair of measures.
 
@@ -298,7 +299,7 @@ def _uniform_batches(rng: np.random.Generator, samples: int, n: int):
 
 def _at_least(stat: np.ndarray, observed: float, scale: float) -> int:
     """How many |stat| reach |observed|, with the SPEC §10 tolerance on the scale."""
-    return int(np.count_nonzero(np.abs(stat) >= abs(observed) - REL_TOL * scale))
+    return int(np.count_nonzero(np.abs(stat) >= abs(observed) - TOLERANCE * scale))
 
 
 def _check_samples(samples: int) -> None:
@@ -454,7 +455,7 @@ def pairwise_significance(
 
 
 def topic_differences(
-    a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *, rel_tol: float = REL_TOL
+    a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *, rel_tol: float = TOLERANCE
 ) -> tuple[list, np.ndarray]:
     """Seed 004's histogram values RP_A/B(i) = RP_A(i) - RP_B(i).
 
@@ -471,7 +472,7 @@ def topic_differences(
 
 
 def win_counts(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None], *,
-               rel_tol: float = REL_TOL) -> tuple[int, int, int]:
+               rel_tol: float = TOLERANCE) -> tuple[int, int, int]:
     """(wins of A, wins of B, ties) over the common topics (seed 004:
     "A performs better for 8 of the queries, B for the other 2")."""
     _, diff = topic_differences(a, b, rel_tol=rel_tol)

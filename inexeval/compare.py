@@ -17,7 +17,6 @@ from typing import Sequence
 import numpy as np
 
 from inexeval import analysis
-from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
 from inexeval.writers.files import atomic_write, fmt
@@ -194,7 +193,3 @@ def _jsonable(v):
 
 def sorted_settings(results: Sequence[RunResult]) -> list[str]:
     return list(dict.fromkeys(r.setting for r in results))
-
-
-def natural_runs(results: Sequence[RunResult]) -> list[str]:
-    return sorted({r.run_id for r in results}, key=natural_key)

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from inexeval.paths import parent
+from inexeval.paths import proper_ancestors
 from inexeval.recallbase import QuantisedTopic
 
 Ranking = Sequence[tuple[str, str]]
@@ -145,12 +145,8 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
                 return True
             j = up[j]
         if unlisted_seen:
-            f, a = el.key(i)
-            a = parent(a)
-            while a is not None:
-                if (f, a) in unlisted_seen:
-                    return True
-                a = parent(a)
+            f, p = el.key(i)
+            return any((f, a) in unlisted_seen for a in proper_ancestors(p))
         return False
 
     def rv(i: int, above_clear: bool) -> float:

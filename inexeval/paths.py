@@ -8,6 +8,7 @@ a string-prefix test, which is what keeps the per-result work cheap.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from inexeval.errors import InvalidPath
 
@@ -79,10 +80,16 @@ def is_ancestor(a: str, b: str) -> bool:
     return len(b) > len(a) and b.startswith(a) and b[len(a)] == "/"
 
 
-def ancestors_or_self(path: str):
-    """Yield ``path`` and then each ancestor, nearest first."""
-    p: str | None = path
+def proper_ancestors(path: str) -> Iterator[str]:
+    """Yield each proper ancestor of ``path``, nearest first (nothing for a root)."""
+    p = parent(path)
     while p is not None:
         yield p
         p = parent(p)
+
+
+def ancestors_or_self(path: str) -> Iterator[str]:
+    """Yield ``path`` and then each ancestor, nearest first."""
+    yield path
+    yield from proper_ancestors(path)
 

@@ -13,13 +13,8 @@ import numpy as np
 
 from inexeval.errors import InputError
 from inexeval.model import E_TOO_SMALL, Judgement, TopicAssessment
-from inexeval.paths import ancestors_or_self, depth, parent
-
-#: Relative tolerance of every tie and threshold test (SPEC §10).
-TOL = 1e-9
-
-QUANT_FUNCTIONS = ("strict", "gen", "genLifted")
-
+from inexeval.numeric import TOLERANCE
+from inexeval.paths import ancestors_or_self, parent
 
 def quantise(name: str, j: Judgement) -> float:
     """quant(e, s) with s = rsize / size (SPEC §4.1; seed 000 eq. 1–3).
@@ -47,7 +42,7 @@ def quantise(name: str, j: Judgement) -> float:
 
 def _greater(a: float, b: float) -> bool:
     """a > b beyond the relative tolerance of SPEC §10."""
-    return a - b > TOL * max(abs(a), abs(b), 1.0)
+    return a - b > TOLERANCE * max(abs(a), abs(b), 1.0)
 
 
 def _key(file: str, path: str) -> bytes:
@@ -82,13 +77,13 @@ class TopicElements:
             local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
             for p, i in local.items():
                 a = parent(p)
-                j = local.get(a, -1) if a is not None else -1
-                par[i] = up[i] = j
-                while j < 0 and a is not None:  # a gap in the listing: look further up
-                    self.unlisted_above.add((f, a))
-                    a = parent(a)
-                    j = local.get(a, -1) if a is not None else -1
-                    up[i] = j
+                par[i] = up[i] = j = local.get(a, -1)
+                if j < 0 and a is not None:  # a gap in the listing: look further up, noting it
+                    for a in ancestors_or_self(a):
+                        up[i] = local.get(a, -1)
+                        if up[i] >= 0:
+                            break
+                        self.unlisted_above.add((f, a))
                 keys.append(_key(f, p))
             self.file_slices[f] = (start, start + len(local))
             start += len(local)
@@ -128,18 +123,10 @@ class TopicElements:
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
         return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
 
-    def id_of(self, file: str, path: str) -> int:
-        return int(self.ids([(file, path)])[0])
-
     def key(self, i: int) -> tuple[str, str]:
         """The ``(file, path)`` of element i."""
         f, _, p = self._sorted[self._rank[i]].decode("utf-8", "surrogatepass").partition("\x00")
         return f, p
-
-    @property
-    def keys(self) -> list[tuple[str, str]]:
-        """Every element's ``(file, path)``, by id (built on demand)."""
-        return [self.key(i) for i in range(len(self))]
 
 
 class QuantisedTopic:
@@ -154,7 +141,6 @@ class QuantisedTopic:
     """
 
     def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):
-        self.quant_name = quant_name
         self.elements = elements if elements is not None else TopicElements(topic)
         #: quant by id plus a trailing 0, as array.array (fast scalar reads in the overlap-on walk);
         #: ``q_ext`` is a numpy view of the same memory
@@ -174,11 +160,6 @@ class QuantisedTopic:
         el = self.elements
         return {el.key(i)[1]: float(self.q_ext[i]) for i in range(start, end)}
 
-    @cached_property
-    def quant(self) -> dict[tuple[str, str], float]:
-        """quant(c) by ``(file, path)`` for every listed element (0 included)."""
-        return dict(zip(self.elements.keys, self.q.tolist()))
-
     # -- full recall-base -------------------------------------------------
     @cached_property
     def full_vector(self) -> np.ndarray:
@@ -189,7 +170,7 @@ class QuantisedTopic:
     # -- ideal recall-base ------------------------------------------------
     @cached_property
     def ideal_ids(self) -> array:
-        """The ideal elements (SPEC §4.2) as ids, in file order (see :func:`ideal_elements`)."""
+        """The ideal elements (SPEC §4.2) as ids, in file order (see :func:`ideal_element_ids`)."""
         return array("i", ideal_element_ids(self.q.tolist(), self.elements.up))
 
     @cached_property
@@ -219,13 +200,14 @@ class QuantisedTopic:
 
 
 def ideal_element_ids(q: list[float], up) -> list[int]:
-    """The ideal recall-base by element id (SPEC §4.2), the same rule as :func:`ideal_elements`.
+    """The ideal recall-base by element id (SPEC §4.2).
 
     ``q[i]`` is quant of element i, ``up[i]`` its nearest listed ancestor
     (-1 for none).  Leaves are relevant elements with no relevant listed
     descendant; each picks the listed ancestor-or-self with the highest
     quant, the shallowest on a tie; picked elements below another picked
-    element are dropped.  Returned in id (file) order.
+    element are dropped.  Returned in id (file) order.  (The tests check it
+    against the same rule stated on paths, tests/recallbase_paths.py.)
     """
     n = len(q)
     has_rel_desc = bytearray(n)
@@ -257,45 +239,3 @@ def ideal_element_ids(q: list[float], up) -> list[int]:
         if a < 0:
             keep.append(i)
     return sorted(keep)
-
-
-def ideal_elements(qs: dict[str, float]) -> list[str]:
-    """The ideal recall-base of one file (SPEC §4.2), on paths.
-
-    The evaluator uses :func:`ideal_element_ids` (the same rule on element
-    ids); this path-based form is its independent check in the tests.
-
-    1. leaves: relevant elements with no relevant descendant;
-    2. for each leaf, the listed ancestor-or-self with the highest quant,
-       the shallowest on a tie;
-    3. drop every picked element that has a picked ancestor.
-    """
-    relevant = [p for p, q in qs.items() if q > 0]
-    above: set[str] = set()
-    for p in relevant:
-        a = parent(p)
-        while a is not None and a not in above:
-            above.add(a)
-            a = parent(a)
-    picked: set[str] = set()
-    for leaf in relevant:
-        if leaf in above:
-            continue
-        best, best_q = None, 0.0
-        # shallowest first, so that a later (deeper) one must be strictly better
-        for a in reversed(list(ancestors_or_self(leaf))):
-            q = qs.get(a)
-            if q is not None and (best is None or _greater(q, best_q)):
-                best, best_q = a, q
-        picked.add(best)
-    keep = [p for p in picked if not any(a in picked for a in _proper_ancestors(p))]
-    order = {p: i for i, p in enumerate(qs)}
-    keep.sort(key=lambda p: (order.get(p, len(order)), depth(p), p))
-    return keep
-
-
-def _proper_ancestors(path: str):
-    a = parent(path)
-    while a is not None:
-        yield a
-        a = parent(a)

@@ -97,7 +97,7 @@ WARNING_KINDS = (
     "repeated_article", "missing_topic",
 )
 #: Relative tolerance of the rsv comparison (SPEC §10).
-RSV_RTOL = 1e-9
+from inexeval.numeric import TOLERANCE as RSV_RTOL  # noqa: E402
 #: Topics listed in one missing_topic warning before "and N more".
 _MAX_LISTED = 20
 

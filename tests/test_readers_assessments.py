@@ -95,6 +95,14 @@ def test_topics_sorted_naturally(tmp_path):
     assert list(load(tmp_path / "a").topics) == ["9", "10", "100"]
 
 
+def test_topics_sorted_with_the_writers_key(tmp_path):
+    """Non-numeric ids too: digit runs by value, as aggregate.natural_key orders the result files."""
+    ids = ("a10", "10", "a9", "2b", "9")
+    for k, t in enumerate(ids):
+        write(tmp_path / "a" / f"p{k}.xml", pool_xml(topic=t, pool=str(k)))
+    assert list(load(tmp_path / "a").topics) == ["2b", "9", "10", "a9", "a10"]
+
+
 def test_require_exhaustivity(tmp_path):
     p = write(tmp_path / "a" / "p.xml", SAMPLE)
     with pytest.raises(InputError) as info:

@@ -1,7 +1,8 @@
-"""Tests of the synthetic data generator (inexeval/synth.py) and of the shipped sample_data/."""
+"""Tests of the synthetic data generator (inexeval/devtools/synth.py) and of the shipped sample_data/."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -10,8 +11,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from inexeval.devtools.synth import SMALL, generate_sample, generate_workload
 from inexeval.paths import is_ancestor, parent
-from inexeval.synth import SMALL, generate_sample, generate_workload
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "sample_data"
@@ -124,7 +125,7 @@ def test_command_line_in_another_process_gives_the_same_bytes(sample, tmp_path):
     # A different hash seed: output must not depend on set or dict hash order.
     env = dict(os.environ, PYTHONHASHSEED="12345")
     subprocess.run(
-        [sys.executable, "-m", "inexeval.synth", "--out", str(tmp_path), "--seed", "1", "--scale", "sample"],
+        [sys.executable, "-m", "inexeval.devtools.synth", "--out", str(tmp_path), "--seed", "1", "--scale", "sample"],
         check=True, cwd=REPO, env=env, capture_output=True,
     )
     assert tree_bytes(tmp_path) == tree_bytes(sample)
@@ -133,6 +134,20 @@ def test_command_line_in_another_process_gives_the_same_bytes(sample, tmp_path):
 def test_committed_sample_data_equals_generator_output(sample):
     assert tree_bytes(SAMPLE) == tree_bytes(sample)
     assert (SAMPLE / "README.md").is_file()
+
+
+def test_evaluation_modules_do_not_import_the_developer_tools():
+    """inexeval.devtools is for developers: no other module of the package imports it."""
+    importers = []
+    for path in sorted((REPO / "inexeval").rglob("*.py")):
+        if "devtools" in path.relative_to(REPO / "inexeval").parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.startswith("inexeval.devtools") for n in names):
+                importers.append(path.name)
+    assert importers == []
 
 
 def test_sample_data_is_small():

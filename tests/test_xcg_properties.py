@@ -15,6 +15,7 @@ from inexeval.measures import registry, xcg
 from inexeval.measures.registry import Params, Setting, TopicContext, TopicInput
 from inexeval.recallbase import QuantisedTopic
 from randomtrees import all_paths, random_topic
+from recallbase_paths import id_of, ideal_elements, quant_by_key
 
 SEEDS = range(40)
 QUANTS = ("strict", "gen", "genLifted")
@@ -66,10 +67,11 @@ def test_ideal_run_scores_one(seed, overlap):
         if overlap == "on":
             elems = [(f, p) for f, ps in qt.ideal.items() for p in ps]
         else:
-            elems = [k for k, q in qt.quant.items() if q > 0]
+            elems = [k for k, q in quant_by_key(qt).items() if q > 0]
         if not elems:
             continue
-        ranking = sorted(elems, key=lambda k: -qt.quant[k])
+        by_key = quant_by_key(qt)
+        ranking = sorted(elems, key=lambda k: -by_key[k])
         values, ti = _compute_all(ta, quant, overlap, 1.0, ranking,
                                   Params(dcv=(1, len(elems)), max_results=len(elems)))
         n = len(elems)
@@ -118,7 +120,7 @@ def test_alpha0_gain_is_quant_before_budget(seed):
     assert (xg <= quant + 1e-12).all()
     if len(ranking):  # nothing charged before rank 1: its gain is min(quant, its ideal budget)
         idx = OverlapIndex(qt)
-        i = qt.elements.id_of(*ranking[0])
+        i = id_of(qt.elements, *ranking[0])
         if i >= 0 and idx.ideal_of[i] >= 0:
             assert_close(xg[0], min(quant[0], qt.q[idx.ideal_of[i]]), "rank 1")
         elif i >= 0 and len(idx.below(i)):
@@ -148,8 +150,6 @@ def test_q_matches_ntcireval(grades, beta, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_ideal_by_ids_equals_ideal_by_paths(seed):
     """Two implementations of SPEC §4.2: the columnar one used by the evaluator and the path-based one."""
-    from inexeval.recallbase import ideal_elements
-
     ta = random_topic(seed)
     for quant in QUANTS:
         qt = QuantisedTopic(ta, quant)
@@ -166,9 +166,9 @@ def test_element_ids_of_rankings():
     ids = el.ids(ranking)
     assert [el.key(i) for i in ids if i >= 0] == [EL["P3"], EL["A"]]
     assert list(ids >= 0) == [True, False, False, False, False, True]  # prefixes and unlisted: -1
-    assert el.id_of(*EL["B1"]) == len(el) - 1 and el.ids([]).shape == (0,)
-    assert el.up[el.id_of(*EL["P1"])] == el.id_of(*EL["S1"]) and el.up[el.id_of(*EL["A"])] == -1
-    assert list(el.children(el.id_of(*EL["S1"]))) == [el.id_of(*EL["P1"]), el.id_of(*EL["P2"])]
+    assert id_of(el, *EL["B1"]) == len(el) - 1 and el.ids([]).shape == (0,)
+    assert el.up[id_of(el, *EL["P1"])] == id_of(el, *EL["S1"]) and el.up[id_of(el, *EL["A"])] == -1
+    assert list(el.children(id_of(el, *EL["S1"]))) == [id_of(el, *EL["P1"]), id_of(el, *EL["P2"])]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -191,7 +191,7 @@ def test_overlap_index_matches_paths(seed):
                      if el.key(j)[0] == f and el.key(j)[1].startswith(p + "/")]
             assert len(inside) <= 1 and not (inside and under), "ideal elements do not nest"
             if inside:
-                assert idx.ideal_of[i] == el.id_of(*inside[0])
+                assert idx.ideal_of[i] == id_of(el, *inside[0])
                 assert list(idx.below(i)) == []
             elif under:
                 assert idx.ideal_of[i] < -1

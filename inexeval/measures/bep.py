@@ -24,12 +24,11 @@ import numpy as np
 
 from inexeval.errors import InputError
 from inexeval.model import TopicAssessment
+from inexeval.numeric import TOLERANCE
 
 OffsetOf = Callable[[str, str], "int | None"]
 Warn = Callable[[str], None]
 
-#: Relative tolerance of the threshold F(k) >= ρB (SPEC §10).
-TOL = 1e-9
 #: Recall points ρ = p/100, p = 1..100 (exact decimals) and their labels.
 RHO = np.arange(1, 101) / 100.0
 RHO_LABELS = tuple(f"{p / 100:.2f}" for p in range(1, 101))
@@ -117,7 +116,7 @@ def eprum_curve(s: np.ndarray, b: int) -> np.ndarray:
     f = np.concatenate(([0.0], np.cumsum(s)))  # F(0) = 0, F(k)
     target = RHO * b
     # smallest k >= 1 with F(k) >= ρB, decided with relative tolerance
-    k = np.searchsorted(f[1:], target * (1.0 - TOL), side="left") + 1
+    k = np.searchsorted(f[1:], target * (1.0 - TOLERANCE), side="left") + 1
     reached = k <= len(s)
     k = np.minimum(k, len(s))
     lo, hi = f[k - 1], f[k]

@@ -24,7 +24,7 @@ import numpy as np
 
 from inexeval.measures.hixeval import file_highlighted
 from inexeval.model import FileAssessment, TopicAssessment
-from inexeval.paths import ancestors_or_self
+from inexeval.paths import proper_ancestors
 
 SizeOf = Callable[[str, str], "int | None"]
 Warn = Callable[[str], None]
@@ -41,7 +41,7 @@ def article_list(ranking: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
 def remove_overlap(paths: Sequence[str]) -> list[str]:
     """The paths without a proper ancestor among ``paths`` (order kept)."""
     present = set(paths)
-    return [p for p in paths if not any(a in present for a in list(ancestors_or_self(p))[1:])]
+    return [p for p in paths if not any(a in present for a in proper_ancestors(p))]
 
 
 def article_f(

@@ -25,10 +25,9 @@ from typing import Sequence
 import numpy as np
 
 from inexeval.model import FileAssessment, TopicAssessment
-from inexeval.paths import ancestors_or_self
+from inexeval.numeric import TOLERANCE
+from inexeval.paths import ancestors_or_self, proper_ancestors
 
-#: Relative tolerance of every threshold test (SPEC §10).
-TOL = 1e-9
 #: The 11 standard recall levels k/10 (exact decimals, SPEC §10).
 RECALL_LEVELS = np.array([k / 10 for k in range(11)])
 
@@ -40,19 +39,13 @@ def file_highlighted(fa: FileAssessment) -> int:
     this does not happen with well-formed files), the rsize of the
     top-most listed elements (those without a listed ancestor) is summed.
     """
-    roots = [p for p in fa.elements if not any(a in fa.elements for a in _proper_ancestors(p))]
+    roots = [p for p in fa.elements if not any(a in fa.elements for a in proper_ancestors(p))]
     return sum(fa.elements[p].rsize for p in roots)
-
-
-def _proper_ancestors(path: str):
-    it = ancestors_or_self(path)
-    next(it)
-    return it
 
 
 def total_relevant(topic: TopicAssessment, alpha: float) -> int:
     """Trel of SPEC §5: root rsizes (α = 1) or every listed element's rsize (α < 1)."""
-    if math.isclose(alpha, 1.0, rel_tol=TOL, abs_tol=TOL):
+    if math.isclose(alpha, 1.0, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
         return sum(file_highlighted(fa) for fa in topic.files.values())
     return sum(j.rsize for fa in topic.files.values() for j in fa.elements.values())
 
@@ -100,8 +93,8 @@ def _size(fa: FileAssessment | None, path: str) -> int:
 
 
 def _geq(a: np.ndarray, b: float) -> np.ndarray:
-    """a >= b decided with relative tolerance TOL (SPEC §10)."""
-    return a >= b - TOL * abs(b)
+    """a >= b decided with the relative tolerance TOLERANCE (docs/measures.md §10)."""
+    return a >= b - TOLERANCE * abs(b)
 
 
 def hixeval_topic(

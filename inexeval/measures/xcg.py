@@ -11,7 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
-from inexeval.recallbase import TOL
+from inexeval.numeric import TOLERANCE
 
 #: Standard recall / gain-recall points p/100, p = 1..100 (exact decimals, SPEC §10).
 CURVE_POINTS = np.arange(1, 101) / 100.0
@@ -65,7 +65,7 @@ def natural_points(xg: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, np.ndarr
     total = xci[-1]
     g = np.minimum(cumulated(xg)[ranks], total)
     # smallest j >= 1 with xCI[j] >= g, decided with the relative tolerance of SPEC §10
-    j = np.searchsorted(xci[1:], g - TOL * total, side="left") + 1
+    j = np.searchsorted(xci[1:], g - TOLERANCE * total, side="left") + 1
     j = np.minimum(j, len(xi))
     i_ideal = (j - 1) + np.clip((g - xci[j - 1]) / xi[j - 1], 0.0, 1.0)
     return ranks, g / total, i_ideal / ranks
@@ -80,13 +80,13 @@ def ep_gr_curve(gr: np.ndarray, ep: np.ndarray, points: np.ndarray = CURVE_POINT
     if len(gr) == 0:
         return np.zeros(len(points))
     keep = np.ones(len(gr), dtype=bool)
-    keep[1:] = np.diff(gr) > TOL * np.maximum(gr[1:], 1e-300)
+    keep[1:] = np.diff(gr) > TOLERANCE * np.maximum(gr[1:], 1e-300)
     gr, ep = gr[keep], ep[keep]
     # snap points that equal a natural gr within tolerance onto it
     x = points.copy()
     idx = np.clip(np.searchsorted(gr, x), 1, len(gr)) - 1
     for cand in (idx, np.minimum(idx + 1, len(gr) - 1)):
-        close = np.abs(gr[cand] - x) <= TOL * np.maximum(np.abs(x), 1.0)
+        close = np.abs(gr[cand] - x) <= TOLERANCE * np.maximum(np.abs(x), 1.0)
         x[close] = gr[cand][close]
     return np.interp(x, gr, ep, left=ep[0], right=0.0)
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from inexeval.aggregate import natural_key
 from inexeval.config import InputFile
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
@@ -88,7 +89,7 @@ def load_assessments(
         by_topic.setdefault(h.topic, []).append(h)
     if topics is not None:
         wanted = {t.strip() for t in topics}
-        missing = sorted(wanted - by_topic.keys(), key=_natural)
+        missing = sorted(wanted - by_topic.keys(), key=natural_key)
         if missing:
             warnings.append(f"TOPICS without an assessment file: {', '.join(missing)}")
         by_topic = {t: hs for t, hs in by_topic.items() if t in wanted}
@@ -98,7 +99,7 @@ def load_assessments(
         selected = _filter_query_type(selected, query_type, warnings)
 
     result = Assessments(warnings=warnings)
-    for topic in sorted(selected, key=_natural):
+    for topic in sorted(selected, key=natural_key):
         ta = _read_pool_file(selected[topic], require_exhaustivity, warnings)
         if on_topic is not None:
             on_topic(ta)
@@ -173,19 +174,6 @@ def _from_parents(path: Path, pattern: re.Pattern[str]) -> str | None:
     return None
 
 
-def _natural(topic: str) -> tuple:
-    """Numeric topics first, in numeric order, then the others.
-
-    Compared as (length, digits) without leading zeros, not with int(): int()
-    failed on non-ASCII digits such as "²" and on more than 4300 digits
-    (found by tests/test_fuzz.py).
-    """
-    if topic.isascii() and topic.isdigit():
-        digits = topic.lstrip("0")
-        return (0, len(digits), digits)
-    return (1, topic)
-
-
 # --------------------------------------------------------------------------- selection
 
 
@@ -198,7 +186,7 @@ def _select_pools(
     if pools is not None:
         wanted = {p.strip() for p in pools}
         found = {h.pool for hs in by_topic.values() for h in hs}
-        missing = sorted(wanted - found, key=_natural)
+        missing = sorted(wanted - found, key=natural_key)
         if missing:
             warnings.append(f"POOLS without an assessment file: {', '.join(missing)}")
     for topic, cands in by_topic.items():
@@ -219,7 +207,7 @@ def _select_pools(
             cands = mains
         selected[topic] = cands[0]
     if unpooled:
-        unpooled.sort(key=_natural)
+        unpooled.sort(key=natural_key)
         warnings.append(f"topics with no pool in POOLS, left out: {', '.join(unpooled)}")
     return selected
 
@@ -251,7 +239,7 @@ def _filter_query_type(
         elif _query_type_key(h.query_type) == want:
             kept[topic] = h
     if unknown:
-        unknown.sort(key=_natural)
+        unknown.sort(key=natural_key)
         warnings.append(
             f"QUERY_TYPE {query_type}: {len(unknown)} assessment "
             f"{'file has' if len(unknown) == 1 else 'files have'} no inex_topic/@query_type, "

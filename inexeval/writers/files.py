@@ -118,16 +118,6 @@ def summary_json(results: list[RunResult]) -> str:
     return json.dumps(rows, indent=1) + "\n"
 
 
-def write_results(results_dir: Path, task: str, results: list[RunResult]) -> list[Path]:
-    """Write every per-run file and the summary; returns the paths written."""
-    written = []
-    for r in results:
-        p = run_file_path(results_dir, task, r)
-        atomic_write(p, run_file_text(r))
-        written.append(p)
-    return written + write_summary(results_dir, task, results)
-
-
 def write_summary(results_dir: Path, task: str, results: list[RunResult]) -> list[Path]:
     """``summary.tsv`` and ``summary.json`` (averages only)."""
     written = []

@@ -91,7 +91,7 @@ def gp_text(c: Curve, task: str) -> str:
         f"set title {_gp_quote(f'{task} {c.title} ({c.setting})')} noenhanced",
         f"set xlabel {_gp_quote(xl)}",
         f"set ylabel {_gp_quote(yl)}",
-        "set yrange [0:1]" if c.bounded else "set autoscale y",
+        "set yrange [0:1]",  # every curve inexeval draws is a measure within [0, 1]
         "set xrange [0:1]" if max(c.xs) <= 1 else "set autoscale x",
         "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
         "set grid",

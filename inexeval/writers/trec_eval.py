@@ -29,6 +29,7 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
     out: list[str] = []
     for res in runs:
         if per_query:
+            # byte order, as trec_eval prints topics (not aggregate.natural_key)
             for topic in sorted(res.per_topic, key=lambda t: t.encode("utf-8")):
                 vals = res.per_topic[topic]
                 for name in res.measures:

@@ -35,8 +35,12 @@ text length (SPEC §1.4: all descendant text, in code points after parsing)
 and ``rsize`` counts the highlighted characters, both computed from the
 parsed document.
 
-Command line: ``python -m inexeval.synth --out DIR [--seed N]
+Command line: ``python -m inexeval.devtools.synth --out DIR [--seed N]
 [--scale sample|inex2005|inex2005x10]``.
+
+The module was ``inexeval.synth`` before it moved to the developer tools; the
+random stream names (``inexeval-synth/...``) and the runs' ``<description>``
+keep that name, so that the same seed still writes the same bytes.
 """
 
 from __future__ import annotations
@@ -94,7 +98,10 @@ _SAFE_PARSER = etree.XMLParser(load_dtd=False, no_network=True, resolve_entities
 
 
 def _rng(seed: int, part: str) -> random.Random:
-    """An independent stream per part, so that editing one part leaves the others' bytes unchanged."""
+    """An independent stream per part, so that editing one part leaves the others' bytes unchanged.
+
+    The stream name keeps the module's former name (module docstring).
+    """
     return random.Random(f"inexeval-synth/{seed}/{part}")
 
 
@@ -316,6 +323,7 @@ def _xml_run(run_id, task, collection, topics: dict[str, list[tuple[str, str]]],
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<inex-submission participant-id="99" run-id="{run_id}" task="{task}" query="automatic">',
         '  <topic-fields title="yes" castitle="no" description="no" narrative="no"/>',
+        # the former module name, as in the shipped sample_data (module docstring)
         f"  <description>Synthetic run {run_id} (inexeval.synth).</description>",
         f"  <collections><collection>{collection}</collection></collections>",
     ]
@@ -841,7 +849,7 @@ def _workload_run(rng, q: float, ranked, fids, n: int) -> list[str]:
 
 
 _WORKLOAD_PROP = """\
-# Benchmark workload written by inexeval.synth (seed {seed}).
+# Benchmark workload written by inexeval.devtools.synth (seed {seed}).
 TASK: {task}
 METRICS: nxCG, ep/gr, q
 ALPHA: 1.0
@@ -921,7 +929,7 @@ def generate_workload(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m inexeval.synth", description="Write deterministic synthetic INEX data."
+        prog="python -m inexeval.devtools.synth", description="Write deterministic synthetic INEX data."
     )
     ap.add_argument("--out", required=True, type=Path, help="output directory")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1: the shipped sample_data)")
