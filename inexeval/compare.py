@@ -198,3 +198,8 @@ def sorted_settings(results: Sequence[RunResult]) -> list[str]:
 
 def natural_runs(results: Sequence[RunResult]) -> list[str]:
     return sorted({r.run_id for r in results}, key=natural_key)
+
+
+def tested_measure(columns: Sequence[str], measure: str | None) -> str:
+    """The measure of the significance tests: ``measure``, or by default MAep (else the first column)."""
+    return measure or ("MAep" if "MAep" in columns else columns[0])
