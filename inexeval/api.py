@@ -1,10 +1,10 @@
-"""The Python API, and the evaluation workflow the command line runs.
+"""The Python API, and the evaluation workflow the command line runs::
 
-    >>> import inexeval
-    >>> res = inexeval.evaluate("configs/co-thorough.prop", QUANT_FUNCTIONS="gen")
-    >>> res.average("Medium")["MAep"]          # one setting: no need to name it
-    >>> res.per_topic("Poor")["203"]["Q"]
-    >>> inexeval.measures("CO.Focussed")      # what METRICS can name
+    import inexeval
+    res = inexeval.evaluate("configs/co-thorough.prop", QUANT_FUNCTIONS="gen")
+    res.average("Medium")["MAep"]          # one setting: no need to name it
+    res.per_topic("Poor")["203"]["Q"]
+    inexeval.measures("CO.Focussed")       # what METRICS can name
 
 :func:`evaluate` returns :class:`~inexeval.results.Results`; :func:`measures`
 lists every measure.  :func:`run_evaluation` is what ``inexeval -config``
