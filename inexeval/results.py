@@ -145,4 +145,7 @@ class Results:
         from inexeval.writers.graphs import collect_curves
 
         curves = collect_curves(self.evaluation, topic)
-        return curves if setting is None else [c for c in curves if c.setting == self._setting(setting)]
+        if setting is None:
+            return curves
+        name = self._setting(setting)
+        return [c for c in curves if c.setting == name]
