@@ -2,6 +2,55 @@
 
 It reimplements what EvalJ computed for INEX 2005/2006 (XCG, HiXEval,
 Relevant and Best in Context) and classic trec_eval-style measures.
+
+From Python::
+
+    import inexeval
+    res = inexeval.evaluate("configs/co-thorough.prop", QUANT_FUNCTIONS="gen")
+    res.average("Medium")["MAep"]
+    inexeval.measures()
+
+:func:`evaluate`, :func:`measures`, :class:`Results` and :class:`MeasureInfo`
+come from :mod:`inexeval.api`, imported on first use: ``import inexeval``
+loads neither numpy nor lxml.
 """
 
+import sys
+import types
+
 __version__ = "0.1.0"
+
+#: names of the API, from inexeval.api (Results from inexeval.results) on first use
+_API = ("evaluate", "measures", "Results", "MeasureInfo")
+__all__ = [*_API, "__version__"]
+
+
+def __getattr__(name: str):
+    if name == "Results":
+        from inexeval.results import Results
+
+        return Results
+    if name in _API:
+        from inexeval import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'inexeval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_API})
+
+
+class _Package(types.ModuleType):
+    """The package's module type: ``inexeval.evaluate`` and ``inexeval.measures`` stay the API
+    functions once the engine module (inexeval/evaluate.py) and the measures package of the same
+    names are imported (the import system would otherwise set them as the package's attributes).
+    Those are reached by ``from inexeval.engine import ...`` and ``from inexeval.measures import ...``."""
+
+    def __setattr__(self, name, value):
+        if name in _API and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -1,4 +1,4 @@
-"""Command line: EvalJ's flags -> Config -> evaluate() -> writers.  Thin.
+"""Command line: parses EvalJ's flags into one options value and calls the library.  Thin.
 
     inexeval -config FILE [-q] [-e] [-gnu] [-jfree | -png]
 """
@@ -8,12 +8,12 @@ from __future__ import annotations
 import contextlib
 import sys
 import traceback
-from pathlib import Path
 
 import click
 
 from inexeval import __version__
-from inexeval.errors import ConfigError, InexevalError
+from inexeval.api import EvalOptions, metrics_text, run_evaluation
+from inexeval.errors import InexevalError
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
 EPILOG = """\b
@@ -73,85 +73,26 @@ class _Group(click.Group):
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         jobs, quiet,
-         list_metrics, debug):
+         jobs, quiet, list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     if ctx.invoked_subcommand is not None:
         return
     if list_metrics:
-        click.echo(_metrics_text())
+        click.echo(metrics_text())
         return
     if not config_path:
         click.echo(ctx.get_help())
         click.echo("\ninexeval: error: -config FILE is required", err=True)
         sys.exit(2)
+    options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
+                          topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs or default_jobs(),
+                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir)
     try:
-        status = _run(config_path, per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot,
-                      png=png, topic_graphs=topic_graphs, overrides=overrides, results_dir=results_dir, fmt=fmt, digits=digits,
-                      jobs=jobs or default_jobs(), quiet=quiet)
+        _, status = run_evaluation(config_path, options, echo=click.echo,
+                                   progress=lambda n_runs: progress(n_runs, quiet))
     except InexevalError as err:
         _fail(err, debug)
     sys.exit(status)
-
-
-def _run(config_path, *, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         jobs, quiet) -> int:
-    from inexeval.config import load_config
-    from inexeval.evaluate import evaluate
-    from inexeval.stamp import write_stamp
-    from inexeval.writers.files import write_summary
-
-    sets = list(overrides)
-    if results_dir:
-        sets.append(f"RESULTS_DIR={results_dir}")
-    config = load_config(config_path, sets)
-    with progress(len(config.runs), quiet) as tick:
-        ev = evaluate(config, empty_as_zero=empty_as_zero, on_run=tick, jobs=jobs, write_to=config.results_dir,
-                      keep=_kept_measures(config, per_query, per_query and topic_graphs and (gnuplot or png)))
-    if not quiet:
-        for w in ev.warnings:
-            click.echo(f"inexeval: warning: {w}", err=True)
-    for p in ev.problems:
-        click.echo(f"inexeval: error: {p}", err=True)
-    _print_results(ev, fmt=fmt, digits=digits, per_query=per_query)
-    if ev.results:  # the per-run files are already written, run by run
-        write_summary(config.results_dir, config.task, ev.results)
-        write_stamp(config, empty_as_zero, ev.results)
-    if gnuplot or png:
-        from inexeval.writers import graphs
-
-        graphs.write_graphs(ev, gnuplot=gnuplot, png=png, per_topic=per_query and topic_graphs)
-    if ev.problems:
-        click.echo(f"inexeval: {len(ev.problems)} input(s) skipped:", err=True)
-        for p in ev.problems:
-            click.echo(f"  - {p.file}: {p.message}", err=True)
-        return 1
-    return 0
-
-
-def _print_results(ev, *, fmt: str, digits: int | None, per_query: bool) -> None:
-    """Standard output: one table per setting, or one JSON document, or trec_eval's layout."""
-    import json
-
-    from inexeval.writers.table import render
-
-    if fmt == "trec_eval":
-        from inexeval.writers.trec_eval import format_evaluation
-
-        click.echo(format_evaluation(ev, digits, per_query=per_query), nl=False)
-        return
-    json_rows = []
-    for s in ev.settings:
-        rs = [r for r in ev.results if r.setting == s.name]
-        if not rs:
-            continue
-        text = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
-        if fmt == "json":
-            json_rows.extend(json.loads(text))
-        else:
-            click.echo(text + ("\n" if fmt == "table" else ""))
-    if fmt == "json":
-        click.echo(json.dumps(json_rows, indent=1))
 
 
 def default_jobs() -> int:
@@ -162,40 +103,6 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-def _kept_measures(config, per_query: bool, topic_curves: bool) -> set[str] | None:
-    """The per-topic values the CLI still needs once a run's files are written:
-    with -q the table columns, and the curves when per-topic graphs are drawn;
-    without -q none (None: all)."""
-    keep: set[str] = set()
-    if not per_query:
-        return keep
-    from inexeval.evaluate import params_of, resolve_measures
-
-    measures = resolve_measures(config)
-    params = params_of(config, measures)
-    for m in measures:
-        keep.update(m.scalars(params))
-        if topic_curves:
-            for c in m.curves(params):
-                keep.update(c.names)
-    return keep
-
-
-def _compared_measures(config, measure: str | None) -> set[str] | None:
-    """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
-    from inexeval.evaluate import params_of, resolve_measures
-
-    measures = resolve_measures(config)
-    params = params_of(config, measures)
-    columns = [c for m in measures for c in m.scalars(params)]
-    return {_tested_measure(columns, measure)} if columns else None
-
-
-def _tested_measure(columns: list[str], measure: str | None) -> str:
-    """--measure, or by default MAep (else the first column)."""
-    return measure or ("MAep" if "MAep" in columns else columns[0])
 
 
 #: a progress bar is shown from this many runs on
@@ -217,27 +124,10 @@ def progress(n_runs: int, quiet: bool, stream=None):
         yield lambda _path=None: bar.update(1)
 
 
-def _metrics_text() -> str:
-    from tabulate import tabulate
-
-    from inexeval.measures.classic import MEASURES
-    from inexeval.measures.registry import measures
-
-    REGISTRY = measures()
-
-    rows = [[m.name, ", ".join(sorted(m.strategies)), ", ".join(m.params) or "-", m.description]
-            for m in REGISTRY]
-    inex = tabulate(rows, headers=["METRICS name", "strategies", "config keys", "description"],
-                    tablefmt="simple", maxcolwidths=[None, None, None, 70])
-    trec = tabulate(sorted(MEASURES.items(), key=lambda kv: kv[0].lower()),
-                    headers=["TASK trec: METRICS name", "description"], tablefmt="simple", maxcolwidths=[None, 90])
-    return inex + "\n\n" + trec
-
-
 @main.command("metrics")
 def metrics_cmd():
     """List every registered measure with its description."""
-    click.echo(_metrics_text())
+    click.echo(metrics_text())
 
 
 @main.command("compare", epilog="""\b
@@ -275,89 +165,17 @@ def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, se
                 overrides, results_dir, reevaluate, quiet, debug):
     """Rank correlations between measures and quantisations, significance tests between
     runs, and per-topic differences, from one or more configs."""
+    from inexeval.comparing import CompareOptions, run_compare
+
+    options = CompareOptions(empty_as_zero=empty_as_zero, measure=measure, test=test,
+                             runs=tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else (),
+                             method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
+                             overrides=tuple(overrides), results_dir=results_dir, reevaluate=reevaluate,
+                             quiet=quiet, jobs=default_jobs())
     try:
-        sys.exit(_compare(configs, empty_as_zero=empty_as_zero, measure=measure, test=test, runs=runs,
-                          method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
-                          overrides=overrides, results_dir=results_dir, reevaluate=reevaluate, quiet=quiet))
+        sys.exit(run_compare(configs, options, echo=click.echo))
     except InexevalError as err:
         _fail(err, debug)
-
-
-def _compare(configs, *, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
-             overrides, results_dir, reevaluate, quiet) -> int:
-
-    from inexeval import compare
-    from inexeval.config import load_config
-    from inexeval.evaluate import evaluate, params_of, resolve_measures
-    from inexeval.stamp import read_if_fresh, write_stamp
-    from inexeval.writers.files import safe_name, write_summary
-
-    sets = list(overrides) + ([f"RESULTS_DIR={results_dir}"] if results_dir else [])
-    methods = ["kendall", "spearman"] if method == "both" else [method]
-    wanted = [r.strip() for r in runs.split(",") if r.strip()] if runs else None
-    status, all_tables, first_out = 0, [], None
-    for path in configs:
-        config = load_config(path, sets)
-        out = Path(config.results_dir) / config.task
-        first_out = first_out or out
-        results = None if reevaluate else read_if_fresh(config, empty_as_zero)
-        if results is None:
-            # each run's files are written as it is scored; only what compare reads is kept
-            ev = evaluate(config, empty_as_zero=empty_as_zero, jobs=default_jobs(), write_to=config.results_dir,
-                          keep=_compared_measures(config, measure))
-            if not quiet:
-                for w in ev.warnings:
-                    click.echo(f"inexeval: warning: {w}", err=True)
-            for p in ev.problems:
-                click.echo(f"inexeval: error: {p}", err=True)
-                status = 1
-            results = ev.results
-            if results:
-                write_summary(config.results_dir, config.task, results)
-                write_stamp(config, empty_as_zero, results)
-        elif not quiet:
-            click.echo(f"inexeval: reusing up-to-date result files in {out}", err=True)
-        if wanted:
-            unknown = sorted(set(wanted) - {r.run_id for r in results})
-            if unknown:
-                raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
-            results = [r for r in results if r.run_id in wanted]
-        measures = resolve_measures(config)
-        params = params_of(config, measures)
-        columns = [c for m in measures for c in m.scalars(params)]
-        settings = compare.sorted_settings(results)
-        tables = []
-        for mth in methods:
-            tables += compare.measure_correlations(results, settings, columns, mth)
-            tables += compare.quantisation_correlations(results, settings, columns, mth)
-        all_tables += [(config.task, t) for t in tables]
-        click.echo(compare.format_correlations(tables, config.task))
-        compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
-        chosen = _tested_measure(columns, measure)
-        if chosen not in columns:
-            raise ConfigError(f"--measure: {chosen!r} is not among {', '.join(columns)}")
-        sig_rows = []
-        for s in settings:
-            rows = compare.significance_rows(config.task, results, s, chosen, test=test, samples=samples,
-                                             seed=seed, alpha=level, runs=wanted)
-            click.echo("\n" + compare.format_significance(rows, level))
-            sig_rows += rows
-        compare.write_tables(out, "significance", sig_rows)
-        if wanted and len(wanted) == 2:
-            for s in settings:
-                text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
-                click.echo("\n" + text)
-                if gnuplot or png:
-                    stem = safe_name(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
-                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
-                                            f"{wanted[0]} - {wanted[1]}", topics, diffs, gnuplot=gnuplot, png=png)
-    if len(configs) > 1:
-        avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
-                           for kind in ("measures", "quantisations") for mth in methods) if t is not None]
-        if avg:
-            click.echo("\n" + compare.format_correlations(avg, "all tasks"))
-            compare.write_tables(first_out, "correlations-average", compare.correlation_rows("all", avg))
-    return status
 
 
 @main.command("validate", epilog="""\b

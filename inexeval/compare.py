@@ -193,3 +193,8 @@ def _jsonable(v):
 
 def sorted_settings(results: Sequence[RunResult]) -> list[str]:
     return list(dict.fromkeys(r.setting for r in results))
+
+
+def tested_measure(columns: Sequence[str], measure: str | None) -> str:
+    """The measure of the significance tests: ``measure``, or by default MAep (else the first column)."""
+    return measure or ("MAep" if "MAep" in columns else columns[0])

@@ -137,7 +137,7 @@ class QuantisedTopic:
     trailing 0 so that ``q_ext[ids]`` scores unlisted results (id -1) as 0.
     Only arrays are kept, and everything is computed from them, so the
     topic's assessment objects may be released once the quantisations a run
-    needs are built (:meth:`inexeval.evaluate.Scorer.prepare`).
+    needs are built (:meth:`inexeval.engine.Scorer.prepare`).
     """
 
     def __init__(self, topic: TopicAssessment, quant_name: str, elements: TopicElements | None = None):

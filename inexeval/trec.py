@@ -1,6 +1,6 @@
 """``evaluate_trec``: TREC qrels and runs scored from Python without a config file.
 
-A convenience over the one evaluation path (:func:`inexeval.evaluate.evaluate`
+A convenience over the one evaluation path (:func:`inexeval.engine.evaluate`
 with ``TASK: trec``): the same reading, measures, ``-e`` policy and averages.
 Measure names are those of :mod:`inexeval.measures.classic` (docs/measures.md §8).
 """
@@ -40,7 +40,7 @@ def evaluate_trec(
     InputError; a bad run file is returned in the error list and the other
     runs are still scored.  Warnings go to ``warn`` (default: standard error).
     """
-    from inexeval.evaluate import evaluate
+    from inexeval.engine import evaluate
 
     say = warn or (lambda msg: print(f"warning: {msg}", file=sys.stderr))
     if rel_level < 1:

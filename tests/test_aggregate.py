@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 from helpers import assert_close
 from inexeval.aggregate import average, counted_topics, natural_key
-from inexeval.evaluate import Scorer
+from inexeval.engine import Scorer
 from inexeval.inputs import RecallBase
 from inexeval.measures import registry
 from inexeval.measures.registry import Params, Setting

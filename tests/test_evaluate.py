@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from inexeval.config import load_config
-from inexeval.evaluate import evaluate
+from inexeval.engine import evaluate
 from inexeval.writers.files import run_file_path, run_file_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -188,8 +188,7 @@ def load_families() -> None:
     if _loaded:
         return
     _loaded = True
-    import inexeval.measures as package
-
+    package = importlib.import_module(__name__.rpartition(".")[0])  # the package, not inexeval.measures()
     for info in pkgutil.iter_modules(package.__path__):
         if info.name != "registry":
             importlib.import_module(f"{package.__name__}.{info.name}")

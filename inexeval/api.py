@@ -1,0 +1,324 @@
+"""The Python API, and the evaluation workflow the command line runs::
+
+    import inexeval
+    res = inexeval.evaluate("configs/co-thorough.prop", QUANT_FUNCTIONS="gen")
+    res.average("Medium")["MAep"]          # one setting: no need to name it
+    res.per_topic("Poor")["203"]["Q"]
+    inexeval.measures("CO.Focussed")       # what METRICS can name
+
+:func:`evaluate` returns :class:`~inexeval.results.Results`; :func:`measures`
+lists every measure.  :func:`run_evaluation` is what ``inexeval -config``
+does (load the config, evaluate, write the result files, summary, stamp and
+graphs, report); ``evaluate(..., write=True)`` calls it too, so the command
+line and the API cannot disagree.  Options travel as one :class:`EvalOptions`.
+
+Library code here never prints by itself and never exits: what the command
+line shows goes through the ``echo`` callable it passes (``click.echo``'s
+signature: ``echo(text, err=False, nl=True)``), and bad input is raised as
+:class:`~inexeval.errors.InexevalError`.  Nothing heavy (numpy, lxml, yaml)
+is imported with this module, so that ``inexeval --version`` stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, ContextManager, Union
+
+if TYPE_CHECKING:
+    from inexeval.config import Config
+    from inexeval.engine import Evaluation
+    from inexeval.results import Results
+
+#: ``echo(text, err=False, nl=True)``: where the workflows send what they print (click.echo fits)
+Echo = Callable[..., None]
+#: ``progress(number_of_runs)``: a context manager yielding the callback called once per run scored
+Progress = Callable[[int], ContextManager[Callable[[str], None]]]
+#: what :func:`evaluate` and the workflows take as a config
+ConfigSource = Union[str, os.PathLike, Mapping, "Config"]
+
+FORMATS = ("table", "tsv", "csv", "json", "trec_eval")
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    """How one evaluation runs, what it writes and what it prints: the command line's options as one value."""
+
+    per_query: bool = False  # -q: per-topic rows in the tables
+    empty_as_zero: bool = False  # -e: topics missing from a run score 0
+    gnuplot: bool = False  # -gnu: .dat/.gp files of the curves
+    png: bool = False  # -png: PNG graphs of the curves
+    topic_graphs: bool = False  # with per_query and a graph flag: every topic's curves too
+    fmt: str = "table"  # what is printed: one of FORMATS
+    digits: int | None = None  # --format trec_eval: decimals (None: full precision)
+    jobs: int = 1  # processes scoring runs
+    quiet: bool = False  # no warnings
+    overrides: tuple[str, ...] = ()  # --set KEY=VALUE, in order
+    results_dir: str | os.PathLike | None = None  # replaces RESULTS_DIR
+    #: keep every measure's per-topic values in memory (the API); otherwise only those the
+    #: tables print and the graphs draw are kept once a run's files are written
+    keep_per_topic: bool = False
+
+    @property
+    def draws(self) -> bool:
+        """Whether graphs are written."""
+        return self.gnuplot or self.png
+
+
+def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str | os.PathLike | None = None) -> Config:
+    """A config file's path, a mapping of config keys, or a loaded Config -> Config.
+
+    ``overrides`` are ``KEY=VALUE`` strings applied like ``--set``;
+    ``results_dir`` replaces RESULTS_DIR (relative to the current directory).
+    A loaded Config takes only ``results_dir``: its file is not read again.
+    """
+    from inexeval.config import Config, load_config
+
+    sets = [*overrides, *([f"RESULTS_DIR={results_dir}"] if results_dir is not None else [])]
+    if isinstance(config, Config):
+        if overrides:
+            raise TypeError("config keys can be overridden when the config is a path or a mapping, "
+                            "not a loaded Config")
+        if results_dir is None:
+            return config
+        import dataclasses
+
+        return dataclasses.replace(config, results_dir=Path(os.path.abspath(os.path.expanduser(results_dir))))
+    if isinstance(config, Mapping):
+        from inexeval.config import load_config_mapping
+
+        return load_config_mapping(config, overrides=sets)
+    if not isinstance(config, (str, os.PathLike)):
+        raise TypeError(f"config must be a path, a mapping of config keys or a Config, not {type(config).__name__}")
+    return load_config(config, sets)
+
+
+def override_strings(overrides: Mapping[str, object]) -> tuple[str, ...]:
+    """Keyword overrides (``METRICS="q"``, ``DCV=[5, 10]``, ``GAINS={1: 1, 2: 3}``) -> ``KEY=VALUE`` strings."""
+    out = []
+    for key, value in overrides.items():
+        if isinstance(value, Mapping):
+            text = ", ".join(f"{_item(key, k)}:{_item(key, v)}" for k, v in value.items())
+        elif isinstance(value, (list, tuple)):
+            text = ", ".join(_item(key, v) for v in value)
+        else:
+            text = _item(key, value)
+        out.append(f"{key}={text}")
+    return tuple(out)
+
+
+def _item(key: str, value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, os.PathLike)):
+        raise TypeError(f"{key}: a config value is a string, a number, a path or a list of them, "
+                        f"not {type(value).__name__}")
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
+# ------------------------------------------------------------ workflow ----
+
+def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[str] | None:
+    """The per-topic values still needed once a run's files are written: with -q the
+    table columns, and the curves when per-topic graphs are drawn; without -q none
+    (None: all)."""
+    keep: set[str] = set()
+    if not per_query:
+        return keep
+    from inexeval.engine import params_of, resolve_measures
+
+    measures = resolve_measures(config)
+    params = params_of(config, measures)
+    for m in measures:
+        keep.update(m.scalars(params))
+        if topic_curves:
+            for c in m.curves(params):
+                keep.update(c.names)
+    return keep
+
+
+def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: set[str] | None,
+                       on_run: Callable[[str], None] | None = None) -> Evaluation:
+    """Evaluate ``config``, each run's result files written as it is scored, then the
+    summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`."""
+    from inexeval.engine import evaluate as engine
+    from inexeval.stamp import write_stamp
+    from inexeval.writers.files import write_summary
+
+    ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=config.results_dir,
+                keep=keep)
+    if ev.results:
+        write_summary(config.results_dir, config.task, ev.results)
+        write_stamp(config, empty_as_zero, ev.results)
+    return ev
+
+
+def report(ev: Evaluation, echo: Echo, quiet: bool) -> None:
+    """Warnings (unless quiet) and the inputs skipped, on standard error."""
+    if not quiet:
+        for w in ev.warnings:
+            echo(f"inexeval: warning: {w}", err=True)
+    for p in ev.problems:
+        echo(f"inexeval: error: {p}", err=True)
+
+
+def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *, echo: Echo | None = None,
+                   progress: Progress | None = None) -> tuple[Evaluation, int]:
+    """``inexeval -config``: load, evaluate, write result files, summary, stamp and graphs.
+
+    With ``echo``, warnings, errors, the tables (in ``options.fmt``) and the
+    list of skipped inputs are sent to it, as the command line prints them;
+    ``progress`` shows the runs being scored.  Returns the evaluation and the
+    exit status (0, or 1 when some input was skipped); a bad config raises
+    :class:`~inexeval.errors.ConfigError`.
+    """
+    config = load(config, options.overrides, options.results_dir)
+    keep = None if options.keep_per_topic else kept_measures(
+        config, options.per_query, options.per_query and options.topic_graphs and options.draws)
+    with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
+        ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
+                                on_run=tick)
+    if echo is not None:
+        report(ev, echo, options.quiet)
+        echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
+    if options.draws:
+        from inexeval.writers import graphs
+
+        graphs.write_graphs(ev, gnuplot=options.gnuplot, png=options.png,
+                            per_topic=options.per_query and options.topic_graphs)
+    if not ev.problems:
+        return ev, 0
+    if echo is not None:
+        echo(f"inexeval: {len(ev.problems)} input(s) skipped:", err=True)
+        for p in ev.problems:
+            echo(f"  - {p.file}: {p.message}", err=True)
+    return ev, 1
+
+
+def results_text(ev: Evaluation, *, fmt: str, digits: int | None, per_query: bool) -> str:
+    """What standard output shows: one table per setting, or one JSON document, or trec_eval's layout."""
+    import json
+
+    from inexeval.writers.table import render
+
+    if fmt == "trec_eval":
+        from inexeval.writers.trec_eval import format_evaluation
+
+        return format_evaluation(ev, digits, per_query=per_query)
+    parts, json_rows = [], []
+    for s in ev.settings:
+        rs = [r for r in ev.results if r.setting == s.name]
+        if not rs:
+            continue
+        text = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
+        if fmt == "json":
+            json_rows.extend(json.loads(text))
+        else:
+            parts.append(text + ("\n\n" if fmt == "table" else "\n"))
+    if fmt == "json":
+        parts.append(json.dumps(json_rows, indent=1) + "\n")
+    return "".join(parts)
+
+
+# ----------------------------------------------------------------- API ----
+
+def evaluate(config: ConfigSource, *, empty_as_zero: bool = False, jobs: int = 1,
+             results_dir: str | os.PathLike | None = None, write: bool = False, **overrides) -> Results:
+    """Evaluate every run of a config; return the numbers as :class:`~inexeval.results.Results`.
+
+    ``config`` is a config file's path (``.prop`` or ``.yaml``), a mapping
+    of config keys (``{"TASK": "CO.Focussed", "ASSESSMENTS_DIR": ...}``), or
+    a loaded :class:`~inexeval.config.Config`.  ``overrides`` are config
+    keys applied as ``--set`` does (``METRICS="q"``,
+    ``QUANT_FUNCTIONS=["gen", "strict"]``; relative paths are relative to
+    the current directory).  ``empty_as_zero`` is ``-e``; ``jobs`` runs
+    scored in parallel.
+
+    Nothing is written unless ``write``: then the result files, summary and
+    stamp go to RESULTS_DIR (or ``results_dir``) exactly as ``inexeval
+    -config`` writes them.  A bad config raises
+    :class:`~inexeval.errors.ConfigError` (its message names the file and
+    line); runs that cannot be read are listed in ``Results.problems`` and
+    the others are scored.
+    """
+    from inexeval.results import Results
+
+    sets = override_strings(overrides)
+    if write:
+        options = EvalOptions(empty_as_zero=empty_as_zero, jobs=jobs, overrides=sets, results_dir=results_dir,
+                              keep_per_topic=True)
+        ev, _ = run_evaluation(config, options)
+        return Results(ev)
+    from inexeval.engine import evaluate as engine
+
+    return Results(engine(load(config, sets, results_dir), empty_as_zero=empty_as_zero, jobs=jobs))
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    """One measure that METRICS can name."""
+
+    name: str  # as written in METRICS (TASK trec: a pattern, e.g. P_k for P_10)
+    tasks: tuple[str, ...]  # the TASKs it applies to
+    strategies: tuple[str, ...]  # the task strategies it is registered for (docs/measures.md §3)
+    config_keys: tuple[str, ...]  # config keys it reads
+    description: str
+    outputs: tuple[str, ...]  # the values it gives, with the task's default DCV and MAX_RESULTS
+    scalars: tuple[str, ...]  # those of them printed in tables (the others are curve points)
+    aliases: tuple[str, ...] = ()
+
+
+def measures(task: str | None = None) -> list[MeasureInfo]:
+    """Every measure, or those of ``task`` (a TASK name or alias; unknown: ConfigError).
+
+    For TASK trec, the classic names (trec_eval's and the others of
+    docs/measures.md §8) are patterns: ``P_k`` stands for ``P_5``, ``P_10``, ….
+    """
+    from inexeval.errors import ConfigError
+    from inexeval.tasks import find_task, unknown_task_message
+
+    if task is None:
+        return _registered() + _classic()
+    row = find_task(task)
+    if row is None:
+        raise ConfigError(unknown_task_message(task))
+    from inexeval.measures import classic
+
+    return _registered(row) + (_classic() if row.strategy in classic.STRATEGIES else [])
+
+
+def _registered(row=None) -> list[MeasureInfo]:
+    """The measures of the registry (all, or those of one task row)."""
+    from inexeval.measures.registry import Params
+    from inexeval.measures.registry import measures as registered
+    from inexeval.tasks import DEFAULT_MAX_RESULTS, TASKS
+
+    params = Params() if row is None else Params(dcv=row.dcv, max_results=row.max_results or DEFAULT_MAX_RESULTS)
+    return [MeasureInfo(name=m.name, tasks=tuple(t.name for t in TASKS.values() if t.strategy in m.strategies),
+                        strategies=tuple(sorted(m.strategies)), config_keys=tuple(m.params),
+                        description=m.description, outputs=tuple(m.outputs(params)),
+                        scalars=tuple(m.scalars(params)), aliases=tuple(m.aliases))
+            for m in registered() if row is None or row.strategy in m.strategies]
+
+
+def _classic() -> list[MeasureInfo]:
+    """The names TASK trec takes, in the order of ``inexeval metrics``."""
+    from inexeval.measures.classic import MEASURES
+
+    return [MeasureInfo(name=name, tasks=("trec",), strategies=("trec",), config_keys=(), description=text,
+                        outputs=(name,), scalars=(name,))
+            for name, text in sorted(MEASURES.items(), key=lambda kv: kv[0].lower())]
+
+
+def metrics_text() -> str:
+    """``inexeval metrics``: the registered measures, then the names of TASK trec."""
+    from tabulate import tabulate
+
+    rows = [[m.name, ", ".join(m.strategies), ", ".join(m.config_keys) or "-", m.description]
+            for m in _registered()]
+    inex = tabulate(rows, headers=["METRICS name", "strategies", "config keys", "description"],
+                    tablefmt="simple", maxcolwidths=[None, None, None, 70])
+    trec = tabulate([[m.name, m.description] for m in _classic()],
+                    headers=["TASK trec: METRICS name", "description"], tablefmt="simple", maxcolwidths=[None, 90])
+    return inex + "\n\n" + trec

@@ -1,0 +1,136 @@
+"""The ``inexeval compare`` workflow: evaluate (or reuse the result files), then compare.
+
+For each config: the result files are reused when their stamp says they are
+up to date (:mod:`inexeval.stamp`), else the config is evaluated and they
+are written; then the correlation and significance tables of
+:mod:`inexeval.compare` are printed and written, and with two runs their
+per-topic differences.  With several configs the correlation tables are
+also averaged.  Options travel as one :class:`CompareOptions`; what is
+printed goes through ``echo`` (see :mod:`inexeval.api`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inexeval.api import ConfigSource, Echo, evaluate_and_write, load, report
+
+if TYPE_CHECKING:
+    from inexeval.config import Config
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """The options of ``inexeval compare`` as one value."""
+
+    empty_as_zero: bool = False
+    measure: str | None = None  # measure of the significance tests (None: MAep, else the first)
+    test: str = "t"  # "t" | "randomisation" | "bootstrap"
+    runs: tuple[str, ...] = ()  # run ids compared (() : all; two: per-topic differences too)
+    method: str = "both"  # "kendall" | "spearman" | "both"
+    samples: int = 10000  # samples of the randomisation and bootstrap tests
+    seed: int = 0
+    level: float = 0.05  # significance level, after Holm-Bonferroni correction
+    gnuplot: bool = False  # per-topic difference histogram as .dat/.gp
+    png: bool = False  # ... as PNG
+    overrides: tuple[str, ...] = ()  # --set KEY=VALUE
+    results_dir: str | os.PathLike | None = None
+    reevaluate: bool = False  # evaluate even when the result files are up to date
+    quiet: bool = False
+    jobs: int = 1
+
+    @property
+    def methods(self) -> list[str]:
+        return ["kendall", "spearman"] if self.method == "both" else [self.method]
+
+
+def compared_measures(config: Config, measure: str | None) -> set[str] | None:
+    """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
+    from inexeval.compare import tested_measure
+    from inexeval.engine import params_of, resolve_measures
+
+    measures = resolve_measures(config)
+    params = params_of(config, measures)
+    columns = [c for m in measures for c in m.scalars(params)]
+    return {tested_measure(columns, measure)} if columns else None
+
+
+def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = CompareOptions(), *,
+                echo: Echo | None = None) -> int:
+    """``inexeval compare``: returns the exit status (1 when some input was skipped).
+
+    Tables and messages go to ``echo`` (nothing is printed without it); the
+    files go to RESULTS_DIR/<TASK>/ (``correlations``, ``significance``, and
+    ``correlations-average`` beside the first config's).  A bad config, an
+    unknown run id or measure raise :class:`~inexeval.errors.ConfigError`.
+    """
+    from inexeval import compare
+    from inexeval.errors import ConfigError
+    from inexeval.engine import params_of, resolve_measures
+    from inexeval.stamp import read_if_fresh
+    from inexeval.writers.files import safe_name
+
+    say = echo if echo is not None else (lambda *a, **k: None)
+    wanted = list(options.runs) or None
+    status, all_tables, first_out = 0, [], None
+    for source in configs:
+        config = load(source, options.overrides, options.results_dir)
+        out = Path(config.results_dir) / config.task
+        first_out = first_out or out
+        results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
+        if results is None:
+            # each run's files are written as it is scored; only what compare reads is kept
+            ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs,
+                                    keep=compared_measures(config, options.measure))
+            report(ev, say, options.quiet)
+            status = 1 if ev.problems else status
+            results = ev.results
+        elif not options.quiet:
+            say(f"inexeval: reusing up-to-date result files in {out}", err=True)
+        if wanted:
+            unknown = sorted(set(wanted) - {r.run_id for r in results})
+            if unknown:
+                raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
+            results = [r for r in results if r.run_id in wanted]
+        measures = resolve_measures(config)
+        params = params_of(config, measures)
+        columns = [c for m in measures for c in m.scalars(params)]
+        settings = compare.sorted_settings(results)
+        tables = []
+        for mth in options.methods:
+            tables += compare.measure_correlations(results, settings, columns, mth)
+            tables += compare.quantisation_correlations(results, settings, columns, mth)
+        all_tables += [(config.task, t) for t in tables]
+        say(compare.format_correlations(tables, config.task))
+        compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
+        chosen = compare.tested_measure(columns, options.measure)
+        if chosen not in columns:
+            raise ConfigError(f"--measure: {chosen!r} is not among {', '.join(columns)}")
+        sig_rows = []
+        for s in settings:
+            rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,
+                                             samples=options.samples, seed=options.seed, alpha=options.level,
+                                             runs=wanted)
+            say("\n" + compare.format_significance(rows, options.level))
+            sig_rows += rows
+        compare.write_tables(out, "significance", sig_rows)
+        if wanted and len(wanted) == 2:
+            for s in settings:
+                text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
+                say("\n" + text)
+                if options.gnuplot or options.png:
+                    stem = safe_name(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
+                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
+                                            f"{wanted[0]} - {wanted[1]}", topics, diffs,
+                                            gnuplot=options.gnuplot, png=options.png)
+    if len(configs) > 1:
+        avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
+                           for kind in ("measures", "quantisations") for mth in options.methods) if t is not None]
+        if avg:
+            say("\n" + compare.format_correlations(avg, "all tasks"))
+            compare.write_tables(first_out, "correlations-average", compare.correlation_rows("all", avg))
+    return status
