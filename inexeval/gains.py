@@ -1,4 +1,4 @@
-"""Gain vectors xG of a ranked result list (SPEC §4.3; seed 000 eq. 6–8).
+"""Gain vectors xG of a ranked result list (SPEC §4.3; seed 000 eq. 7, 8, 10).
 
 overlap = off: xG[i] = quant(c_i), one dictionary lookup per result.
 
@@ -22,7 +22,7 @@ Ranking = Sequence[tuple[str, str]]
 
 
 def gains_overlap_off(qt: QuantisedTopic, ranking: Ranking, ids: np.ndarray | None = None) -> np.ndarray:
-    """xG[i] = quant(c_i) (seed 000 eq. 6): the Thorough gain.
+    """xG[i] = quant(c_i) (seed 000 eq. 10): the Thorough gain.
 
     ``ids`` (the ranking's element ids, :meth:`TopicElements.ids`) may be
     passed when several quantisations score the same ranking.

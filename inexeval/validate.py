@@ -498,7 +498,7 @@ def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated
 
 
 def _check_contiguous(topic: str, kept: list[_Kept], report: RunReport) -> None:
-    """RelevantInContext: each article's results form one block of the ranking (seed 002 §4.1)."""
+    """RelevantInContext: each article's results form one block of the ranking (seed 002 §6.1)."""
     last_line: dict[str, int | None] = {}  # file -> line of its latest result
     current: str | None = None
     for k in kept:

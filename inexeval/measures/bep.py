@@ -1,4 +1,4 @@
-"""Best in Context: BEPD and EPRUM (SPEC §7; seed 002 §6).
+"""Best in Context: BEPD and EPRUM (SPEC §7; seed 002 §7.2).
 
 A relevant article is one with a best entry point b (its first listed
 ``best-entry-point``); B is their number.  Only a run's first result per
@@ -6,14 +6,14 @@ article counts.  For a result x, with d(x, b) = |start(x) − start(b)| in
 text characters (SPEC §1.4) and L the average document length:
 
 - s(x, b) = A·L / (A·L + d(x, b)) in a relevant article, else 0
-                                                   (seed 002 §6, BEPD)
+                                                   (seed 002 §7.2, BEPD)
 - BEPD(A) = Σ_x s(x, b) / B
 - EPRUM(A): F(k) = Σ_{j≤k} s(x_j, b_j); k_ρ is the rank, interpolated
   linearly between k − 1 and k, at which F first reaches ρ·B:
   k_ρ = (k − 1) + (ρB − F(k−1)) / (F(k) − F(k−1)) for the smallest k with
   F(k) ≥ ρB; precision(ρ) = ρB / k_ρ (0 when F never reaches ρB); the
   curve is precision at ρ = 0.01 … 1.00 and EPRUM is its mean.
-                                                   (seed 002 §6, EPRUM; SPEC §7 Decision)
+                                                   (seed 002 §7.2, EPRUM; SPEC §7 Decision)
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ register(Measure(
     name="bepd", aliases=("eprum", "bep"), strategies=frozenset({"bestincontext"}),
     params=("BEP_A", "AVG_DOC_LENGTH", "COLLECTION_DIR"),
     description="Best in Context: BEPD(A=a) (distance-discounted best entry points found) and "
-    "EPRUM(A=a) with its precision-recall curve, for each A in BEP_A (seed 002 §6; docs/measures.md §7)",
+    "EPRUM(A=a) with its precision-recall curve, for each A in BEP_A (seed 002 §7.2; docs/measures.md §7)",
     outputs=_outputs,
     scalars=lambda p: [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a],
     compute=_bep,

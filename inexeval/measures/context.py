@@ -1,4 +1,4 @@
-"""Relevant in Context: generalised precision and recall over articles (SPEC §6; seed 002 §5).
+"""Relevant in Context: generalised precision and recall over articles (SPEC §6; seed 002 §6).
 
 The run's articles a_1 … a_m are its files in order of first appearance.
 The results of an article form E_a, reduced to the elements without an
@@ -7,10 +7,10 @@ rsize):
 
 - P(a) = Σ_{e∈E_a} rsize(e) / Σ_{e∈E_a} size(e),  R(a) = Σ rsize(e) / Trel(a),
   F(a) = 2·P·R / (P + R), and F(a) = 0 for a non-relevant article (Trel = 0)
-                                                            (seed 002 eq. 5–7)
+                                                            (seed 002 §6.2)  
 - gP[r] = Σ_{i≤r} F(a_i) / r (the divisor stays r beyond the list)
 - gR[r] = |relevant articles among a_1 … a_r| / Numrel
-- AgP = Σ_i rel(a_i) · gP[i] / Numrel                       (seed 002 eq. 8–10)
+- AgP = Σ_i rel(a_i) · gP[i] / Numrel                       (seed 002 §6.2)   
 
 Sizes of listed elements come from the assessments; an unlisted element's
 size comes from ``size_of`` (the collection, SPEC §1.4) and its rsize is 0.
@@ -131,6 +131,6 @@ register(Measure(
     name="gp", aliases=("magp", "agp"), strategies=frozenset({"relevantincontext"}),
     params=("DCV", "COLLECTION_DIR"),
     description="Relevant in Context: generalised precision gP@k and recall gR@k over articles "
-    "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §5; docs/measures.md §6)",
+    "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §6; docs/measures.md §6)",
     outputs=_outputs, scalars=_outputs, compute=_gp,
 ))

@@ -1,6 +1,6 @@
 """XCG measures over a gain vector xG and an ideal vector xI (SPEC §4.4–§4.6).
 
-Sources: seed 000 §4 (nxCG, MAnxCG, ep/gr, MAep, iMAep) and §5 with seed 003
+Sources: seed 000 §3.1–§3.4 (nxCG, MAnxCG, ep/gr, MAep, iMAep; Q and R) with seed 003
 (Q- and R-measure).  All kernels take numpy arrays: xG in rank order (any
 length L, gains >= 0) and xI sorted in decreasing order with every entry > 0.
 """
@@ -38,13 +38,13 @@ def curve_ranks(max_results: int) -> np.ndarray:
 
 
 def nxcg(xg: np.ndarray, xi: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-    """nxCG@k = xCG[k] / xCI[k] (seed 000 eq. 11) at each rank k >= 1."""
+    """nxCG@k = xCG[k] / xCI[k] (seed 000 eq. 5) at each rank k >= 1."""
     xcg, xci = cumulated(xg), cumulated(xi)
     return at_rank(xcg, ranks) / at_rank(xci, ranks)
 
 
 def manxcg(xg: np.ndarray, xi: np.ndarray, cutoffs: Sequence[int]) -> np.ndarray:
-    """MAnxCG@k = (nxCG[1] + ... + nxCG[k]) / k (seed 000 §4.1)."""
+    """MAnxCG@k = (nxCG[1] + ... + nxCG[k]) / k (seed 000 eq. 6)."""
     kmax = max(cutoffs)
     per_rank = nxcg(xg, xi, np.arange(1, kmax + 1))
     c = cumulated(per_rank)
@@ -58,7 +58,7 @@ def natural_points(xg: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, np.ndarr
     At each rank i with xG[i] > 0: g = min(xCG[i], G), gr = g / G and
     ep = i_ideal(g) / i, where i_ideal reads the ideal curve with linear
     interpolation: i_ideal(g) = (j − 1) + (g − xCI[j−1]) / xI[j], j the
-    smallest rank with xCI[j] >= g (seed 000 eq. 12, 13).
+    smallest rank with xCI[j] >= g (seed 000 eq. 11, 12).
     """
     ranks = np.flatnonzero(xg > 0) + 1
     xci = cumulated(xi)
@@ -99,7 +99,7 @@ def maep(ep: np.ndarray, n: int) -> float:
 def q_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
     """Q = (1/max(R, count(L))) Σ_{g(r)>0} (β·cg(r) + count(r)) / (β·cig(r) + r).
 
-    Sakai's Q-measure (seed 003 eq. 14; SPEC §4.6), R = n, cig without bonus.
+    Sakai's Q-measure (seed 003 eq. 15; SPEC §4.6), R = n, cig without bonus.
     """
     ranks = np.flatnonzero(xg > 0) + 1
     if len(ranks) == 0:
@@ -234,14 +234,14 @@ def _qr(t: TopicInput) -> dict[str, float] | None:
 register(Measure(
     name="nxcg", aliases=("manxcg",), strategies=STRATEGIES, params=("DCV", "MAX_RESULTS"),
     description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
-    "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §4.1)",
+    "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §3.1)",
     outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg, curves=_nxcg_curves,
     prepare=prepare, needs_assessments=False,
 ))
 register(Measure(
     name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=STRATEGIES, params=(),
     description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
-    "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §4.2)",
+    "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §3.3)",
     outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
     curves=lambda p: [Curve("ep/gr", [f"ep@{x}" for x in CURVE_LABELS], list(CURVE_POINTS),
                             "gain-recall", "effort-precision")],
@@ -250,7 +250,7 @@ register(Measure(
 register(Measure(
     name="q", aliases=("r", "q-measure", "r-measure"), strategies=STRATEGIES, params=("Q_BETA",),
     description="Sakai's Q-measure and R-measure over the XCG gains, bonus beta = Q_BETA "
-    "(seed 003 eq. 14, 16; seed 000 §5)",
+    "(seed 003 eq. 15, 16; seed 000 §3.4)",
     outputs=lambda p: ["Q", "R"], scalars=lambda p: ["Q", "R"], compute=_qr,
     prepare=prepare, needs_assessments=False,
 ))
