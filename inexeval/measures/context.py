@@ -7,10 +7,10 @@ rsize):
 
 - P(a) = Σ_{e∈E_a} rsize(e) / Σ_{e∈E_a} size(e),  R(a) = Σ rsize(e) / Trel(a),
   F(a) = 2·P·R / (P + R), and F(a) = 0 for a non-relevant article (Trel = 0)
-                                                            (seed 002 §6.2)  
+                                                            (seed 002 §6.2)
 - gP[r] = Σ_{i≤r} F(a_i) / r (the divisor stays r beyond the list)
 - gR[r] = |relevant articles among a_1 … a_r| / Numrel
-- AgP = Σ_i rel(a_i) · gP[i] / Numrel                       (seed 002 §6.2)   
+- AgP = Σ_i rel(a_i) · gP[i] / Numrel                       (seed 002 §6.2)
 
 Sizes of listed elements come from the assessments; an unlisted element's
 size comes from ``size_of`` (the collection, SPEC §1.4) and its rsize is 0.

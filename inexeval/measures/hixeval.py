@@ -11,7 +11,7 @@ assessments; an unlisted element has rsize 0):
 - Trel = Σ over files of the root's rsize when α = 1, else Σ rsize over
   every listed element.
 - P@r = (1/r) Σ_{i≤r} rval_i / size(e_i), R@r = (1/Trel) Σ_{i≤r} rval_i,
-  F@r = 2·P·R / (P + R)                                     (seed 001 §3)     
+  F@r = 2·P·R / (P + R)                                     (seed 001 §3)
 - MAP = Σ_{i: rval_i > 0} P@i · rval_i / Trel (recall-increment weights)
 - iMAP = mean over levels 0.0, 0.1, …, 1.0 of max{P@r : R@r ≥ level}.
 """
