@@ -188,6 +188,7 @@ register(Measure(
     outputs=_outputs,
     scalars=lambda p: [f"BEPD(A={a})" for a in p.bep_a] + [f"EPRUM(A={a})" for a in p.bep_a],
     compute=_bep,
+    ideal_one=_outputs,  # d = 0: s = 1 for each of the B results, F(k) = k, precision 1 at every rho
     curves=lambda p: [Curve(f"EPRUM(A={a})", [f"EPRUM(A={a})@{x}" for x in RHO_LABELS], list(RHO),
                             "recall", "precision") for a in p.bep_a],
 ))

@@ -40,7 +40,7 @@ from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_trec import TrecState
-from inexeval.measures.registry import Measure, RunInput, register_resolver
+from inexeval.measures.registry import Measure, Params, RunInput, register_resolver
 
 #: trec_eval's default cut-offs for P, recall and ndcg_cut.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -218,6 +218,26 @@ class Family:
     integer: bool = False  # a count, printed as an integer
     per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
     bounded: bool = True  # values in [0, 1]
+    #: whether the ideal run (the relevant documents by decreasing relevance) scores 1 on every topic
+    ideal: Callable[[Params], bool] = lambda p: False
+
+
+def _always(p: Params) -> bool:
+    return True
+
+
+def _gains_follow_levels(p: Params) -> bool:
+    """Whether gain(level) (GAINS, else the level) is positive and non-decreasing over the relevant
+    levels: then decreasing relevance is decreasing gain, as in the ideal vector (also with agr,
+    whose adjusted gain of a level lies between its own and the next lower level's)."""
+    g = dict(p.gains or ())
+    seq = [g.get(x, float(x)) for x in range(p.rel_level, max(g, default=p.rel_level) + 2)]
+    return all(v > 0 for v in seq) and all(a <= b for a, b in zip(seq, seq[1:]))
+
+
+def _trec_gains(p: Params) -> bool:
+    """trec_eval's ndcg gains every document with rel > 0: the ideal run has them all at REL_LEVEL 1."""
+    return p.rel_level == 1
 
 
 #: The classic family table (docs/measures.md §8): measure family -> kernel and aggregation.
@@ -225,27 +245,27 @@ FAMILIES: dict[str, Family] = {
     "num_ret": Family(lambda k, s: k.trec.num_ret(), "sum", integer=True, bounded=False),
     "num_rel": Family(lambda k, s: k.trec.num_rel_(), "sum", integer=True, bounded=False),
     "num_rel_ret": Family(lambda k, s: k.trec.num_rel_ret_(), "sum", integer=True, bounded=False),
-    "map": Family(lambda k, s: k.trec.ap()),
-    "gm_map": Family(lambda k, s: k.trec.ap(), "gmean", per_topic_reported=False),
-    "Rprec": Family(lambda k, s: k.trec.rprec()),
-    "bpref": Family(lambda k, s: k.trec.bpref()),
-    "recip_rank": Family(lambda k, s: k.trec.recip_rank()),
-    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0))),
+    "map": Family(lambda k, s: k.trec.ap(), ideal=_always),
+    "gm_map": Family(lambda k, s: k.trec.ap(), "gmean", per_topic_reported=False, ideal=_always),
+    "Rprec": Family(lambda k, s: k.trec.rprec(), ideal=_always),
+    "bpref": Family(lambda k, s: k.trec.bpref(), ideal=_always),
+    "recip_rank": Family(lambda k, s: k.trec.recip_rank(), ideal=_always),
+    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0)), ideal=_always),
     "P": Family(lambda k, s: k.trec.precision(s.k)),
     "recall": Family(lambda k, s: k.trec.recall(s.k)),
-    "ndcg": Family(lambda k, s: k.trec.ndcg()),
-    "ndcg_cut": Family(lambda k, s: k.trec.ndcg(s.k)),
+    "ndcg": Family(lambda k, s: k.trec.ndcg(), ideal=_trec_gains),
+    "ndcg_cut": Family(lambda k, s: k.trec.ndcg(s.k), ideal=_trec_gains),
     "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
     "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0))),
     "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
     "DCG": Family(lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
-    "nDCG": Family(lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0))),
-    "AWP": Family(lambda k, s: k.graded(_agr(s)).awp()),
-    "AGR": Family(lambda k, s: k.graded(_agr(s)).awp()),
-    "R-WP": Family(lambda k, s: k.graded(_agr(s)).r_wp()),
-    "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta))),
-    "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta))),
-    "MRR": Family(lambda k, s: k.graded().mrr(s.k)),
+    "nDCG": Family(lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),
+    "AWP": Family(lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
+    "AGR": Family(lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
+    "R-WP": Family(lambda k, s: k.graded(_agr(s)).r_wp(), ideal=_gains_follow_levels),
+    "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
+    "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
+    "MRR": Family(lambda k, s: k.graded().mrr(s.k), ideal=_always),
 }
 
 
@@ -304,6 +324,7 @@ def resolve(name: str) -> Measure:
             outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
             compute_all=_compute_all(spec), aggregate=lambda n, a=family.aggregate: a,
             bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
+            ideal_one=lambda p, n=spec.name, f=family: [n] if f.ideal(p) else [],
         )
     return m
 

@@ -133,4 +133,6 @@ register(Measure(
     description="Relevant in Context: generalised precision gP@k and recall gR@k over articles "
     "(per-article F of highlighted text), MAgP = mean average gP (seed 002 §6; docs/measures.md §6)",
     outputs=_outputs, scalars=_outputs, compute=_gp,
+    # F(a) = 1 for every article, so gP[i] = 1 at ranks 1 ... Numrel (gP@k only for k <= Numrel, gR@k for k >= Numrel)
+    ideal_one=lambda p: ["MAgP"],
 ))

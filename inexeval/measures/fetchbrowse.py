@@ -104,6 +104,7 @@ register(Measure(
     "gains; element.MAep and element.iMAep averaged over clusters (seed 000 §6.3; docs/measures.md §4.7)",
     outputs=_outputs, scalars=lambda p: ["article.MAep", "article.iMAep", "element.MAep", "element.iMAep"],
     compute=_fetchbrowse, prepare=_prepare, needs_assessments=False,
+    ideal_one=_outputs,  # articles by decreasing gain, each with its elements in the ideal order
     curves=lambda p: [Curve("article ep/gr", [f"article.ep@{x}" for x in xcg.CURVE_LABELS],
                             list(xcg.CURVE_POINTS), "gain-recall (articles)", "effort-precision")],
 ))

@@ -163,4 +163,6 @@ register(Measure(
     description="HiXEval over highlighted text: hixeval.P@k, R@k, F@k for k in DCV, hixeval.MAP and "
     "hixeval.iMAP; alpha = ALPHA with overlap on, 0 with overlap off (seed 001; docs/measures.md §5)",
     outputs=_outputs, scalars=_outputs, compute=_hixeval,
+    # no ideal_one: the ideal runs of its tasks (the XCG order, best entry points) are not the highlighted text
+    # exactly; only Relevant in Context's is, and there only MAP and iMAP (with ALPHA = 1) are 1
 ))

@@ -10,6 +10,13 @@ the writers and the graphs work only from the declarations:
   the ones tables print; ``curves(params)``: the :class:`Curve` values drawn,
   with their axis labels;
 - ``bounded``: every output lies in [0, 1] (checked by the property suite);
+- ``ideal_one(params)``: the outputs that are 1 on every topic for the
+  ideal run of the measure's tasks (checked by the property suite): the
+  relevant results in the ideal order of the quantised recall-base (full
+  or ideal, by OVERLAP), articles by decreasing gain for FetchBrowse, each
+  relevant article's highlighted text for Relevant in Context, each best
+  entry point for Best in Context, the relevant documents by decreasing
+  relevance for ``trec``;
 - ``aggregate``: how an output is averaged over topics (``mean``, ``sum``,
   ``gmean``; docs/measures.md §10);
 - ``prepare``: what must be built per topic before any run is scored (and
@@ -144,6 +151,7 @@ class Measure:
     aliases: tuple[str, ...] = ()
     curves: Callable[[Params], list[Curve]] = lambda p: []
     bounded: bool = True  # every output in [0, 1]
+    ideal_one: Callable[[Params], list[str]] = lambda p: []  # outputs that are 1 for the ideal run
     aggregate: Callable[[str], str] = _mean  # output name -> one of AGGREGATIONS
     #: per-topic preparation, run once per (topic, setting) before any run is scored
     prepare: Callable[[TopicContext, Setting, Params], None] | None = None

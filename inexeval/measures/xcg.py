@@ -236,7 +236,7 @@ register(Measure(
     description="normalised extended cumulated gain nxCG@k and its mean MAnxCG@k for k in DCV, "
     "plus the 100-point nxCG curve at ranks ceil(p*MAX_RESULTS/100) (seed 000 §3.1)",
     outputs=_nxcg_outputs, scalars=_nxcg_scalars, compute=_nxcg, curves=_nxcg_curves,
-    prepare=prepare, needs_assessments=False,
+    prepare=prepare, needs_assessments=False, ideal_one=_nxcg_outputs,  # the ideal order gives xG = xI
 ))
 register(Measure(
     name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=STRATEGIES, params=(),
@@ -245,12 +245,12 @@ register(Measure(
     outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,
     curves=lambda p: [Curve("ep/gr", [f"ep@{x}" for x in CURVE_LABELS], list(CURVE_POINTS),
                             "gain-recall", "effort-precision")],
-    prepare=prepare, needs_assessments=False,
+    prepare=prepare, needs_assessments=False, ideal_one=_epgr_outputs,  # xG = xI: ep = 1 at every point
 ))
 register(Measure(
     name="q", aliases=("r", "q-measure", "r-measure"), strategies=STRATEGIES, params=("Q_BETA",),
     description="Sakai's Q-measure and R-measure over the XCG gains, bonus beta = Q_BETA "
     "(seed 003 eq. 15, 16; seed 000 §3.4)",
     outputs=lambda p: ["Q", "R"], scalars=lambda p: ["Q", "R"], compute=_qr,
-    prepare=prepare, needs_assessments=False,
+    prepare=prepare, needs_assessments=False, ideal_one=lambda p: ["Q", "R"],  # cg = cig, count(r) = r
 ))
