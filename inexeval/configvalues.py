@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -112,9 +113,17 @@ def parse_task(raw: str, base: Path) -> str:
     return task.name
 
 
+#: A comma that separates METRICS names: not one inside parentheses (``Q(beta=0.5,agr)``).
+_METRICS_COMMA = re.compile(r",(?![^()]*\))")
+
+
 def parse_metrics(raw: str, base: Path) -> tuple[str, ...]:
-    """METRICS: names lower-cased, repeats dropped (resolved against the measures later)."""
-    return unique(item.lower() for item in listed(raw))
+    """METRICS: names lower-cased, repeats dropped (resolved against the measures later); commas
+    inside a name's parentheses belong to the name."""
+    names = [item.strip() for item in _METRICS_COMMA.split(raw) if item.strip()]
+    if not names:
+        raise Problem("no value given")
+    return unique(item.lower() for item in names)
 
 
 def parse_alpha(raw: str, base: Path) -> float:

@@ -189,3 +189,11 @@ def test_task_rules_and_overrides(tmp_path: Path, monkeypatch):
     assert dict_errors(BASIC, base=tmp_path, overrides=["DCV=0"]) == [
         ("--set", None, "DCV: '0' is not a positive integer")
     ]
+
+
+def test_metrics_commas_inside_parentheses_belong_to_the_name(tmp_path):
+    """METRICS: Q(beta=0.5,agr) is one measure name; the comma between names still separates them."""
+    from inexeval.configvalues import parse_metrics
+
+    assert parse_metrics("map, Q(beta=0.5,agr), P_10", tmp_path) == ("map", "q(beta=0.5,agr)", "p_10")
+    assert parse_metrics("nDCG@10(b=3),AWP(agr)", tmp_path) == ("ndcg@10(b=3)", "awp(agr)")
