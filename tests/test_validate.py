@@ -359,10 +359,14 @@ def test_xml_structure_problems_are_malformed(tmp_path):
     text = p.read_text().replace("</inex-submission>", f"{res('f', A)}\n</inex-submission>")  # line 10
     p.write_text(text)
     r = validate_run(p)
-    assert kinds(r.problems) == [("malformed", None, 2), ("malformed", None, 3)]
-    assert [f.message for f in r.problems] == ["<result> outside <topic>; its results are skipped",
-                                               "<topic> without a topic-id attribute; its results are skipped"]
+    # the reader's findings, with the evaluator's words and lines: the <topic> (its results skipped),
+    # the stray <result> itself
+    assert kinds(r.problems) == [("malformed", None, 3), ("malformed", None, 10)]
+    assert [f.message for f in r.problems] == ["<topic> without a topic-id attribute", "<result> outside <topic>"]
     assert r.results_per_topic == {"2": 1}
+    with pytest.raises(InputError) as info:  # the evaluator stops at the first
+        read_run(p)
+    assert (info.value.line, info.value.message) == (3, "<topic> without a topic-id attribute")
 
 
 def test_text_run_malformed_lines_all_reported(tmp_path):
