@@ -336,6 +336,7 @@ def _check(seen: _Recorder, report: RunReport, unit: Unit, assessments: Assessme
     checks = TASKS[report.task].run_checks if report.task else frozenset()
     for topic, rec in topics.items():
         _hygiene_findings(topic, rec, report, unit, max_results)
+        # the run checks are those of element runs: (file, path) keys
         kept = [_Kept(key[0], key[1], line) for key, line in rec.kept] if checks else []
         if "overlap" in checks:
             _check_overlap(topic, kept, report, repeated_article="one_per_article" in checks)

@@ -63,8 +63,8 @@ with file and line: the file cannot be read or decompressed, malformed XML,
 entity declarations (:func:`~inexeval.readers.refuse_entity_declarations`),
 a root other than ``<inex-submission>``.
 
-Speed: an XML submission is read a ``<topic>`` at a time (one ``end`` event
-each), its results' fields taken as lists by compiled XPaths, and the
+Speed: an XML submission is read a ``<topic>`` at a time (its ``start`` and
+``end`` events only), its results' fields taken as lists by compiled XPaths, and the
 hygiene applied to whole lists (:meth:`_Hygiene.add`).  A topic whose lists
 do not line up with its results (a result without a field, ...) is read
 result by result, and a list with an invalid result, a duplicate or a
@@ -158,10 +158,10 @@ class Block:
 
     ``fields`` holds one list per field of the unit (raw values; None or, from
     an XPath, a node that is not text, where absent), ``ranks`` and ``rsvs``
-    the raw ``rank`` and ``rsv`` texts (None when no result has one; ``rsvs``
-    only for an observer that :attr:`~RunObserver.wants_rsv`).  ``line(i)`` is
-    the line of result ``i``; for XML it is valid only while the observer is
-    being told about the block.
+    the raw ``rank`` and ``rsv`` texts (None when no result has one; XML
+    ``rsvs`` only for an observer that :attr:`~RunObserver.wants_rsv`).
+    ``line(i)`` is the line of result ``i``; for XML it is valid only while
+    the observer is being told about the block (its issues included).
     """
 
     __slots__ = ("fields", "line", "n", "ranks", "rsvs", "topic")
@@ -187,7 +187,8 @@ class RunObserver:
     wants_rsv = False
 
     def issue(self, issue: Issue) -> None:
-        """One issue, in the order found.  Raising stops the reading (evaluation does, at an error)."""
+        """One issue, as found: a block's hygiene issues just before :meth:`block` (for a text run,
+        after the issues of the block's lines).  Raising stops the reading (evaluation does, at an error)."""
 
     def block(self, block: Block, kept: list[int] | None, keys: list[Hashable]) -> None:
         """A block and what hygiene keeps of it: ``keys[j]`` is the key of result ``kept[j]``
@@ -226,6 +227,7 @@ class RunReader:
             self.format = "text"
             with run_input.open() as lines:
                 _read_text(self, lines, hygiene, observer)
+
 
 # --------------------------------------------------------------------------- input
 
