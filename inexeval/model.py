@@ -5,6 +5,7 @@ Readers build these once; every measure and setting shares them.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 #: Exhaustivity codes. ``?`` (too small) is kept apart from an explicit 0
@@ -55,19 +56,21 @@ class Assessments:
 
 @dataclass(slots=True)
 class Run:
-    """A submission after run hygiene (SPEC §1.3).
+    """A submission after run hygiene (docs/formats.md §1.3).
 
-    ``topics`` maps a topic id to its ranked results as ``(file, path)``
-    pairs (normalised), in rank order, with truncated, duplicate and invalid
-    results already removed.  Topics unknown to the assessments are still
-    here; the evaluator ignores them (and warns).
+    ``topics`` maps a topic id to its ranked results, in rank order, with
+    truncated, duplicate and invalid results already removed; each result is
+    the hashable key of its ``unit`` (:mod:`inexeval.readers.units`): for
+    ``element`` a normalised ``(file, path)`` pair.  Topics unknown to the
+    assessments are still here; the evaluator ignores them (and warns).
     """
 
     run_id: str
     source: str
     task: str | None = None
-    topics: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    topics: dict[str, list[Hashable]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    unit: str = "element"
 
 
 @dataclass(slots=True)

@@ -7,7 +7,9 @@ its position in the list ``lines`` + 1 (the ``<?xml?>`` declaration is line 1).
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import sys
 
 import pytest
 
@@ -359,10 +361,14 @@ def test_xml_structure_problems_are_malformed(tmp_path):
     text = p.read_text().replace("</inex-submission>", f"{res('f', A)}\n</inex-submission>")  # line 10
     p.write_text(text)
     r = validate_run(p)
-    assert kinds(r.problems) == [("malformed", None, 2), ("malformed", None, 3)]
-    assert [f.message for f in r.problems] == ["<result> outside <topic>; its results are skipped",
-                                               "<topic> without a topic-id attribute; its results are skipped"]
+    # the reader's findings, with the evaluator's words and lines: the <topic> (its results skipped),
+    # the stray <result> itself
+    assert kinds(r.problems) == [("malformed", None, 3), ("malformed", None, 10)]
+    assert [f.message for f in r.problems] == ["<topic> without a topic-id attribute", "<result> outside <topic>"]
     assert r.results_per_topic == {"2": 1}
+    with pytest.raises(InputError) as info:  # the evaluator stops at the first
+        read_run(p)
+    assert (info.value.line, info.value.message) == (3, "<topic> without a topic-id attribute")
 
 
 def test_text_run_malformed_lines_all_reported(tmp_path):
@@ -456,3 +462,27 @@ def test_format_two_runs_and_no_line():
 
 def test_kinds_are_disjoint():
     assert not set(PROBLEM_KINDS) & set(WARNING_KINDS)
+
+
+def test_stdin_gzip_run(monkeypatch, tmp_path):
+    p = xml_run(tmp_path, [("1", [res("f", A), res("f", A)])])
+
+    class Stdin:
+        buffer = io.BytesIO(gzip.compress(p.read_bytes()))
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    r = validate_run("-")
+    assert (r.path, r.format, r.run_id) == ("<stdin>", "xml", "r1")
+    assert kinds(r.problems) == [("duplicate", "1", 5)]
+
+
+def test_nested_topic_is_malformed_as_for_the_evaluator(tmp_path):
+    p = tmp_path / "n.xml"
+    p.write_text('<inex-submission run-id="n">\n<topic topic-id="1">' + res("f", A)
+                 + '\n<topic topic-id="2">' + res("g", A) + "</topic></topic>\n</inex-submission>\n")
+    r = validate_run(p)
+    assert [(f.kind, f.line, f.message) for f in r.problems] == [("malformed", 3, "<topic> inside <topic>")]
+    assert r.results_per_topic == {"1": 1}
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert (info.value.line, info.value.message) == (3, "<topic> inside <topic>")
