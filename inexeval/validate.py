@@ -399,13 +399,13 @@ def _at(line: int | None) -> str:
 
 
 def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated_article: bool) -> None:
-    """Focussed / BestInContext: no result may overlap an earlier one (SPEC §1.1 overlap).
+    """Focussed / BestInContext: no result may overlap an earlier one (docs/formats.md §1.1 overlap).
 
     Per file, ``returned`` holds the results so far and ``below`` maps every
     proper ancestor of a returned result to that result; a new path overlaps
     iff one of its proper ancestors is in ``returned`` or it is in ``below``
     (O(depth) per result).  With ``repeated_article`` (BestInContext, one
-    result per article, SPEC §7) a non-overlapping later result of an
+    result per article, docs/measures.md §7) a non-overlapping later result of an
     article is a warning.
     """
     returned: dict[str, dict[str, _Kept]] = {}

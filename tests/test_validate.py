@@ -87,7 +87,7 @@ def test_clean_text_run(tmp_path):
     p = tmp_path / "run.txt"
     p.write_text("1 Q0 f1 1 2.0 T /article[1]/sec[1]\n\n1 Q0 f1 2 1.5 T /article[1]/sec[2]\n"
                  "2 Q0 f2 1 9 T /article[1]\n")
-    r = validate_run(p, task="focussed")  # the 2006 task name "Focused" (SPEC §3)
+    r = validate_run(p, task="focussed")  # the 2006 task name "Focused" (docs/measures.md §3)
     assert (r.format, r.run_id, r.task, r.run_task) == ("text", "T", "Focused", None)
     assert (r.topics, r.results_per_topic) == (2, {"1": 2, "2": 1})
     assert r.problems == [] and r.warnings == []
@@ -107,7 +107,7 @@ def test_gzip_run_is_read(tmp_path):
 def test_duplicates_after_normalisation(tmp_path):
     p = xml_run(tmp_path, [("1", [
         res("f1", S1),            # line 4
-        res("./f1.xml", "article/sec"),  # line 5: same element as line 4 after §1.1
+        res("./f1.xml", "article/sec"),  # line 5: same element as line 4 after docs/formats.md §1.1
         res("f1", S2),            # line 6
         res("f1", S1),            # line 7: again
     ])], attrs='run-id="r1"')
@@ -131,7 +131,7 @@ def test_beyond_max_results_once_per_topic(tmp_path):
 
 
 def test_duplicate_beyond_max_results_is_not_reported(tmp_path):
-    # SPEC §1.3: truncation first, then duplicates among what is kept
+    # docs/formats.md §1.3: truncation first, then duplicates among what is kept
     p = xml_run(tmp_path, [("1", [res("f", S1), res("f", S2), res("f", S1)])], attrs='run-id="r1"')
     r = validate_run(p, max_results=2)
     assert kinds(r.problems) == [("beyond_max_results", "1", 6)]
@@ -167,7 +167,7 @@ def test_overlap_in_focussed_and_best_in_context(tmp_path, task):
     assert r.problems[0].message == ("topic 1: f /article[1]/sec[1]/p[1] is inside the earlier result "
                                      "/article[1]/sec[1] at line 4")
     assert r.problems[1].message == "topic 1: f /article[1] contains the earlier result /article[1]/sec[1] at line 4"
-    if task == "BestInContext":  # g S2 is a second, disjoint result of article g: warned (SPEC §7)
+    if task == "BestInContext":  # g S2 is a second, disjoint result of article g: warned (docs/measures.md §7)
         assert kinds(r.warnings) == [("repeated_article", "1", 8)]
     else:
         assert r.warnings == []
