@@ -33,6 +33,7 @@ which the tool itself does not read.
 
 from __future__ import annotations
 
+import gc
 import io
 import math
 import re
@@ -104,7 +105,21 @@ def _report(err: TextIO, error: InputError) -> None:
 
 
 def main(argv: list[str], out: TextIO, err: TextIO) -> int:
-    """Run the drop-in on ARGV (without the program name); returns the exit status."""
+    """Run the drop-in on ARGV (without the program name); returns the exit status.
+
+    The cyclic garbage collector is paused meanwhile: reading makes many
+    small objects and no cycles, and its passes would cost a fifth of the time.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _main(argv, out, err)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _main(argv: list[str], out: TextIO, err: TextIO) -> int:
     if len(argv) < 2:
         out.write(USAGE)
         return 0
