@@ -179,6 +179,16 @@ def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, se
         _fail(err, debug)
 
 
+@main.command("inex-eval", add_help_option=False,
+              context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def inex_eval_cmd(args):
+    """Drop-in inex_eval 3.1 (INEX 2007-2010 FOL tasks): inexeval inex-eval (-t|-f|-r|-b|-i) [-q] [-c] QRELS RUN..."""
+    from inexeval.inex_eval import run_cli
+
+    sys.exit(run_cli(list(args)))
+
+
 @main.command("validate", epilog="""\b
 Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
