@@ -96,9 +96,8 @@ def _family(strategy: str, description: str):
         outcome = _score(r, task)
         if outcome.rejected is not None:
             raise rejection(outcome, r.run.source)
-        if outcome.death is not None:
-            d = outcome.death
-            raise InputError(f"inex_eval would stop here: {d.message}", d.file, d.line)
+        if outcome.death is not None:  # where inex_eval would stop (its message says so)
+            raise outcome.death
         if set(outcome.topics) != set(topics):
             raise AssertionError(f"inex_eval includes topics {sorted(outcome.topics)}, the engine {sorted(topics)}")
         if outcome.impossible:

@@ -109,9 +109,9 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
 
         fol, warnings = read_fol_run(path), []
     topics: dict[str, list[int]] = {}
-    for i, line in enumerate(fol.lines):
-        if line.fields:
-            topics.setdefault(line.fields[0], []).append(i)
+    for i, fields in enumerate(fol.columns()[2]):
+        if fields:
+            topics.setdefault(fields[0], []).append(i)
     return PassageRun(run_id=run_id_from_name(fol.source), source=fol.source, task=None, topics=topics,
                       warnings=warnings, unit="passage", fol=fol)
 
@@ -139,13 +139,15 @@ def element_run_as_fol(path: str | Path, collection) -> tuple[Any, list[str]]:
     unknown passage) when the path is not in the document.  A document that
     is not in the collection is an InputError naming the run's line.
     """
-    from inexeval.readers.fol import FolLine, FolRunFile
+    from inexeval.readers.fol import FolRunFile
 
     reader = RunReader(path, max_results=sys.maxsize)
     results = _ElementResults(reader.source)
     reader.read(results)
     run_id = reader.run_id or run_id_from_name(reader.source)
-    lines: list[FolLine] = []
+    numbers: list[int] = []
+    raws: list[str] = []
+    rows: list[list[str]] = []
     ranks: dict[str, int] = {}
     missing: list[tuple[str, int | None, str, str]] = []
     for topic, line, (file, xpath) in results.results:
@@ -162,7 +164,9 @@ def element_run_as_fol(path: str | Path, collection) -> tuple[Any, list[str]]:
             offset, length = str(info[0]), str(info[1])
         rank = ranks[topic] = ranks.get(topic, 0) + 1
         fields = [topic, "Q0", file, str(rank), "0", run_id, offset, length]
-        lines.append(FolLine(line or 0, " ".join(fields), fields))
+        numbers.append(line or 0)
+        raws.append(" ".join(fields))
+        rows.append(fields)
     warnings = results.warnings(reader.run_id)
     if missing:
         topic, line, file, xpath = missing[0]
@@ -172,4 +176,4 @@ def element_run_as_fol(path: str | Path, collection) -> tuple[Any, list[str]]:
         warnings.append(f"{reader.source}: {n} result{'s' if n != 1 else ''} whose path is not in its document "
                         f"scored as unknown passages (X, 18 characters) (topic{'s' if len(topics) != 1 else ''} "
                         f"{shown}); first at line {line}: {file} {xpath}")
-    return FolRunFile(reader.source, lines, reader.format == "xml"), warnings
+    return FolRunFile.from_columns(reader.source, raws, rows, numbers, xml=reader.format == "xml"), warnings
