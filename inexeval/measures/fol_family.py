@@ -74,16 +74,42 @@ def _score(r: RunInput, task: str):
 _LINE = re.compile(r"\bline:? (\d+)")
 
 
-def rejection(outcome, source: str) -> InputError:
+def rejection(outcome, r: RunInput, task: str) -> InputError:
     """The InputError of a run the tool rejects: its message (without the tool's ``ERROR *** (RUN)``
-    prefix), the run file and the line."""
+    prefix), the run file and the line that made the tool reject it."""
+    source = r.run.source
     text = " ".join(line.strip() for line in outcome.rejected)
     text = re.sub(r"^(?:ERROR|Error) \*\*\* \(.*?\) ", "", text.replace(f"({source})", "(RUN)", 1))
     line = getattr(outcome, "rejected_line", None)
     if line is None:
         m = _LINE.search(text)
-        line = int(m.group(1)) if m else None
+        line = int(m.group(1)) if m else _rejecting_line(r, task)
     return InputError(f"inex_eval rejects this run: {text.replace(chr(9), ' ')}", source, line)
+
+
+def _rejecting_line(r: RunInput, task: str) -> int | None:
+    """The line that makes the tool reject the run, when its message does not say (an article that
+    comes back in the in-context tasks): the tool checks line by line, so the shortest rejected prefix
+    of the run ends with it (found by bisection, scoring prefixes)."""
+    from inexeval.measures.fol import score_fol_run
+    from inexeval.readers.fol import FolRunFile
+
+    numbers, raw, fields = r.run.fol.columns()
+    p = r.params
+
+    def rejected(k: int) -> bool:
+        prefix = FolRunFile.from_columns(r.run.source, raw[:k], fields[:k], None if numbers is None else numbers[:k])
+        return score_fol_run(r.recall_base, prefix, task, n=p.bep_distance, beta=p.f_beta,
+                             irr=p.t2i_tolerance).rejected is not None
+
+    lo, hi = 1, len(raw)  # rejected(hi) holds: the whole run is rejected
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if rejected(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return hi if numbers is None else numbers[hi - 1]
 
 
 def _family(strategy: str, description: str):
@@ -95,16 +121,17 @@ def _family(strategy: str, description: str):
     def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float]]:
         outcome = _score(r, task)
         if outcome.rejected is not None:
-            raise rejection(outcome, r.run.source)
+            raise rejection(outcome, r, task)
         if outcome.death is not None:  # where inex_eval would stop (its message says so)
             raise outcome.death
         if set(outcome.topics) != set(topics):
             raise AssertionError(f"inex_eval includes topics {sorted(outcome.topics)}, the engine {sorted(topics)}")
         if outcome.impossible:
-            bins = ", ".join(dict.fromkeys(line.rsplit(" ", 1)[-1] for line in outcome.impossible))
+            bins = list(dict.fromkeys(line.rsplit(" ", 1)[-1] for line in outcome.impossible))
+            shown = ", ".join(bins[:5]) + (", ..." if len(bins) > 5 else "")
             n = len(outcome.impossible)
             r.warn(f"{n} result{'s' if n != 1 else ''} reach recall above 1 (impossible recall point "
-                   f"{bins}): inex_eval leaves them out of the interpolated precision")
+                   f"{shown}): inex_eval leaves them out of the interpolated precision")
         averages = {name: float(v) for name, v in outcome.all.items()}
         averages[topic_name] = averages[mean_name]
         r.averages.update(averages)
