@@ -291,9 +291,10 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
             raise _Rejected([f"Error *** ({label}) {what} in line {number}: {raws[index]}"])
         topic_id = fields[0]
         if topic_id != last_topic:
-            qt = qtopics.get(topic_id)
-            if qt is None:
+            found = qtopics.get(topic_id)
+            if found is None:
                 continue  # D19: nothing else of the line is looked at
+            qt = found
             st = states.get(topic_id)
             if st is None:
                 st = states[topic_id] = _TopicRun()
