@@ -427,3 +427,17 @@ def test_e9_run_without_qrels_topic(here):
     v = values(out)
     assert (v[("num_q", "all")], v[("MAgP", "all")], v[("num_rel", "all")], v[("rel_size", "all")]) == (
         "0", "NaN", "1", "10")
+
+
+def test_e4_curves_of_the_outcome(here):
+    """FolOutcome.curves: each included topic's interpolated precision after the fill (11 points in context)."""
+    from inexeval.measures.fol import score_fol_run
+    from inexeval.readers.fol import read_fol_qrels, read_fol_run
+
+    write(here / "qrels.txt", E4_QRELS)
+    write(here / "run.txt", E4_RUN)
+    outcome = score_fol_run(read_fol_qrels("qrels.txt"), read_fol_run("run.txt"), "r", complete=True)
+    assert outcome.curves == {"A": [0.7727272727272728] * 4 + [0.42929292929292934] * 3 + [0.0] * 4,
+                              "B": [0.0] * 11}
+    focused = score_fol_run(read_fol_qrels("qrels.txt"), read_fol_run("run.txt"), "f")
+    assert list(focused.curves) == ["A"] and len(focused.curves["A"]) == 101
