@@ -96,6 +96,8 @@ class FolOutcome:
     ``death``: where the tool would die (D16), with ``printed_before_death``
     the number of per-topic lines the tool prints with ``-q`` before dying
     (after its ``<eval>`` header; 0 when it dies while reading the run).
+    ``curves[topic]``: the included topic's interpolated precision after the
+    right-to-left fill (101 points for -f/-t, 11 for -r/-b/-i).
     """
 
     run_id: str
@@ -106,6 +108,7 @@ class FolOutcome:
     all: dict[str, int | float] = field(default_factory=dict)
     death: InputError | None = None
     printed_before_death: int = 0
+    curves: dict[str, list[float]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- numeric helpers
@@ -291,9 +294,10 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
             raise _Rejected([f"Error *** ({label}) {what} in line {number}: {raws[index]}"])
         topic_id = fields[0]
         if topic_id != last_topic:
-            qt = qtopics.get(topic_id)
-            if qt is None:
+            found = qtopics.get(topic_id)
+            if found is None:
                 continue  # D19: nothing else of the line is looked at
+            qt = found
             st = states.get(topic_id)
             if st is None:
                 st = states[topic_id] = _TopicRun()
@@ -485,6 +489,7 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
         outcome.per_topic = {}
         outcome.all = {}
         outcome.topics = []
+        outcome.curves = {}
     return outcome
 
 
@@ -516,6 +521,7 @@ def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[st
                 best = v
             elif v < best:
                 iP[i] = best
+        outcome.curves[topic_id] = list(iP)
         art_prec = st.num_rel_ret / st.num_ret if st.num_ret != 0 else 0.0
         art_rec = ddiv(st.num_rel_ret, qt.num_rel)
         char_prec = st.rel_ret_size / st.ret_size if st.ret_size != 0 else 0.0
@@ -612,6 +618,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                 best = v
             elif v < best:
                 iP[i] = best
+        outcome.curves[topic_id] = list(iP)
         agp = ddiv(sum_gp, num_rel)
         row = dict(zip(_COUNTS, counts_row))
         values = [agp]
