@@ -337,3 +337,10 @@ def test_rejected_run_is_an_input_error_the_others_are_scored(tmp_path):
     assert got.exit_code == 1 and got.stdout.startswith(f'<eval run-id="R" file="{good}">')
     assert got.stdout.endswith(f"</eval>\nERROR *** ({bad}) article results are interleaved in topic A\t"
                                "article id: a1\n\tinterleaved results not allowed in inContext tasks!\n")
+
+
+def test_validate_refuses_the_fol_tasks():
+    run = SLICE / "runs" / "original" / "bert_inex_converted_1.run.gz"
+    got = CliRunner().invoke(main, ["validate", str(run), "--task", "INEX2010.Focused"])
+    assert got.exit_code == 2
+    assert "task FOL.Focused scores passage (FOL) runs, which validate does not check" in got.stderr
