@@ -40,7 +40,7 @@ Progress = Callable[[int], ContextManager[Callable[[str], None]]]
 #: what :func:`evaluate` and the workflows take as a config
 ConfigSource = Union[str, os.PathLike, Mapping, "Config"]
 
-FORMATS = ("table", "tsv", "csv", "json", "trec_eval")
+FORMATS = ("table", "tsv", "csv", "json", "trec_eval", "inex_eval")
 
 
 @dataclass(frozen=True)
@@ -174,6 +174,7 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     :class:`~inexeval.errors.ConfigError`.
     """
     config = load(config, options.overrides, options.results_dir)
+    check_format(config, options.fmt)
     keep = None if options.keep_per_topic else kept_measures(
         config, options.per_query, options.per_query and options.topic_graphs and options.draws)
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
@@ -196,12 +197,29 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     return ev, 1
 
 
+def check_format(config: Config, fmt: str) -> None:
+    """ConfigError when ``fmt`` cannot print the task's results (``inex_eval``: the FOL tasks only)."""
+    if fmt == "inex_eval" and config.task_def.unit != "passage":
+        from inexeval.errors import ConfigError
+        from inexeval.tasks import TASKS
+
+        fol = ", ".join(t.name for t in TASKS.values() if t.unit == "passage")
+        raise ConfigError(f"--format inex_eval prints what the INEX 2007-2010 tool inex_eval prints, for the "
+                          f"FOL tasks ({fol}); TASK {config.task} is not one of them", "--format")
+
+
 def results_text(ev: Evaluation, *, fmt: str, digits: int | None, per_query: bool) -> str:
-    """What standard output shows: one table per setting, or one JSON document, or trec_eval's layout."""
+    """What standard output shows: one table per setting, or one JSON document, or trec_eval's layout,
+    or (FOL tasks) inex_eval's text for each run."""
     import json
 
     from inexeval.writers.table import render
 
+    check_format(ev.config, fmt)
+    if fmt == "inex_eval":
+        from inexeval.writers.fol_text import inex_eval_text
+
+        return inex_eval_text(ev, per_query=per_query)
     if fmt == "trec_eval":
         from inexeval.writers.trec_eval import format_evaluation
 

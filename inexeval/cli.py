@@ -12,7 +12,7 @@ import traceback
 import click
 
 from inexeval import __version__
-from inexeval.api import EvalOptions, metrics_text, run_evaluation
+from inexeval.api import FORMATS, EvalOptions, metrics_text, run_evaluation
 from inexeval.errors import InexevalError
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
@@ -59,9 +59,10 @@ class _Group(click.Group):
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key (repeatable), e.g. --set DCV=5,10.")
 @click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
-@click.option("--format", "fmt", type=click.Choice(["table", "tsv", "csv", "json", "trec_eval"]), default="table",
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Format of what is printed on standard output (trec_eval: trec_eval's "
-              "own 'measure TAB topic TAB value' layout, for TASK trec).")
+              "own 'measure TAB topic TAB value' layout, for TASK trec; inex_eval: the INEX 2007-2010 tool's "
+              "text for each run, for the FOL tasks).")
 @click.option("--digits", type=click.IntRange(0, 17), default=None,
               help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
               "default full precision.")
@@ -176,6 +177,16 @@ def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, se
         sys.exit(run_compare(configs, options, echo=click.echo))
     except InexevalError as err:
         _fail(err, debug)
+
+
+@main.command("inex-eval", add_help_option=False,
+              context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def inex_eval_cmd(args):
+    """Drop-in inex_eval 3.1 (INEX 2007-2010 FOL tasks): inexeval inex-eval (-t|-f|-r|-b|-i) [-q] [-c] QRELS RUN..."""
+    from inexeval.inex_eval import run_cli
+
+    sys.exit(run_cli(list(args)))
 
 
 @main.command("validate", epilog="""\b

@@ -44,7 +44,9 @@ from inexeval.configvalues import (
     parse_alpha,
     parse_avg_doc_length,
     parse_bep_a,
+    parse_bep_distance,
     parse_dcv,
+    parse_f_beta,
     parse_gains,
     parse_id_set,
     parse_max_results,
@@ -53,6 +55,7 @@ from inexeval.configvalues import (
     parse_q_beta,
     parse_quant,
     parse_rel_level,
+    parse_t2i_tolerance,
     parse_task,
     parse_text,
     split_items,
@@ -94,6 +97,9 @@ class Config:
     q_beta: float
     rel_level: int
     gains: tuple[tuple[int, float], ...] | None  # GAINS: level -> gain
+    f_beta: float  # F_BETA (FOL Relevant in Context)
+    bep_distance: int  # BEP_DISTANCE (FOL Best in Context)
+    t2i_tolerance: int  # T2I_TOLERANCE (FOL T2I)
     source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
@@ -318,7 +324,8 @@ SCHEMA: tuple[Key, ...] = (
              "measures (`MAep` selects `ep/gr`); the whole family is reported. `hixeval` can be added "
              "to every INEX task. A name the task does not know is an error; `inexeval metrics` lists "
              "every name. For `trec` the names are trec_eval's (`map`, `P_10`, "
-             "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8)."),
+             "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8). Each FOL task has one "
+             "family, every value inex_eval prints (docs/fol.md §3)."),
     Key("ALPHA", "alpha", parse_alpha, default=1.0,
         doc="Overlap intolerance α, a number in [0, 1]: with OVERLAP on, how much less a result "
             "earns for text that was already seen higher in the ranking (1: nothing again).",
@@ -343,16 +350,18 @@ SCHEMA: tuple[Key, ...] = (
         doc="Rank cut-offs k of the measures reported at a rank: nxCG@k, MAnxCG@k, HiXEval's "
             "P/R/F@k, gP@k and gR@k.",
         note=f"Positive integers up to {MAX_RANK:,}; repeats are ignored. `trec` does not use DCV "
-             "(its cut-offs are trec_eval's, in the measure names)."),
+             "(its cut-offs are trec_eval's, in the measure names), nor do the FOL tasks (gP[k] and "
+             "gR[k] at inex_eval's k = 1, 2, 3, 5, 10, 25, 50)."),
     Key("ASSESSMENTS_DIR", "assessments", _input_files, required=True, aliases=("EXPANDED_FULLRB",),
         doc="The assessments: INEX XML assessment files (docs/formats.md §1.2), or the one qrels "
-            "file of `trec`.",
+            "file of `trec` or of a FOL task (docs/fol.md §2).",
         note="A path value. When a topic has several assessment files, POOLS chooses one; without "
              "POOLS, the one under a directory named `main` below the value's root (for a glob, "
              "the directories before its first wildcard) is used."),
     Key("SUBMISSIONRUNS_DIR", "runs", _input_files, required=True,
         doc="The runs to evaluate: INEX XML submissions or text runs (docs/formats.md §1.3), TREC "
-            "runs for `trec`; plain or gzip-compressed.",
+            "runs for `trec`, FOL runs (or element runs) for the FOL tasks (docs/fol.md §2); plain "
+            "or gzip-compressed.",
         note="A path value; every file it names is read as a run."),
     Key("RESULTS_DIR", "results_dir", _results_dir,
         default=Computed(lambda base: _absolute(base, "results"),
@@ -365,17 +374,19 @@ SCHEMA: tuple[Key, ...] = (
         doc="Keep only the topics whose assessment file gives this `inex_topic/@query_type` (e.g. "
             "`CO+S`).",
         note="Compared ignoring case, spaces and `+` (`CO+S` matches `COS`). A topic whose file "
-             "gives no query type is kept, with a warning. Not used by `trec`."),
+             "gives no query type is kept, with a warning. Not used by `trec` and the FOL tasks."),
     Key("POOLS", "pools", parse_id_set, unset="none (every pool)",
         doc="Pool ids to use: a topic's assessments are taken from a file of a listed pool.",
         note="Topics without a listed pool are left out, and listed pools without a file are "
-             "reported, as warnings. Not used by `trec`."),
+             "reported, as warnings. Not used by `trec` and the FOL tasks."),
     Key("TOPICS", "topics", parse_id_set, unset="none (every topic of the assessments)",
         doc="Topic ids to evaluate; the other topics of the assessments are left out.",
-        note="Applied before POOLS and QUERY_TYPE. Not used by `trec`."),
+        note="Applied before POOLS and QUERY_TYPE. Not used by `trec`. For the FOL tasks, the "
+             "other topics of the qrels are left out before anything is computed."),
     Key("COLLECTION_DIR", "collection_dir", _collection_dir, aliases=("INEXDOCCOLL_DIR",),
         doc="The documents (docs/formats.md §1.4): sizes of retrieved elements the assessments do "
-            "not list, and character offsets for Best in Context.",
+            "not list, character offsets for Best in Context, and the passages of element runs "
+            "evaluated by a FOL task (docs/fol.md §2).",
         note="One directory, which must exist. A file id is looked up as `<dir>/<id>.xml`, else by "
              "a unique suffix match. Needing a size or an offset without COLLECTION_DIR is an "
              "error that says so."),
@@ -385,7 +396,8 @@ SCHEMA: tuple[Key, ...] = (
         note=f"A positive integer up to {MAX_RANK:,}. In an INEX run the first results in file "
              "order count and the dropped ones are reported in a warning; the nxCG curve's ranks "
              "are ⌈p · MAX_RESULTS / 100⌉, p = 1 … 100. In a `trec` run the first results after "
-             "ordering by score count, as with trec_eval's `-M`."),
+             "ordering by score count, as with trec_eval's `-M`. The FOL tasks count every result, "
+             "as inex_eval does: setting MAX_RESULTS for them is an error."),
     Key("BEP_A", "bep_a", parse_bep_a, default=("0.01", "0.1", "1", "10", "100"),
         doc="The A values of BEPD and EPRUM (Best in Context): positive numbers.",
         note="Kept as written (trimmed), since they name the output columns: `BEP_A: 1.0` gives "
@@ -406,6 +418,17 @@ SCHEMA: tuple[Key, ...] = (
             "`level:gain` items (levels ≥ 1, gains ≥ 0).",
         note="Levels not listed keep their level as gain. In YAML (and in a dict) it may also be "
              "a mapping `{1: 1, 2: 2}`."),
+    Key("F_BETA", "f_beta", parse_f_beta, default=0.25,
+        doc="`FOL.RelevantInContext` only: β of each article's F score, a number ≥ 0 (inex_eval's "
+            "`-beta`; docs/fol.md §4).",
+        note="β < 1 weights precision more than recall; the INEX 2007–2010 default is 0.25."),
+    Key("BEP_DISTANCE", "bep_distance", parse_bep_distance, default=500,
+        doc="`FOL.BestInContext` only: n, the distance in characters from the best entry point "
+            "beyond which a result scores 0, a positive integer (inex_eval's `-n`; docs/fol.md §4).",
+        note="A result at distance d ≤ n scores (n − d)/n."),
+    Key("T2I_TOLERANCE", "t2i_tolerance", parse_t2i_tolerance, default=300,
+        doc="`FOL.T2I` only: T, the characters of irrelevant text a reader tolerates before "
+            "leaving an article, an integer ≥ 0 (inex_eval's `-irr`; docs/fol.md §4)."),
 )
 
 #: The key table by canonical name.
@@ -688,6 +711,9 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
     task = values.get("task")
     if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
         fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
+    if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].unit == "passage":
+        fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
+                                    "remove it")
 
     if errors:
         # file errors by line, then those without a line, then those of --set

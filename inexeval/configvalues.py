@@ -201,6 +201,39 @@ def parse_q_beta(raw: str, base: Path) -> float:
     return value
 
 
+#: The largest value of a Java int: inex_eval's -n and -irr are ints (docs/fol.md §4).
+JAVA_INT_MAX = 2**31 - 1
+
+
+def parse_f_beta(raw: str, base: Path) -> float:
+    """F_BETA: β of the per-article F of FOL Relevant in Context, a number >= 0."""
+    text = one(raw)
+    value = _number(text, "a number >= 0")
+    if value < 0:
+        raise Problem(f"{text!r} is negative")
+    return value
+
+
+def parse_bep_distance(raw: str, base: Path) -> int:
+    """BEP_DISTANCE: n of FOL Best in Context, a positive integer that fits a Java int."""
+    text = one(raw)
+    value = _positive_int(text)
+    if value > JAVA_INT_MAX:
+        raise Problem(f"{text!r} is too large (at most {JAVA_INT_MAX})")
+    return value
+
+
+def parse_t2i_tolerance(raw: str, base: Path) -> int:
+    """T2I_TOLERANCE: T of FOL T2I, an integer >= 0 that fits a Java int."""
+    text = one(raw)
+    value = _integer(text, "an integer >= 0")
+    if value < 0:
+        raise Problem(f"{text!r} is not an integer >= 0")
+    if value > JAVA_INT_MAX:
+        raise Problem(f"{text!r} is too large (at most {JAVA_INT_MAX})")
+    return value
+
+
 def parse_rel_level(raw: str, base: Path) -> int:
     """REL_LEVEL: one positive integer."""
     return _positive_int(one(raw))

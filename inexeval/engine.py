@@ -46,6 +46,7 @@ class Evaluation:
     problems: list[InexevalError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)  # scalar measures shown in tables
+    empty_as_zero: bool = False  # -e: every recall-base topic counted
 
 
 def resolve_measures(config: Config) -> list[Measure]:
@@ -80,7 +81,8 @@ def params_of(config: Config, measures: list[Measure] | None = None, collection=
             and any("AVG_DOC_LENGTH" in m.params for m in measures or ()):
         avg = collection.average_length()
     return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta, bep_a=config.bep_a,
-                  avg_doc_length=avg, rel_level=config.rel_level, gains=config.gains)
+                  avg_doc_length=avg, rel_level=config.rel_level, gains=config.gains, f_beta=config.f_beta,
+                  bep_distance=config.bep_distance, t2i_tolerance=config.t2i_tolerance)
 
 
 class Scorer:
@@ -96,6 +98,11 @@ class Scorer:
         self.outputs = {m.name: m.outputs(params) for m in measures}
         self.names = [n for m in measures for n in self.outputs[m.name]]
         self.how = {n: m.aggregate(n) for m in measures for n in self.outputs[m.name]}
+        for m in measures:
+            if m.compute_all is None and any(self.how[n] == "run" for n in self.outputs[m.name]):
+                raise TypeError(f"measure {m.name}: only a run-level measure (compute_all) aggregates as 'run'")
+        #: the outputs averaged from their per-topic values (the others are the run-level measures' own)
+        self.averaged = [n for n in self.names if self.how[n] != "run"]
         self.undefined: dict[str, set[str]] = {}  # setting -> topics with nothing relevant
 
     @property
@@ -144,7 +151,8 @@ class Scorer:
             for m in self.measures:
                 if m.compute_all is not None:
                     if run_input is None:
-                        run_input = RunInput(run, s, self.params, self.recall_base.data, warn)
+                        run_input = RunInput(run, s, self.params, self.recall_base.data, warn,
+                                             empty_as_zero=empty_as_zero)
                     values = m.compute_all(run_input, topics)
                 else:
                     if inputs is None:
@@ -161,9 +169,12 @@ class Scorer:
                             _check_outputs(m, v, outputs)
                             checked.add(m.name)
                         per_topic[t].update(v)
+            averages = average(per_topic, self.averaged, self.how)
+            if len(self.averaged) < len(self.names):
+                given = run_input.averages if run_input is not None else {}
+                averages = {n: averages[n] if n in averages else given.get(n) for n in self.names}
             results.append(RunResult(run_id=run.run_id, setting=s.name, measures=self.names,
-                                     per_topic=per_topic, average=average(per_topic, self.names, self.how),
-                                     source=run.source))
+                                     per_topic=per_topic, average=averages, source=run.source))
         if warnings is not None:
             warnings.extend(f"{run.source}: {w}" for w in seen_warnings)
         return results
@@ -198,7 +209,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     # condense each topic as soon as it is read, when the measures allow it (memory)
     scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments else None)
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
-                    columns=[c for m in measures for c in m.scalars(params)])
+                    columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
     ev.warnings.extend(scorer.recall_base.warnings)
     if not scorer.recall_base.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",

@@ -7,7 +7,9 @@ measures read from it) and for each run, and never looks at the task name.
 - ``element``: INEX assessments (docs/formats.md §1.2) and INEX runs of
   (file, XPath) results (docs/formats.md §1.3);
 - ``document``: a TREC qrels file and TREC runs, joined by docno for the
-  classic measures (docs/formats.md §8).
+  classic measures (docs/formats.md §8);
+- ``passage``: the FOL qrels of INEX 2007–2010 and passage runs, read as the
+  official tool inex_eval reads them (docs/fol.md §2).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from inexeval.config import Config
-from inexeval.errors import ConfigError
+from inexeval.errors import ConfigError, InputError
 
 
 @dataclass
@@ -67,8 +69,51 @@ class DocumentInputs:
         return read_ranked_run(path, recall_base.data, max_results=config.max_results)
 
 
+class PassageInputs:
+    """FOL qrels (one file) and passage runs: FOL runs, or element runs turned into passages through
+    COLLECTION_DIR (docs/fol.md §2)."""
+
+    def __init__(self):
+        self._collections: dict[Path, object] = {}  # COLLECTION_DIR -> Collection, shared by the runs
+
+    def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
+        """Every topic of the qrels is a topic, also one without a relevant judgement (TOPICS keeps some)."""
+        from inexeval.readers.fol import read_fol_qrels
+
+        if len(config.assessments) != 1:
+            raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
+                              f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
+        qrels = read_fol_qrels(config.assessments[0].path)
+        if config.topics is not None:
+            import dataclasses
+
+            qrels = dataclasses.replace(qrels, topics={t: v for t, v in qrels.topics.items() if t in config.topics})
+        warnings = []
+        nothing = [t for t, v in qrels.topics.items() if v.num_rel == 0]
+        if nothing:
+            warnings.append(f"{qrels.source}: {len(nothing)} topic(s) have no relevant judgement: their recall "
+                            "values (and so their averages) are NaN, as inex_eval prints them: " + ", ".join(nothing))
+        return RecallBase(dict.fromkeys(qrels.topics), qrels, warnings)
+
+    def read_run(self, path, config: Config, recall_base: RecallBase):
+        from inexeval.readers.passages import read_passage_run
+
+        return read_passage_run(path, lambda: self._collection(config, path))
+
+    def _collection(self, config: Config, path):
+        if config.collection_dir is None:
+            raise InputError(f"an element run: TASK {config.task} needs COLLECTION_DIR to turn its elements "
+                             "into passages", path)
+        found = self._collections.get(config.collection_dir)
+        if found is None:
+            from inexeval.readers.collection import Collection
+
+            found = self._collections[config.collection_dir] = Collection(Path(config.collection_dir))
+        return found
+
+
 #: Result unit (``Task.unit``) -> how its inputs are read.
-UNITS = {"element": ElementInputs(), "document": DocumentInputs()}
+UNITS = {"element": ElementInputs(), "document": DocumentInputs(), "passage": PassageInputs()}
 
 
 class MissingCollection:

@@ -43,7 +43,8 @@ class Task:
     max_results: int | None = DEFAULT_MAX_RESULTS
     #: settings are QUANT_FUNCTIONS × OVERLAP (the XCG tasks); otherwise one setting, "default"
     quantised: bool = False
-    #: what one result of a run is: "element" (file, XPath) or "document" (a TREC docno)
+    #: what one result of a run is: "element" (file, XPath), "document" (a TREC docno) or
+    #: "passage" (file, offset, length: INEX 2007-2010 FOL runs, docs/fol.md §2)
     unit: str = "element"
     run_checks: frozenset[str] = frozenset()
 
@@ -58,6 +59,18 @@ _THOROUGH = dict(strategy="thorough", overlap=("off",), metrics=_XCG_METRICS, qu
 _FOCUSSED = dict(strategy="focussed", overlap=("on",), metrics=_XCG_METRICS, quantised=True,
                  run_checks=frozenset({"overlap"}))
 _FETCHBROWSE = dict(strategy="fetchbrowse", overlap=("on", "off"), metrics=("ep/gr",), quantised=True)
+
+#: The INEX 2007-2010 ad hoc tasks, evaluated on passages (FOL: file, offset, length) as the official
+#: tool inex_eval 3.1 does (docs/fol.md): every result counts (no MAX_RESULTS), no OVERLAP,
+#: one strategy (and measure family) per task; aliases name the INEX years that ran the task.
+_YEARS = ("2007", "2008", "2009", "2010")
+
+
+def _fol(name: str, strategy: str, years: tuple[str, ...]) -> Task:
+    base = name.split(".", 1)[1]
+    return Task(name, strategy=strategy, aliases=tuple(f"INEX{y}.{base}" for y in years),
+                metrics=(strategy,), max_results=None, unit="passage")
+
 
 #: The task table (seed 000 §3 and §6 for 2005, seed 002 for 2006, TREC for the classic measures).
 TASKS: dict[str, Task] = {t.name: t for t in (
@@ -78,6 +91,11 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     Task("BestInContext", strategy="bestincontext", metrics=("bepd", "eprum"),
          run_checks=frozenset({"overlap", "one_per_article"})),
     Task("trec", strategy="trec", max_results=None, unit="document"),
+    _fol("FOL.Thorough", "fol-thorough", ("2009", "2010")),
+    _fol("FOL.Focused", "fol-focused", _YEARS),
+    _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS),
+    _fol("FOL.BestInContext", "fol-bestincontext", _YEARS),
+    _fol("FOL.T2I", "fol-t2i", ("2010",)),
 )}
 
 

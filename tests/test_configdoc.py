@@ -33,10 +33,12 @@ def test_every_key_has_a_section_with_its_aliases():
 def test_documented_per_task_defaults():
     # the defaults issue 13 asked to state exactly (they come from inexeval/tasks.py)
     text = " ".join(config_reference().split())
-    assert "none (every result is kept): `trec`" in text
+    assert "none (every result is kept): `trec`, `FOL.Thorough`, `FOL.Focused`, `FOL.RelevantInContext`, " \
+        "`FOL.BestInContext`, `FOL.T2I`." in text
     assert re.search(r"`1500`: `CO.Thorough`[^-]*`RelevantInContext`, `BestInContext`\.", text)
     assert "`5, 10, 25, 50`: `RelevantInContext`." in text
-    assert "none (the task has no OVERLAP; setting it is an error): `RelevantInContext`, `BestInContext`, `trec`." in text
+    assert "none (the task has no OVERLAP; setting it is an error): `RelevantInContext`, `BestInContext`, `trec`, " \
+        "`FOL.Thorough`, `FOL.Focused`, `FOL.RelevantInContext`, `FOL.BestInContext`, `FOL.T2I`." in text
 
 
 def test_the_examples_of_the_preface_are_valid():
@@ -52,7 +54,7 @@ def test_the_examples_of_the_preface_are_valid():
 
 def test_the_reference_config_shows_every_key():
     text = (ROOT / "configs" / "inex2005.prop").read_text(encoding="utf-8")
-    shown = {m.upper() for m in re.findall(r"^#?\s*([A-Za-z_]+)\s*[:=]", text, re.M)}
+    shown = {m.upper() for m in re.findall(r"^#?\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=]", text, re.M)}
     missing = [k for k in KEYS if k not in shown]
     assert not missing, f"configs/inex2005.prop does not show {missing} (as a setting or a commented-out one)"
     for alias in KEY_ALIASES:

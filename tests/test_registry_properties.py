@@ -53,6 +53,8 @@ from inexeval.readers.trec import read_qrels
 from inexeval.recallbase import quantise
 from inexeval.tasks import TASKS
 from inexeval.writers.files import run_file_path, run_file_text
+from folgen import ideal_run as fol_ideal_rows
+from folgen import qrels_text, random_qrels, random_run, run_text
 from randomtrees import all_paths, random_text_tree, random_topic
 from recallbase_paths import ideal_elements
 
@@ -397,6 +399,61 @@ def trec_case(seed: int, tmp_path: Path) -> Case:
     return make(qrels, runs, "a")
 
 
+# --- the FOL tasks (INEX 2007-2010): FOL qrels and passage runs, as files ------------------------------
+
+def fol_case(strategy: str) -> Callable[[int, Path], Case]:
+    """Random FOL qrels (a topic with nothing relevant) and runs valid for the strategy's task
+    (tests/folgen.py), read as inexeval reads them."""
+    from inexeval.measures.fol_family import TASK_OPTION
+    from inexeval.readers.fol import read_fol_qrels
+    from inexeval.readers.passages import read_passage_run
+
+    task = TASK_OPTION[strategy]
+
+    def make(seed: int, tmp_path: Path) -> Case:
+        rng = random.Random(seed)
+        qrels, nothing = random_qrels(rng)
+        first = next(iter(qrels))
+        rows = {f"run{j}": random_run(rng, qrels, task, skip=first if j == 0 else None) for j in range(3)}
+        params = Params(f_beta=rng.choice([0.25, 1.0]), bep_distance=rng.choice([500, 100]),
+                        t2i_tolerance=rng.choice([300, 50]))
+
+        def build(qrels, rows, tag: str) -> Case:
+            d = tmp_path / f"{strategy}-{seed}-{tag}"
+            d.mkdir(parents=True, exist_ok=True)
+            (d / "qrels.txt").write_text(qrels_text(qrels))
+            data = read_fol_qrels(d / "qrels.txt")
+
+            def run_of(name: str, r) -> Any:
+                (d / f"{name}.txt").write_text(run_text(r, name))
+                return read_passage_run(d / f"{name}.txt", lambda: None)
+
+            def shuffled(r: random.Random) -> Case:
+                order = list(qrels)
+                r.shuffle(order)
+                new_rows = {}
+                for name, rs in rows.items():
+                    blocks: dict[str, list] = {}
+                    for row in rs:
+                        blocks.setdefault(row[0], []).append(row)
+                    ts = list(blocks)
+                    r.shuffle(ts)
+                    new_rows[name] = [row for t in ts for row in blocks[t]]
+                return build({t: qrels[t] for t in order}, new_rows, tag + "s")
+
+            def without(drop: list[str]) -> Case:
+                return build({t: v for t, v in qrels.items() if t not in drop}, rows, tag + "w")
+
+            return Case(strategy, params, [Setting(None, None, 1.0)], dict.fromkeys(data.topics),
+                        [run_of(name, r) for name, r in rows.items()], [t for t in [nothing] if t in qrels],
+                        lambda s: run_of("ideal", fol_ideal_rows(qrels, task)), lambda: run_of("empty", []),
+                        shuffled, without, data=data)
+
+        return build(qrels, rows, "a")
+
+    return make
+
+
 #: strategy -> seeded case generator (seed, tmp_path) -> Case.
 GENERATORS: dict[str, Callable[[int, Path], Case]] = {
     "thorough": inex2005_case("thorough", xcg_ideal),
@@ -405,6 +462,8 @@ GENERATORS: dict[str, Callable[[int, Path], Case]] = {
     "relevantincontext": inex2006_case("relevantincontext", context_ideal),
     "bestincontext": inex2006_case("bestincontext", bep_ideal),
     "trec": trec_case,
+    **{s: fol_case(s) for s in ("fol-thorough", "fol-focused", "fol-relevantincontext", "fol-bestincontext",
+                                "fol-t2i")},
 }
 
 
@@ -461,9 +520,15 @@ def _recording(m: Measure, log: dict[str, list]) -> Measure:
     return dataclasses.replace(m, compute_all=compute_all)
 
 
+def _nan_as_text(values: dict) -> dict:
+    """NaN (a value of the measures whose ``nan_is_value``) as the text 'NaN', so that equal results compare equal."""
+    return {k: "NaN" if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}
+
+
 def _values(results) -> list:
     """What must not change: per run and setting, the per-topic values (in order) and the averages."""
-    return [(r.run_id, r.setting, list(r.per_topic.items()), r.average) for r in results]
+    return [(r.run_id, r.setting, [(t, _nan_as_text(v)) for t, v in r.per_topic.items()], _nan_as_text(r.average))
+            for r in results]
 
 
 def _in_unit(v: float) -> bool:
@@ -501,8 +566,9 @@ def test_outputs_bounds_and_declarations(strategy, seed, tmp_path):
                         if t != "average":
                             assert all(v is None for v in got) or None not in got, f"{m.name} topic {t}"
                         for n, v in zip(m.outputs(p), got):
-                            assert v is None or math.isfinite(v), f"{m.name} {n} topic {t} ({r.setting}): {v}"
-                            if m.bounded and v is not None:
+                            assert v is None or math.isfinite(v) or (m.nan_is_value and math.isnan(v)), \
+                                f"{m.name} {n} topic {t} ({r.setting}): {v}"
+                            if m.bounded and v is not None and not math.isnan(v):
                                 assert _in_unit(v), f"{m.name} {n} topic {t} ({r.setting}): {v} not in [0, 1]"
     for m in measures:
         computed = [v for v in log.get(m.name, []) if v is not None]
@@ -555,14 +621,16 @@ def test_empty_run_and_missing_topics(strategy, seed, tmp_path):
                     elif m.bounded:
                         assert v == want, f"{m.name} {n} = {v} for an empty ranking (topic {t}, {r.setting})"
     for r in score(scorer, case.empty_run(), False):
-        assert r.per_topic == {} and all(v is None for v in r.average.values())
+        # no topic: every average is undefined, except those a run-level measure gives itself
+        assert r.per_topic == {} and all(v is None for n, v in r.average.items() if scorer.how[n] != "run")
     by_setting = {r.setting: r for r in empty}
     missing = 0
     for run in case.runs:
         for r in score(scorer, run, True):
             for t in set(case.topics) - set(run.topics):
                 missing += 1
-                assert r.per_topic[t] == by_setting[r.setting].per_topic[t], f"missing topic {t} ({r.setting})"
+                assert _nan_as_text(r.per_topic[t]) == _nan_as_text(by_setting[r.setting].per_topic[t]), \
+                    f"missing topic {t} ({r.setting})"
     assert missing, "the generator leaves no topic out of a run"
 
 
@@ -570,10 +638,15 @@ def test_empty_run_and_missing_topics(strategy, seed, tmp_path):
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_undefined_topics(strategy, seed, tmp_path):
     """5: a topic with nothing relevant is None for every output of every measure, is declared
-    undefined, and the averages are those of the recall-base without it."""
+    undefined, and the averages are those of the recall-base without it; for the measures whose NaN
+    is a value (``nan_is_value``), it has values, some NaN, and the averages of those are NaN."""
     case = make_case(strategy, seed, tmp_path)
     assert case.nothing_relevant, "the generator makes a topic with nothing relevant"
     measures = measures_for(case)
+    if any(m.nan_is_value for m in measures):
+        assert all(m.nan_is_value for m in measures), "a strategy mixing both kinds needs its own check"
+        _nan_topics(case, measures)
+        return
     scorer = scorer_for(case, measures)
     smaller = case.without(case.nothing_relevant)
     reduced = scorer_for(smaller, measures)
@@ -588,6 +661,26 @@ def test_undefined_topics(strategy, seed, tmp_path):
             for a, b in zip(full, score(reduced, run2, e), strict=True):
                 assert a.average == b.average, f"{a.run_id} {a.setting}: averages change with an undefined topic"
                 assert {t: v for t, v in a.per_topic.items() if t not in case.nothing_relevant} == b.per_topic
+
+
+def _nan_topics(case: Case, measures: list[Measure]) -> None:
+    """A topic with nothing relevant is a topic like any other, with NaN recall values that make their
+    averages NaN (inex_eval, docs/fol.md §3): never None, never declared undefined."""
+    scorer = scorer_for(case, measures)
+    nan_seen = 0
+    for run in case.runs:
+        assert set(case.nothing_relevant) <= set(run.topics), "the runs retrieve for the topics with nothing relevant"
+        for e in (False, True):
+            for r in score(scorer, run, e):
+                assert not scorer.undefined, "no topic is undefined"
+                for t in case.nothing_relevant:
+                    values = r.per_topic[t]
+                    assert None not in values.values(), f"topic {t} ({r.setting})"
+                    nans = [n for n, v in values.items() if math.isnan(v)]
+                    nan_seen += len(nans)
+                    for n in nans:
+                        assert math.isnan(r.average[n]), f"{r.run_id} {n}: NaN at topic {t}, not in the average"
+    assert nan_seen, "the topics with nothing relevant have NaN values"
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -609,8 +702,9 @@ def test_determinism(strategy, seed, tmp_path):
                 names = m.outputs(case.params)
                 alone = score(scorer_for(case, [m]), run, e)
                 for (_, _, topics, avg), r in zip(first, alone, strict=True):
-                    assert [(t, {n: v[n] for n in names}) for t, v in topics] == list(r.per_topic.items()), m.name
-                    assert {n: avg[n] for n in names} == r.average, m.name
+                    assert [(t, {n: v[n] for n in names}) for t, v in topics] == \
+                        [(t, _nan_as_text(v)) for t, v in r.per_topic.items()], m.name
+                    assert {n: avg[n] for n in names} == _nan_as_text(r.average), m.name
 
 
 def _shipped_config(strategy: str) -> Path:

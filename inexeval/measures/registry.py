@@ -10,6 +10,11 @@ the writers and the graphs work only from the declarations:
   the ones tables print; ``curves(params)``: the :class:`Curve` values drawn,
   with their axis labels;
 - ``bounded``: every output lies in [0, 1] (checked by the property suite);
+- ``nan_is_value``: a value may be NaN (a ratio over nothing, e.g. recall
+  on a topic with nothing relevant) and is then a value like any other:
+  averaged (the average is NaN), never undefined — inex_eval's rule
+  (docs/fol.md §3); otherwise values are finite and a topic without a value
+  is None (undefined, left out of the averages);
 - ``ideal_one(params)``: the outputs that are 1 on every topic for the
   ideal run of the measure's tasks (checked by the property suite): the
   relevant results in the ideal order of the quantised recall-base (full
@@ -18,7 +23,10 @@ the writers and the graphs work only from the declarations:
   entry point for Best in Context, the relevant documents by decreasing
   relevance for ``trec``;
 - ``aggregate``: how an output is averaged over topics (``mean``, ``sum``,
-  ``gmean``; docs/measures.md §10);
+  ``gmean``; docs/measures.md §10), or ``run``: the run-level measure
+  (``compute_all``) supplies the run's value itself, in
+  :attr:`RunInput.averages`, for averages no rule over the counted topics
+  gives (inex_eval's counts over every qrels topic, docs/fol.md §3);
 - ``prepare``: what must be built per topic before any run is scored (and
   before workers fork, so that they share it);
 - ``compute(TopicInput)``: one topic's values (None: undefined for the topic),
@@ -39,8 +47,9 @@ from typing import Any, Callable, Sequence
 from inexeval.model import TopicAssessment
 from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS
 
-#: Aggregations over topics (docs/measures.md §10).
-AGGREGATIONS = ("mean", "sum", "gmean")
+#: Aggregations over topics (docs/measures.md §10); ``run``: the value is the run-level measure's own
+#: (:attr:`RunInput.averages`), not computed from the per-topic values.
+AGGREGATIONS = ("mean", "sum", "gmean", "run")
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,9 @@ class Params:
     avg_doc_length: float | None = None
     rel_level: int = 1
     gains: tuple[tuple[int, float], ...] | None = None
+    f_beta: float = 0.25  # F_BETA (FOL Relevant in Context)
+    bep_distance: int = 500  # BEP_DISTANCE (FOL Best in Context)
+    t2i_tolerance: int = 300  # T2I_TOLERANCE (FOL T2I)
 
 
 @dataclass(frozen=True)
@@ -126,7 +138,12 @@ class TopicInput:
 @dataclass
 class RunInput:
     """What a run-level measure (``compute_all``) sees: the run as read, and a memo shared by
-    the measures of one (run, setting)."""
+    the measures of one (run, setting).
+
+    ``empty_as_zero`` is ``-e`` (every recall-base topic counted).  A measure
+    whose outputs aggregate as ``run`` puts the run's value of each of them
+    in ``averages`` (an output it leaves out averages to None).
+    """
 
     run: Any
     setting: Setting
@@ -134,6 +151,8 @@ class RunInput:
     recall_base: Any
     warn: Callable[[str], None] = lambda msg: None
     memo: dict = field(default_factory=dict)
+    empty_as_zero: bool = False
+    averages: dict[str, float | None] = field(default_factory=dict)
 
 
 def _mean(name: str) -> str:
@@ -153,7 +172,7 @@ class Measure:
     curves: Callable[[Params], list[Curve]] = lambda p: []
     bounded: bool = True  # every output in [0, 1]
     ideal_one: Callable[[Params], list[str]] = lambda p: []  # outputs that are 1 for the ideal run
-    aggregate: Callable[[str], str] = _mean  # output name -> one of AGGREGATIONS
+    aggregate: Callable[[str], str] = _mean  # output name -> one of AGGREGATIONS ("run": compute_all only)
     #: per-topic preparation, run once per (topic, setting) before any run is scored
     prepare: Callable[[TopicContext, Setting, Params], None] | None = None
     #: run-level scoring: (RunInput, counted topics) -> per-topic values (None: undefined)
@@ -162,6 +181,7 @@ class Measure:
     #: those are then released once every topic is prepared (memory)
     needs_assessments: bool = True
     integer: bool = False  # outputs are counts (printed as integers in trec_eval's format)
+    nan_is_value: bool = False  # a value may be NaN, averaged as a value (inex_eval, docs/fol.md §3)
     per_topic_reported: bool = True  # False: trec_eval's -q does not print it per topic (gm_map)
 
     def __post_init__(self):

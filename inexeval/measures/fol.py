@@ -1,0 +1,659 @@
+"""The computation of inex_eval 3.1 for the INEX 2007-2010 FOL tasks (``docs/measures.md §4``-``§8``).
+
+Tasks: ``t`` Thorough, ``f`` Focused, ``r`` Relevant in Context, ``b`` Best
+in Context, ``i`` Relevant in Context with T2I.  :func:`score_fol_run`
+evaluates one run the way the tool does and returns a :class:`FolOutcome`
+(the values, or the tool's rejection message, or where the tool would die);
+printing is :mod:`inexeval.writers.inex_eval`'s job.
+
+How the tool reads a run (``docs/measures.md §4.4``, D5).  It keeps one
+*current state* -- a rank counter, the previous article and one table of
+article records -- and resets it only at the first line of a qrels topic
+that has no rank yet.  A topic whose lines come in several blocks therefore
+continues the state of the topic before it; that is reproduced literally
+(it decides the public ``bert_inex_converted.run`` numbers).  Checks are
+made line by line in the tool's order and the first failing line rejects
+the run (``docs/measures.md §3.5``).
+
+Numbers.  Java ``int`` arithmetic is reproduced where the tool's per-line
+results depend on it (D17): ``end = offset + length`` and
+``|BEP - start|`` wrap around at 32 bits (:func:`wrap_int`).  Doubles are
+computed in the tool's order of operations, with IEEE division (x/0 is
+±Infinity, 0/0 is NaN: :func:`ddiv`) and plain left-to-right sums (never
+``math.fsum`` or a compensated ``sum``).  Counts are Python ints.
+
+Where the tool dies (D16) -- a non-integer OFFSET or LENGTH, or a topic in
+several blocks whose in-context rank bookkeeping breaks -- the outcome
+carries ``death`` (an InputError naming the file and line) instead of
+values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from inexeval.errors import InputError
+from inexeval.readers.fol import FolJudgement, FolQrels, FolRunFile, java_int, wrap_int
+
+__all__ = [
+    "FOL_TASKS",
+    "FolOutcome",
+    "score_fol_run",
+    "ddiv",
+    "floor_int",
+    "java_sorted",
+    "relevant_chars",
+    "t2i_score",
+    "FOCUSED_CUTOFFS",
+    "CONTEXT_CUTOFFS",
+    "UNKNOWN_SIZE",
+    "UNKNOWN_START",
+]
+
+FOL_TASKS = ("t", "f", "r", "b", "i")
+#: Recall points (of 100) printed as iP[x] per topic by -f/-t.
+FOCUSED_CUTOFFS = (0, 1, 5, 10)
+#: Ranks at which gP[r] and gR[r] are printed by -r/-b/-i.
+CONTEXT_CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
+#: An unknown passage (OFFSET ``X`` or ``-1``): its size and its start (= end) (docs/measures.md §3.3).
+UNKNOWN_SIZE = 18
+UNKNOWN_START = -10000
+
+_INF = math.inf
+_NAN = math.nan
+_IN_CONTEXT = frozenset("rbi")
+
+
+def _label(point: int, points: int) -> str:
+    """``point / points`` with two decimals, English form (D1)."""
+    hundredths = point * 100 // points
+    return f"{hundredths // 100}.{hundredths % 100:02d}"
+
+
+FOCUSED_NAMES = (
+    ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size", "art_prec", "art_rec", "art_f1",
+     "char_prec", "char_rec", "char_f1")
+    + tuple(f"iP[{_label(p, 100)}]" for p in FOCUSED_CUTOFFS)
+)
+CONTEXT_NAMES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size") + tuple(
+    name for r in CONTEXT_CUTOFFS for name in (f"gP[{r}]", f"gR[{r}]")
+)
+_COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
+_FOCUSED_IRCL = tuple(f"ircl_prn.{_label(p, 100)}" for p in range(101))
+_CONTEXT_IRCL = tuple(f"ircl_prn.{_label(p, 10)}" for p in range(11))
+
+
+@dataclass
+class FolOutcome:
+    """What the tool makes of one run (see FOL_API: names and order as the tool prints them).
+
+    ``rejected``: the rejection message lines, None when the run was scored.
+    ``impossible``: ``Impossible recall point: B`` lines, printed while the
+    run is read (before the header, or before a rejection or a death).
+    ``topics``: the included topics in Java String order (D14);
+    ``per_topic[topic]`` and ``all`` hold the values in print order.
+    ``death``: where the tool would die (D16), with ``printed_before_death``
+    the number of per-topic lines the tool prints with ``-q`` before dying
+    (after its ``<eval>`` header; 0 when it dies while reading the run).
+    ``curves[topic]``: the included topic's interpolated precision after the
+    right-to-left fill (101 points for -f/-t, 11 for -r/-b/-i).
+    """
+
+    run_id: str
+    rejected: list[str] | None = None
+    impossible: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    per_topic: dict[str, dict[str, int | float]] = field(default_factory=dict)
+    all: dict[str, int | float] = field(default_factory=dict)
+    death: InputError | None = None
+    printed_before_death: int = 0
+    curves: dict[str, list[float]] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- numeric helpers
+
+
+def ddiv(a: float, b: float) -> float:
+    """``a / b`` with IEEE semantics (Java double division)."""
+    if b:
+        return a / b
+    if a != a or a == 0:
+        return _NAN
+    return math.copysign(_INF, a) * math.copysign(1.0, b)
+
+
+def floor_int(x: float) -> int:
+    """``(int) Math.floor(x)``: NaN -> 0, saturating at the int bounds."""
+    if x != x:
+        return 0
+    if x >= 2147483647:
+        return 2147483647
+    if x <= -2147483648:
+        return -2147483648
+    return math.floor(x)
+
+
+def _jsum(values) -> float:
+    """Left-to-right double sum (Java's loop), whatever the Python version's ``sum`` does."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
+
+
+def java_sorted(keys) -> list[str]:
+    """Strings in Java ``String.compareTo`` order: by UTF-16 code unit (D14)."""
+    keys = list(keys)
+    if all(k.isascii() for k in keys) or max(max(k, default="\0") for k in keys) < "\ud800":
+        return sorted(keys)
+    return sorted(keys, key=lambda k: k.encode("utf-16-be", "surrogatepass"))
+
+
+# --------------------------------------------------------------------------- per-passage kernels
+
+
+def relevant_chars(start: int, end: int, spans: list[tuple[int, int]]) -> int:
+    """Relevant characters of the retrieved passage [start, end) (``docs/measures.md §5``, D6: literal cases)."""
+    total = 0
+    for k, l in spans:
+        if start <= k:
+            if end <= k:
+                break  # spans are sorted by k: every later one gives 0 too
+            total += (l - k) if end >= l else (end - k)
+        elif start < l:
+            total += (end - start) if end <= l else (l - start)
+    return total
+
+
+def _novel_pieces(start: int, end: int, stored: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """[start, end) minus the stored pieces, newest first (Thorough novelty, D7)."""
+    pieces = [(start, end)]
+    for a, b in reversed(stored):
+        kept = []
+        for x, y in pieces:
+            if a < y and b > x:
+                if x < a:
+                    kept.append((x, a))
+                if b < y:
+                    kept.append((b, y))
+            else:
+                kept.append((x, y))
+        pieces = kept
+        if not pieces:
+            break
+    return pieces
+
+
+def t2i_score(record: list[tuple[int, int]], judgement: FolJudgement, tolerance: int) -> float:
+    """The T2I document score of one rank (``docs/measures.md §7.5``, D10)."""
+    reading = list(record)
+    cursor = 0
+    for s, e in record:
+        if s > cursor:
+            reading.append((cursor, s))
+        cursor = e
+    if cursor < judgement.doc_length:
+        reading.append((cursor, judgement.doc_length))
+    spans = judgement.spans
+    rel = nonrel = 0
+    for x, y in reading:
+        done = False
+        for k, l in spans:
+            if x <= k:
+                if y <= k:
+                    nonrel += y - x
+                    done = True
+                    break
+                nonrel += k - x
+                if y <= l:
+                    if nonrel >= tolerance:
+                        nonrel = tolerance
+                    else:
+                        rel += y - k
+                    done = True
+                    break
+                if nonrel >= tolerance:
+                    nonrel = tolerance
+                    done = True
+                    break
+                rel += l - k
+                x = l
+            elif x < l:
+                if y <= l:
+                    rel += y - x
+                    done = True
+                    break
+                rel += l - x
+                x = l
+        if not done:
+            nonrel += y - x
+        if nonrel >= tolerance:
+            nonrel = tolerance
+            break
+    total = rel + nonrel
+    return rel / total if total else 0.0
+
+
+# --------------------------------------------------------------------------- reading a run
+
+
+class _Rejected(Exception):
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+
+
+class _Death(Exception):
+    def __init__(self, error: InputError, printed: int = 0):
+        self.error = error
+        self.printed = printed
+
+
+class _TopicRun:
+    """A qrels topic's state in one run: rank count R, counts, iP (-f/-t) or rank entries (-r/-b/-i)."""
+
+    __slots__ = ("R", "num_ret", "num_rel_ret", "ret_size", "rel_ret_size", "iP", "entries", "back_at")
+
+    def __init__(self):
+        self.R = 0
+        self.num_ret = self.num_rel_ret = self.ret_size = self.rel_ret_size = 0
+        self.iP = None
+        self.entries: list[list] = []
+        self.back_at = 0  # first line where the topic came back after another topic's lines
+
+
+def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
+              impossible: list[str]) -> tuple[str, dict[str, _TopicRun]]:
+    """Walk the run's lines as the tool does: (run id, state per qrels topic met).
+
+    Raises _Rejected with the tool's message lines, or _Death (InputError)
+    where the tool dies while reading.  Appends ``Impossible recall point``
+    lines to ``impossible`` as the tool prints them (-f, -t).
+    """
+    numbers, raws, all_fields = run.columns()
+    qtopics = qrels.topics
+    states: dict[str, _TopicRun] = {}
+    focused = task in "ft"
+    thorough = task == "t"
+    in_context = task in _IN_CONTEXT
+    bic = task == "b"
+    counter = 0
+    prev = ""
+    table: dict[str, list] = {}
+    run_id = ""
+    last_topic = None
+    st = None
+    qt = None
+    iP = None
+    rel_size = 0
+
+    for index, fields in enumerate(all_fields):
+        if len(fields) != 8:
+            number = numbers[index] if numbers is not None else index + 1
+            what = "too many fields" if len(fields) > 8 else "fields missing"
+            raise _Rejected([f"Error *** ({label}) {what} in line {number}: {raws[index]}"])
+        topic_id = fields[0]
+        if topic_id != last_topic:
+            found = qtopics.get(topic_id)
+            if found is None:
+                continue  # D19: nothing else of the line is looked at
+            qt = found
+            st = states.get(topic_id)
+            if st is None:
+                st = states[topic_id] = _TopicRun()
+                counter = 0
+                prev = ""
+                table = {}
+                if focused:
+                    st.iP = [0.0] * 101
+            elif st.back_at == 0 and last_topic is not None:
+                st.back_at = numbers[index] if numbers is not None else index + 1
+            last_topic = topic_id
+            iP = st.iP
+            rel_size = qt.rel_size
+        article = fields[2]
+        judgement = qt.judgements.get(article)
+        rel_chars = judgement.rel_chars if judgement is not None else 0
+
+        # ranks and article records (docs/measures.md §4.1, §4.4)
+        if article != prev:
+            counter += 1
+            st.R = counter
+            prev = article
+            record = table.get(article)
+            if record is not None:
+                if in_context:
+                    raise _Rejected([
+                        f"ERROR *** ({label}) article results are interleaved in topic {topic_id}"
+                        f"\tarticle id: {article}",
+                        "\tinterleaved results not allowed in inContext tasks!",
+                    ])
+            else:
+                record = table[article] = []
+                st.num_ret += 1
+                if rel_chars > 0:
+                    st.num_rel_ret += 1
+        else:
+            if bic:
+                number = numbers[index] if numbers is not None else index + 1
+                raise _Rejected([f"ERROR *** ({label}) multiple results from single article in topic {topic_id}"
+                                 f"\tarticle id: {article}\tin line: {number}"])
+            if task == "f":
+                counter += 1
+                st.R = counter
+            record = table[article]
+        run_id = fields[5]
+
+        # the passage (docs/measures.md §3.3, §3.5 #5, #6)
+        offset = fields[6]
+        if offset == "X" or offset == "-1":
+            known = False
+            start = UNKNOWN_START
+            size = UNKNOWN_SIZE
+        else:
+            known = True
+            if offset.isdigit() and offset.isascii() and len(offset) < 10:
+                start = int(offset)
+            else:
+                start = java_int(offset)
+                if start is None:
+                    raise _Death(_number_error(run, numbers, index, "OFFSET", offset))
+            length = fields[7]
+            if length.isdigit() and length.isascii() and len(length) < 10:
+                size = int(length)
+            else:
+                size = java_int(length)
+                if size is None:
+                    raise _Death(_number_error(run, numbers, index, "LENGTH", length))
+            end = start + size
+            if not -2147483648 <= end <= 2147483647:
+                end = wrap_int(end)
+            if not thorough:
+                for s2, e2 in record:
+                    if s2 < end and e2 > start:
+                        number = numbers[index] if numbers is not None else index + 1
+                        raise _Rejected([
+                            f"ERROR *** ({label}) passage overlaps with previously retrieved passages in topic "
+                            f"{topic_id}\tarticle id: {article}\tin line: {number}"])
+                at = len(record)
+                while at and record[at - 1][0] > start:
+                    at -= 1
+                record.insert(at, (start, end))
+            if end < start:
+                number = numbers[index] if numbers is not None else index + 1
+                raise _Rejected([f"ERROR *** ({label}) negative passage size {number}: {raws[index]}"])
+
+        # relevant characters and size of the line (docs/measures.md §5, §6.1, §7.3)
+        if bic:
+            score = 0.0
+            if rel_chars > 0 and judgement.bep > -1:
+                distance = wrap_int(abs(wrap_int(judgement.bep - start)))
+                if distance > -1:  # |MIN_VALUE| stays negative in Java: no score
+                    score = 0.0 if distance > n else ddiv(float(n) - distance, n)
+            st.entries.append([score, rel_chars, st.num_rel_ret])
+            continue
+        if thorough:
+            if known:
+                pieces = _novel_pieces(start, end, record)
+                record.extend(p for p in pieces if p[1] > p[0])
+            if rel_chars > 0:
+                size = 0
+                rel = 0
+                if known:
+                    spans = judgement.spans
+                    for x, y in pieces:
+                        size += y - x
+                        if spans:
+                            rel += relevant_chars(x, y, spans)
+            else:
+                rel = 0
+        elif known and rel_chars > 0 and judgement.spans:
+            rel = relevant_chars(start, end, judgement.spans)
+        else:
+            rel = 0
+
+        if focused:
+            ret = st.ret_size = st.ret_size + size
+            relret = st.rel_ret_size = st.rel_ret_size + rel
+            precision = relret / ret if ret else ddiv(relret, ret)
+            recall = relret / rel_size if rel_size else ddiv(relret, rel_size)
+            x = 100 * recall
+            b = int(x) if 0.0 <= x < 101.0 else floor_int(x)
+            if b < 0 or b > 100:
+                impossible.append(f"Impossible recall point: {b}")
+            elif iP[b] < precision:
+                iP[b] = precision
+        else:
+            entries = st.entries
+            if counter == len(entries):
+                if st.R > len(entries):
+                    raise _Death(_rank_error(run, numbers, index, topic_id))
+                entry = entries[st.R - 1]
+                entry[0] += size
+                entry[1] += rel
+            else:
+                entries.append([size, rel, rel_chars, st.num_rel_ret, judgement, record])
+            st.ret_size += size
+            st.rel_ret_size += rel
+    return run_id, states
+
+
+def _line_of(numbers, index: int) -> int:
+    return numbers[index] if numbers is not None else index + 1
+
+
+def _number_error(run: FolRunFile, numbers, index: int, name: str, value: str) -> InputError:
+    extra = " (nor X or -1)" if name == "OFFSET" else ""
+    return InputError(f"{name} is not a 32-bit integer{extra}: {value!r}; inex_eval 3.1 stops here "
+                      "(NumberFormatException)", run.source, _line_of(numbers, index))
+
+
+def _rank_error(run: FolRunFile, numbers, index: int, topic: str) -> InputError:
+    return InputError(f"topic {topic} comes back after lines of other topics and inex_eval 3.1's rank "
+                      "bookkeeping fails on this line (IndexOutOfBoundsException); group each topic's lines",
+                      run.source, _line_of(numbers, index))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool = False, n: int = 500,
+                  beta: float = 0.25, irr: int = 300, run_label: str | None = None) -> FolOutcome:
+    """Evaluate RUN against QRELS for TASK (one of FOL_TASKS) exactly as inex_eval 3.1 does.
+
+    ``complete`` is ``-c`` (average over every qrels topic), ``n`` the BEP
+    distance of ``-b``, ``beta`` the F weight of ``-r``, ``irr`` the T2I
+    tolerance of ``-i``; ``run_label`` is the RUN path as given on the
+    command line (used in messages; default ``run.source``).
+    """
+    if task not in FOL_TASKS:
+        raise ValueError(f"unknown FOL task {task!r} (one of {', '.join(FOL_TASKS)})")
+    label = run.source if run_label is None else run_label
+    impossible: list[str] = []
+    try:
+        run_id, states = _read_run(qrels, run, task, label, n, impossible)
+    except _Rejected as rej:
+        return FolOutcome(run_id="", rejected=rej.lines, impossible=impossible)
+    except _Death as death:
+        return FolOutcome(run_id="", impossible=impossible, death=death.error)
+    outcome = FolOutcome(run_id=run_id, impossible=impossible)
+    order = java_sorted(qrels.topics)
+    try:
+        if task in "ft":
+            _score_focused(qrels, states, order, complete, outcome)
+        else:
+            _score_in_context(qrels, states, order, task, complete, beta, irr, run, outcome)
+    except _Death as death:
+        outcome.death = death.error
+        outcome.printed_before_death = death.printed
+        outcome.per_topic = {}
+        outcome.all = {}
+        outcome.topics = []
+        outcome.curves = {}
+    return outcome
+
+
+def _f1(p: float, r: float) -> float:
+    if p > 0:
+        return ddiv((2 * p) * r, p + r)
+    return 0.0
+
+
+def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], complete: bool,
+                   outcome: FolOutcome) -> None:
+    """Per-topic values and means of -f/-t (docs/measures.md §6.2, §6.3, §8)."""
+    empty = _TopicRun()
+    counts = [0] * 6
+    sums = [0.0] * 11  # art_prec … char_f1, iP[4 points], AiP
+    ircl = [0.0] * 101
+    for topic_id in order:
+        st = states.get(topic_id)
+        if st is None:
+            if not complete:
+                continue
+            st = empty
+        qt = qrels.topics[topic_id]
+        iP = st.iP or [0.0] * 101
+        best = 0.0
+        for i in range(100, -1, -1):  # right-to-left running maximum
+            v = iP[i]
+            if v > best:
+                best = v
+            elif v < best:
+                iP[i] = best
+        outcome.curves[topic_id] = list(iP)
+        art_prec = st.num_rel_ret / st.num_ret if st.num_ret != 0 else 0.0
+        art_rec = ddiv(st.num_rel_ret, qt.num_rel)
+        char_prec = st.rel_ret_size / st.ret_size if st.ret_size != 0 else 0.0
+        char_rec = ddiv(st.rel_ret_size, qt.rel_size)
+        aip = _jsum(iP) / 101
+        values = (st.num_ret, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size,
+                  art_prec, art_rec, _f1(art_prec, art_rec), char_prec, char_rec, _f1(char_prec, char_rec),
+                  iP[0], iP[1], iP[5], iP[10])
+        row = dict(zip(FOCUSED_NAMES, values))
+        row["AiP"] = aip
+        outcome.topics.append(topic_id)
+        outcome.per_topic[topic_id] = row
+        for i in range(6):
+            counts[i] += values[i]
+        for i in range(10):
+            sums[i] += values[6 + i]
+        sums[10] += aip
+        for i in range(101):
+            ircl[i] += iP[i]
+    num_q = len(outcome.topics)
+    out = outcome.all
+    out["num_q"] = num_q
+    out.update(zip(_COUNTS, counts))
+    means = [ddiv(s, num_q) for s in sums]
+    out.update(zip(FOCUSED_NAMES[6:], means[:10]))
+    out["MAiP"] = means[10]
+    out.update(zip(_FOCUSED_IRCL, (ddiv(s, num_q) for s in ircl)))
+
+
+def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], task: str,
+                      complete: bool, beta: float, irr: int, run: FolRunFile, outcome: FolOutcome) -> None:
+    """Per-topic values and means of -r/-b/-i (docs/measures.md §7, §8); counts over every qrels topic (D11)."""
+    empty = _TopicRun()
+    counts = [0] * 6
+    sums = [0.0] * (1 + 2 * len(CONTEXT_CUTOFFS))  # MAgP, gP[1], gR[1], …
+    ircl = [0.0] * 11
+    bb = beta * beta
+    printed = 0
+    for topic_id in order:
+        st = states.get(topic_id) or empty
+        qt = qrels.topics[topic_id]
+        R = st.R
+        included = complete or R > 0
+        counts_row = (R, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size)
+        for i in range(6):
+            counts[i] += counts_row[i]
+        if included:
+            printed += 6
+        entries = st.entries
+        if len(entries) < R:
+            raise _Death(_scoring_error(run, topic_id, st), printed)
+        num_rel = qt.num_rel
+        gps: list[float] = []
+        grs: list[float] = []
+        iP = [0.0] * 11
+        total = 0.0
+        sum_gp = 0.0
+        for k in range(R):
+            entry = entries[k]
+            if task == "b":
+                s = entry[0]
+                rel_chars, found = entry[1], entry[2]
+            else:
+                rel_chars, found = entry[2], entry[3]
+                if task == "r":
+                    relret = entry[1]
+                    if relret > 0:
+                        p = ddiv(relret, entry[0])
+                        rc = ddiv(relret, rel_chars)
+                        s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
+                    else:
+                        s = 0.0
+                else:
+                    s = t2i_score(entry[5], entry[4], irr) if entry[4] is not None else 0.0
+            total += s
+            gp = total / (k + 1)
+            gr = found / num_rel if num_rel else ddiv(found, num_rel)
+            gps.append(gp)
+            grs.append(gr)
+            if rel_chars > 0:
+                sum_gp += gp
+            x = 10 * gr
+            b = int(x) if 0.0 <= x < 11.0 else floor_int(x)
+            if b > 100 or b < 0:
+                raise _Death(_scoring_error(run, topic_id, st, bin_=b), printed)
+            if b <= 10 and iP[b] < gp:
+                iP[b] = gp
+        if not included:
+            continue
+        best = 0.0
+        for i in range(10, -1, -1):
+            v = iP[i]
+            if v > best:
+                best = v
+            elif v < best:
+                iP[i] = best
+        outcome.curves[topic_id] = list(iP)
+        agp = ddiv(sum_gp, num_rel)
+        row = dict(zip(_COUNTS, counts_row))
+        values = [agp]
+        for r in CONTEXT_CUTOFFS:
+            if R:
+                at = min(r, R) - 1
+                gp, gr = gps[at], grs[at]
+            else:
+                gp = gr = 0.0
+            row[f"gP[{r}]"] = gp
+            row[f"gR[{r}]"] = gr
+            values += (gp, gr)
+        row["AgP"] = agp
+        printed += 15
+        outcome.topics.append(topic_id)
+        outcome.per_topic[topic_id] = row
+        for i, v in enumerate(values):
+            sums[i] += v
+        for i in range(11):
+            ircl[i] += iP[i]
+    num_q = len(outcome.topics)
+    out = outcome.all
+    out["num_q"] = num_q
+    out.update(zip(_COUNTS, counts))
+    means = [ddiv(s, num_q) for s in sums]
+    out["MAgP"] = means[0]
+    out.update(zip(CONTEXT_NAMES[6:], means[1:]))
+    out.update(zip(_CONTEXT_IRCL, (ddiv(s, num_q) for s in ircl)))
+
+
+def _scoring_error(run: FolRunFile, topic: str, st: _TopicRun, bin_: int | None = None) -> InputError:
+    if bin_ is None:
+        why = f"its {st.R} ranks have only {len(st.entries)} rank entries (IndexOutOfBoundsException)"
+    else:
+        why = f"its recall bin {bin_} is out of range (ArrayIndexOutOfBoundsException)"
+    return InputError(f"topic {topic} comes back after lines of other topics (from this line on) and "
+                      f"inex_eval 3.1 cannot score it: {why}; group each topic's lines",
+                      run.source, st.back_at or None)

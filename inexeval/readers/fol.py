@@ -1,0 +1,406 @@
+"""Reader of INEX 2007-2010 passage ("FOL") qrels and runs, read the way inex_eval 3.1 reads them.
+
+Qrels (``docs/measures.md §2``) are "INEX 2008 native" lines
+``TOPIC Q0 ARTICLE REL_CHARS DOC_LENGTH [BEP OFFSET:LENGTH ...]``; runs
+(``docs/measures.md §3``) are 8-column lines
+``TOPIC Q0 ARTICLE RANK RSV RUN_ID OFFSET LENGTH`` or INEX 2008 XML FOL
+submissions, which are turned into the same 8-field lines (D4).
+
+How text is cut, exactly as the tool does it (D22): UTF-8, lines end at
+``\\n``, ``\\r\\n`` or ``\\r`` (a last line without terminator counts), fields
+are separated by runs of ASCII white space (space, TAB, LF, VT, FF, CR) only,
+a line that begins with white space has an empty first field, white space at
+the end makes no field, an empty line is one empty field and a line of white
+space has none.  Integers follow Java's ``Integer.parseInt``: an optional sign
+and decimal digits, within 32 bits.
+
+Qrels problems where the tool dies (too few fields, a number that is not an
+integer, a passage without ``:``) raise :class:`~inexeval.errors.InputError`
+with file and line.  Run lines are kept raw: their fields are checked when the
+run is scored, because the tool's messages depend on the task and on the
+order of the lines (``inexeval.measures.fol``).  A run file that cannot be
+opened raises :class:`FolOpenError`, which carries the tool's own wording of
+the problem (``PATH (No such file or directory)``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import sys
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from inexeval.errors import InputError
+
+__all__ = [
+    "FolJudgement",
+    "FolTopic",
+    "FolQrels",
+    "FolLine",
+    "FolRunFile",
+    "FolOpenError",
+    "read_fol_qrels",
+    "read_fol_run",
+    "split_fields",
+    "java_int",
+    "wrap_int",
+]
+
+INT_MIN = -(1 << 31)
+INT_MAX = (1 << 31) - 1
+
+#: Characters that Python's ``str.split()`` takes for white space but Java's ``\\s`` does not.
+NON_JAVA_WHITESPACE = (
+    "\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_ODD_WS = re.compile("[" + NON_JAVA_WHITESPACE + "]")
+_JAVA_WS = re.compile("[ \t\n\x0b\x0c\r]+")
+_LEADING_WS = " \t\x0b\x0c"
+_JAVA_INT = re.compile(r"[+-]?\d+")  # \d: Unicode decimal digits, as Character.digit(c, 10) accepts
+_GZIP_MAGIC = b"\x1f\x8b"
+_TEN_DIGITS = re.compile(r"[0-9]{10}")
+_XML_START = re.compile(r"[ \t\n\r\x0b\x0c]*<")
+
+
+def wrap_int(v: int) -> int:
+    """``v`` reduced to a 32-bit two's-complement int (Java int arithmetic)."""
+    return ((v + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+
+
+def java_int(s: str) -> int | None:
+    """``Integer.parseInt(s)``, or None where Java throws NumberFormatException."""
+    if s.isascii() and s.isdigit():
+        v = int(s)
+        return v if v <= INT_MAX else None
+    if _JAVA_INT.fullmatch(s) is None or max(s) > "\uffff":
+        return None
+    v = int(s)
+    return v if INT_MIN <= v <= INT_MAX else None
+
+
+def split_fields(line: str) -> list[str]:
+    """``line.split("\\\\s+")`` as Java computes it (D22)."""
+    if _ODD_WS.search(line) is not None:
+        fields = _JAVA_WS.split(line)
+        while fields and fields[-1] == "":
+            fields.pop()
+        return fields if fields or line != "" else [""]
+    fields = line.split()
+    if not fields:
+        return [] if line else [""]
+    if line[0] in _LEADING_WS:
+        fields.insert(0, "")
+    return fields
+
+
+def _split_plain(lines: list[str]) -> list[list[str]]:
+    """split_fields over lines known to hold no non-Java white space (the fast path)."""
+    out = [ln.split() for ln in lines]
+    for i, fields in enumerate(out):
+        ln = lines[i]
+        if not fields:
+            if not ln:
+                out[i] = [""]
+        elif ln[0] in _LEADING_WS:
+            fields.insert(0, "")
+    return out
+
+
+# --------------------------------------------------------------------------- input
+
+
+class FolOpenError(InputError):
+    """A file that cannot be opened; ``java_message`` is how the tool words it (``IOException error: ...``)."""
+
+    def __init__(self, message: str, file: object, java_message: str):
+        super().__init__(message, file)
+        self.java_message = java_message
+
+
+def _read_text(path: str | Path) -> tuple[str, str]:
+    """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed."""
+    name = "<stdin>" if str(path) == "-" else str(path)
+    try:
+        data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise FolOpenError(f"cannot read: {reason}", name, f"{path} ({reason})") from None
+    if data[:2] == _GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"bad gzip data: {exc}", name) from None
+    return data.decode("utf-8", errors="replace"), name
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of TEXT as Java's ``BufferedReader.readLine`` returns them."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _split_all(lines: list[str], odd: bool) -> list[list[str]]:
+    """The fields of every line (D22); ``odd``: the text has white space that Java does not split at."""
+    return [split_fields(ln) for ln in lines] if odd else _split_plain(lines)
+
+
+# --------------------------------------------------------------------------- qrels
+
+
+@dataclass(slots=True)
+class FolJudgement:
+    """One (topic, article) judgement: the first line's REL_CHARS and DOC_LENGTH, the last BEP, every passage.
+
+    ``passages`` are ``(offset, length)`` sorted by offset (equal offsets in
+    file order); ``spans`` are the same passages as ``(start, end)`` with
+    ``end = offset + length`` in int arithmetic (D17), filled by the reader.
+    """
+
+    rel_chars: int
+    doc_length: int
+    bep: int = -1
+    passages: list[tuple[int, int]] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class FolTopic:
+    """A qrels topic: ``num_rel`` relevant lines, ``rel_size`` their REL_CHARS, judgements by article id."""
+
+    num_rel: int = 0
+    rel_size: int = 0
+    judgements: dict[str, FolJudgement] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class FolQrels:
+    """Every topic that has a qrels line, in file order; ``source`` names the file."""
+
+    topics: dict[str, FolTopic]
+    source: str
+
+
+def read_fol_qrels(path: str | Path) -> FolQrels:
+    """Read FOL qrels (plain or gzip; ``-`` is standard input) as inex_eval 3.1 does (``docs/measures.md §2``).
+
+    A second line for the same (topic, article) counts again in num_rel and
+    rel_size when its REL_CHARS > 0, adds its passages and replaces the BEP;
+    its other values are ignored (D2).  Raises InputError (file, line) where
+    the tool dies.
+    """
+    text, source = _read_text(path)
+    lines = _lines(text)
+    odd = _ODD_WS.search(text) is not None
+    all_fields = _split_all(lines, odd)
+    # ASCII without '_', odd white space or 10-digit numbers: int() accepts exactly what Java accepts
+    fast = text.isascii() and not odd and "_" not in text and _TEN_DIGITS.search(text) is None
+    parse = int if fast else _strict_int
+    topics: dict[str, FolTopic] = {}
+    touched: list[FolJudgement] = []
+    for number, fields in enumerate(all_fields, 1):
+        try:
+            rel_chars = parse(fields[3])
+            doc_length = parse(fields[4])
+            topic = topics.get(fields[0])
+            if topic is None:
+                topic = topics[fields[0]] = FolTopic(0, 0, {})
+            if rel_chars > 0:
+                topic.num_rel += 1
+                topic.rel_size += rel_chars
+            judgement = topic.judgements.get(fields[2])
+            if judgement is None:
+                judgement = topic.judgements[fields[2]] = FolJudgement(rel_chars, doc_length, -1, [], [])
+            if len(fields) >= 7:
+                judgement.bep = parse(fields[5])
+                passages = judgement.passages
+                if not passages:
+                    touched.append(judgement)
+                for item in fields[6:]:
+                    parts = item.split(":")
+                    passages.append((parse(parts[0]), parse(parts[1])))
+        except (ValueError, IndexError):
+            raise _qrels_problem(source, number, lines[number - 1], fields) from None
+    for judgement in touched:
+        passages = judgement.passages
+        if len(passages) > 1:
+            passages.sort(key=_offset)  # stable: equal offsets stay in file order
+        judgement.spans = [(o, wrap_int(o + n)) for o, n in passages]
+    return FolQrels(topics=topics, source=source)
+
+
+def _offset(passage: tuple[int, int]) -> int:
+    return passage[0]
+
+
+def _strict_int(s: str) -> int:
+    v = java_int(s)
+    if v is None:
+        raise ValueError(s)
+    return v
+
+
+def _qrels_problem(source: str, number: int, line: str, fields: list[str]) -> InputError:
+    """The InputError for a qrels line on which the tool dies (the first problem in the tool's order)."""
+    if len(fields) < 5:
+        what = "an empty line" if not fields or fields == [""] else f"{len(fields)} fields"
+        return InputError(f"{what} in the qrels: a judgement has at least 5 fields "
+                          "(TOPIC Q0 ARTICLE REL_CHARS DOC_LENGTH [BEP OFFSET:LENGTH ...])", source, number)
+    for i, name in ((3, "REL_CHARS"), (4, "DOC_LENGTH")) + (((5, "BEP"),) if len(fields) >= 7 else ()):
+        if java_int(fields[i]) is None:
+            return InputError(f"{name} is not a 32-bit integer: {fields[i]!r}", source, number)
+    for item in fields[6:]:
+        parts = item.split(":")
+        if len(parts) < 2:
+            return InputError(f"passage without ':' (OFFSET:LENGTH expected): {item!r}", source, number)
+        if java_int(parts[0]) is None or java_int(parts[1]) is None:
+            return InputError(f"passage OFFSET:LENGTH whose parts are not 32-bit integers: {item!r}", source, number)
+    return InputError(f"unreadable judgement: {line!r}", source, number)  # pragma: no cover - not reached
+
+
+# --------------------------------------------------------------------------- runs
+
+
+class FolLine(NamedTuple):
+    """One run line: 1-based line number, the line without terminator, its fields (D22)."""
+
+    line: int
+    raw: str
+    fields: list[str]
+
+
+class FolRunFile:
+    """A run as lines in file order (``xml``: read from an INEX 2008 XML FOL submission, D4).
+
+    Built either from a list of :class:`FolLine` or, by the reader, from
+    parallel columns (line numbers, raw lines, fields) that the scorer reads
+    without building one object per line; ``lines`` gives the FolLine view
+    either way.
+    """
+
+    __slots__ = ("source", "xml", "_lines", "_numbers", "_raw", "_fields")
+
+    def __init__(self, source: str, lines: list[FolLine] | None = None, xml: bool = False):
+        self.source = source
+        self.xml = xml
+        self._lines = None if lines is None else list(lines)
+        self._numbers: list[int] | None = None
+        self._raw: list[str] = []
+        self._fields: list[list[str]] = []
+
+    @classmethod
+    def from_columns(cls, source: str, raw: list[str], fields: list[list[str]],
+                     numbers: list[int] | None = None, xml: bool = False) -> FolRunFile:
+        """A run from raw lines and their fields; ``numbers`` None means lines 1, 2, …"""
+        run = cls(source, None, xml)
+        run._raw, run._fields, run._numbers = raw, fields, numbers
+        return run
+
+    @property
+    def lines(self) -> list[FolLine]:
+        if self._lines is None:
+            numbers = self._numbers or range(1, len(self._raw) + 1)
+            self._lines = [FolLine(n, r, f) for n, r, f in zip(numbers, self._raw, self._fields)]
+        return self._lines
+
+    def columns(self) -> tuple[list[int] | None, list[str], list[list[str]]]:
+        """(line numbers or None for 1, 2, …; raw lines; fields) in file order."""
+        if self._lines is not None:
+            return [ln.line for ln in self._lines], [ln.raw for ln in self._lines], [ln.fields for ln in self._lines]
+        return self._numbers, self._raw, self._fields
+
+    def __len__(self) -> int:
+        return len(self._lines) if self._lines is not None else len(self._raw)
+
+    def __repr__(self) -> str:
+        return f"FolRunFile({self.source!r}, {len(self)} lines, xml={self.xml})"
+
+
+def read_fol_run(path: str | Path) -> FolRunFile:
+    """Read a FOL run: 8-column text (plain or gzip; ``-`` is standard input) or INEX 2008 XML (D4).
+
+    Text lines are kept as they are, with their fields; nothing is checked
+    here.  An XML submission gives one 8-field line per ``<result>`` (see
+    :func:`_xml_lines`).  Raises FolOpenError for a file that cannot be
+    opened and InputError for bad gzip data or an XML submission that has no
+    text equivalent.
+    """
+    text, source = _read_text(path)
+    if _XML_START.match(text.removeprefix("\ufeff")):
+        raw, numbers = _xml_lines(text, source)
+        return FolRunFile.from_columns(source, raw, [split_fields(r) for r in raw], numbers, xml=True)
+    lines = _lines(text)
+    return FolRunFile.from_columns(source, lines, _split_all(lines, _ODD_WS.search(text) is not None))
+
+
+def _xml_lines(text: str, source: str) -> tuple[list[str], list[int]]:
+    """The 8-field text lines of an INEX 2008 XML FOL submission and the source line of each ``<result>``.
+
+    TOPIC = the enclosing ``<topic>``'s ``topic-id``, ARTICLE = ``<file>``
+    trimmed, RANK = ``<rank>`` (else the result's position in its
+    ``<topic>``), RSV = ``<rsv>`` (else 0), RUN_ID = the root's ``run-id``,
+    OFFSET and LENGTH = the ``<fol>``'s attributes verbatim.  RANK and RSV are
+    never read by the scorer (D3).
+    """
+    from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
+
+    data = text.encode("utf-8")
+    refuse_entity_declarations(data, source)
+    raw: list[str] = []
+    numbers: list[int] = []
+    run_id: str | None = None
+    topic_id: str | None = None
+    position = 0
+    for event, elem in safe_iterparse(io.BytesIO(data), source, events=("start", "end")):
+        tag = elem.tag
+        if event == "start":
+            if run_id is None:
+                if tag != "inex-submission":
+                    raise InputError(f"XML run: the root element is <{tag}>, not <inex-submission>", source,
+                                     elem.sourceline)
+                run_id = elem.get("run-id")
+                if run_id is None or not run_id.strip() or len(split_fields(run_id)) != 1:
+                    raise InputError("XML run: the root element has no usable run-id attribute", source,
+                                     elem.sourceline)
+            elif tag == "topic":
+                topic_id = elem.get("topic-id")
+                position = 0
+                if topic_id is None:
+                    raise InputError("XML run: <topic> without topic-id", source, elem.sourceline)
+            continue
+        if tag == "result":
+            if topic_id is None:
+                raise InputError("XML run: <result> outside a <topic>", source, elem.sourceline)
+            position += 1
+            fols = elem.findall("fol")
+            if len(fols) != 1:
+                raise InputError(f"XML run: a <result> needs exactly one <fol> (found {len(fols)})", source,
+                                 elem.sourceline)
+            offset, length = fols[0].get("offset"), fols[0].get("length")
+            if offset is None or length is None:
+                raise InputError("XML run: <fol> without offset or length attribute", source, fols[0].sourceline)
+            article = (elem.findtext("file") or "").strip()
+            rank = _token(elem.findtext("rank"), str(position))
+            rsv = _token(elem.findtext("rsv"), "0")
+            raw.append(" ".join((topic_id, "Q0", article, rank, rsv, run_id, offset, length)))
+            numbers.append(elem.sourceline or 0)
+            release(elem)
+        elif tag == "topic":
+            topic_id = None
+    return raw, numbers
+
+
+def _token(value: str | None, default: str) -> str:
+    """VALUE trimmed when it is a single field, else DEFAULT (RANK and RSV are placeholders)."""
+    if value is None:
+        return default
+    value = value.strip()
+    return value if value and len(split_fields(value)) == 1 else default
