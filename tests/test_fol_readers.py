@@ -273,3 +273,19 @@ def test_xml_and_gzip_twins_score_as_the_text_run(tmp_path, seed):
                 assert b.death.line == (to_xml_line[a.death.line] if a.death.line else None)
             else:
                 assert format_outcome(b, task, "RUN", per_query=True) == shown
+
+
+@pytest.mark.parametrize("separator", ["\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\u3000"])
+def test_fields_are_not_cut_at_white_space_unknown_to_java(tmp_path, separator):
+    q = read_fol_qrels(write(tmp_path / "q.txt", [f"T{separator}1 Q0 d1 10 100 0 0:10"]))
+    assert list(q.topics) == [f"T{separator}1"]
+    run = read_fol_run(write(tmp_path / "r.txt", [f"T Q0 d{separator}1 1 1 R 0 10"]))
+    assert run.lines[0].fields[2] == f"d{separator}1"
+
+
+def test_ten_digit_numbers_are_range_checked(tmp_path):
+    q = read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 d1 10 100 0 2147483647:0 -2147483648:5"]))
+    assert q.topics["T"].judgements["d1"].passages == [(-2147483648, 5), (2147483647, 0)]
+    with pytest.raises(InputError, match="not 32-bit integers: '0:2147483648'") as info:
+        read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 d1 10 100 0 0:5", "T Q0 d1 10 100 0 0:2147483648"]))
+    assert info.value.line == 2
