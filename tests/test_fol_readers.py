@@ -9,7 +9,7 @@ import re
 import sys
 
 import pytest
-from fol_helpers import write
+from fol_helpers import random_fol_case, write
 
 from inexeval.errors import InputError
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
@@ -194,39 +194,6 @@ def test_xml_refusals(tmp_path):
 # --------------------------------------------------------------------------- twins
 
 
-def _random_case(rng: random.Random) -> tuple[list[str], list[tuple[str, str, str, str, str, str]]]:
-    """Random qrels lines and run results (topic, article, rank, rsv, offset, length) with the usual edge cases."""
-    topics = rng.sample(["1", "10", "9", "A", "a", "B2"], rng.randint(1, 4))
-    qrels = []
-    for topic in topics:
-        for art in rng.sample(["d1", "d2", "d3", "d4", "d5"], rng.randint(1, 5)):
-            rel = rng.choice([0, 0, rng.randint(1, 300), rng.randint(1, 300), -3])
-            if rng.random() < 0.25:
-                qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)}" + rng.choice(["", " 5"]))
-                continue
-            passages = [f"{rng.randint(0, 400)}:{rng.choice([rng.randint(0, 150), -5])}"
-                        for _ in range(rng.randint(1, 3))]
-            qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)} {rng.randint(-1, 400)} " + " ".join(passages))
-            if rng.random() < 0.1:
-                qrels.append(qrels[-1])  # a duplicate judgement line (D2)
-    results = []
-    run_topics = topics + ["Z"]
-    for _ in range(rng.randint(1, 5)):  # blocks; a topic may come back (D5)
-        topic = rng.choice(run_topics)
-        for _ in range(rng.randint(1, 6)):
-            art = rng.choice(["d1", "d2", "d3", "d4", "d5", "x9"])
-            for _ in range(rng.choice([1, 1, 2, 3])):
-                kind = rng.random()
-                if kind < 0.1:
-                    offset, length = rng.choice(["X", "-1"]), str(rng.randint(0, 50))
-                elif kind < 0.12:
-                    offset, length = "1O", "5"  # the tool dies on a qrels topic
-                else:
-                    offset, length = str(rng.randint(0, 500)), str(rng.choice([rng.randint(0, 120), -4]))
-                results.append((topic, art, str(rng.randint(1, 9)), f"{rng.random():.3f}", offset, length))
-    return qrels, results
-
-
 def _xml(results) -> tuple[str, list[int]]:
     lines = ['<inex-submission participant-id="1" run-id="RID" task="x" query="automatic" result-type="fol">']
     where = []
@@ -247,7 +214,7 @@ def _xml(results) -> tuple[str, list[int]]:
 @pytest.mark.parametrize("seed", range(120))
 def test_xml_and_gzip_twins_score_as_the_text_run(tmp_path, seed):
     rng = random.Random(seed)
-    qrels_lines, results = _random_case(rng)
+    qrels_lines, results = random_fol_case(rng)
     qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_lines))
     text_lines = [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]
     text = read_fol_run(write(tmp_path / "run.txt", text_lines))
