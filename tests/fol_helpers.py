@@ -76,7 +76,8 @@ def random_fol_case(rng: random.Random) -> tuple[list[str], list[tuple[str, str,
         pool = ["d1", "d2", "d3", "d4", "d5", "x9"]
         if style != "free":
             rng.shuffle(pool)
-        for art in pool[: rng.randint(1, 6)] if style != "free" else [rng.choice(pool) for _ in range(rng.randint(1, 6))]:
+        count = rng.randint(1, 6)
+        for art in pool[:count] if style != "free" else [rng.choice(pool) for _ in range(count)]:
             for _ in range(1 if style == "bic" else rng.choice([1, 1, 2, 3])):
                 kind = rng.random()
                 if kind < 0.1:

@@ -138,7 +138,8 @@ def reference(qrels, lines, task, complete=False, n=500, beta=0.25, irr=300):
                 st["num_rel_ret"] += relchars > 0
         else:
             if task == "b":
-                return ("rejected", f"multiple results from single article in topic {t}\tarticle id: {art}\tin line: {number}")
+                return ("rejected", f"multiple results from single article in topic {t}\tarticle id: {art}"
+                                    f"\tin line: {number}")
             if task == "f":
                 counter += 1
                 st["R"] = counter
@@ -156,8 +157,8 @@ def reference(qrels, lines, task, complete=False, n=500, beta=0.25, irr=300):
             size = length
             if task != "t":
                 if any(s2 < end and e2 > start for s2, e2 in rec["stored"]):
-                    return ("rejected", f"passage overlaps with previously retrieved passages in topic {t}\tarticle id: {art}"
-                                        f"\tin line: {number}")
+                    return ("rejected", f"passage overlaps with previously retrieved passages in topic {t}"
+                                        f"\tarticle id: {art}\tin line: {number}")
                 rec["stored"].append((start, end))
             if end < start:
                 return ("rejected", f"negative passage size {number}: {raw}")

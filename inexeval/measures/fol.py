@@ -26,6 +26,23 @@ Where the tool dies (D16) -- a non-integer OFFSET or LENGTH, or a topic in
 several blocks whose in-context rank bookkeeping breaks -- the outcome
 carries ``death`` (an InputError naming the file and line) instead of
 values.
+
+Points the specification leaves open, and the reading taken here:
+
+- ``Impossible recall point`` lines are printed as each line is read, so
+  those of earlier lines stay in front of a later line's rejection or death.
+- OFFSET and LENGTH are parsed after the rank and article checks (#3, #4)
+  and before the overlap and size checks (#5, #6), the order of the tool's
+  reading of a line.
+- In context, a line that joins rank R of a topic (the counter equals the
+  topic's number of rank entries) while the topic has fewer than R entries
+  -- reachable only when a topic comes back after other topics -- makes the
+  tool die at once, while reading (IndexOutOfBoundsException), like the
+  entries missing at scoring time.
+- ``-b``: the score is ``((double) n - d) / n``; a distance whose absolute
+  value stays negative in int arithmetic (``|BEP - start| = 2^31``) scores
+  0, as the tool only scores distances above -1 (its "no BEP" mark).
+- art_prec and char_prec are 0.0 exactly when their denominator is 0.
 """
 
 from __future__ import annotations
