@@ -41,7 +41,7 @@
 processes on a shared machine only ever slow a run down).
 
 ``--jobs N`` (default: the cores here) is passed on as inexeval's ``--jobs N``
-(SPEC §9.1) when its command line has that option; otherwise the header line
+(docs/formats.md §9.1) when its command line has that option; otherwise the header line
 says that inexeval ran as one process.
 """
 

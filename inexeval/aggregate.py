@@ -1,4 +1,4 @@
-"""Averaging over topics (SPEC §10): the -e policy lives here, once."""
+"""Averaging over topics (docs/measures.md §10): the -e policy lives here, once."""
 
 from __future__ import annotations
 

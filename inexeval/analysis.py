@@ -66,7 +66,7 @@ def tie_groups(values: np.ndarray, rel_tol: float = TOLERANCE) -> np.ndarray:
     """Dense ranks 0, 1, 2, ... of ``values``; near-equal values share a rank.
 
     Sorted neighbours u <= v are tied when v - u <= rel_tol * max(|u|, |v|)
-    (SPEC §10). A chain of such neighbours forms one group.
+    (docs/measures.md §10). A chain of such neighbours forms one group.
     """
     order = np.argsort(values, kind="stable")
     s = values[order]
@@ -298,7 +298,7 @@ def _uniform_batches(rng: np.random.Generator, samples: int, n: int):
 
 
 def _at_least(stat: np.ndarray, observed: float, scale: float) -> int:
-    """How many |stat| reach |observed|, with the SPEC §10 tolerance on the scale."""
+    """How many |stat| reach |observed|, with the docs/measures.md §10 tolerance on the scale."""
     return int(np.count_nonzero(np.abs(stat) >= abs(observed) - TOLERANCE * scale))
 
 
@@ -320,7 +320,7 @@ def randomisation_test(a: Sequence[float], b: Sequence[float], *, samples: int =
       numpy.random.default_rng(seed) and p = (count + 1) / (samples + 1),
       the observed assignment counted once (never 0; deterministic for a seed).
 
-    "Reaches" allows 1e-9 of Σ|d_i| (SPEC §10) so that reorderings of the
+    "Reaches" allows 1e-9 of Σ|d_i| (docs/measures.md §10) so that reorderings of the
     same sum tie. n = 0 or all d_i = 0 gives p = 1.
     """
     _check_samples(samples)
@@ -349,7 +349,7 @@ def bootstrap_test(a: Sequence[float], b: Sequence[float], *, samples: int = 100
     with replacement ``samples`` times (indices floor(n u), u uniform from
     numpy.random.default_rng(seed)); p = (#{|mean(d'*)| >= |d̄|} + 1) /
     (samples + 1). Deterministic for a seed; the tolerance is 1e-9 of
-    max |d_i| (SPEC §10). n = 0 or all d_i = 0 gives p = 1.
+    max |d_i| (docs/measures.md §10). n = 0 or all d_i = 0 gives p = 1.
     """
     _check_samples(samples)
     d = _differences(a, b)
@@ -460,7 +460,7 @@ def topic_differences(
     """Seed 004's histogram values RP_A/B(i) = RP_A(i) - RP_B(i).
 
     Over the topics with a defined value in both runs, in natural order.
-    A difference between values tied to ``rel_tol`` (SPEC §10) is exactly 0.
+    A difference between values tied to ``rel_tol`` (docs/measures.md §10) is exactly 0.
     """
     topics = _common(a, b)
     va = np.array([a[t] for t in topics], dtype=float)

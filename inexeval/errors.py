@@ -52,4 +52,4 @@ class InputError(InexevalError):
 
 
 class InvalidPath(ValueError):
-    """An XPath or file id that inexeval refuses to match (SPEC §1.1)."""
+    """An XPath or file id that inexeval refuses to match (docs/formats.md §1.1)."""

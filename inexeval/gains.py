@@ -1,4 +1,4 @@
-"""Gain vectors xG of a ranked result list (SPEC §4.3; seed 000 eq. 7, 8, 10).
+"""Gain vectors xG of a ranked result list (docs/measures.md §4.3; seed 000 eq. 7, 8, 10).
 
 overlap = off: xG[i] = quant(c_i), one dictionary lookup per result.
 
@@ -109,7 +109,7 @@ class OverlapIndex:
 
 def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
                      ids: np.ndarray | None = None) -> np.ndarray:
-    """xG[i] = rv_norm(c_i) for overlap = on (SPEC §4.3; seed 000 eq. 7, 8).
+    """xG[i] = rv_norm(c_i) for overlap = on (docs/measures.md §4.3; seed 000 eq. 7, 8).
 
     Seen state of x before rank i: fully seen if x or an ancestor was
     retrieved; partially seen if a listed descendant was; else not seen.

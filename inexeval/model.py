@@ -5,10 +5,11 @@ Readers build these once; every measure and setting shares them.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 #: Exhaustivity codes. ``?`` (too small) is kept apart from an explicit 0
-#: because genLifted treats it as relevant (SPEC §4.1); ``None`` is unknown
+#: because genLifted treats it as relevant (docs/measures.md §4.1); ``None`` is unknown
 #: (2006 specificity-only assessments).
 E_TOO_SMALL = -1
 
@@ -17,7 +18,7 @@ E_TOO_SMALL = -1
 class Judgement:
     """One assessed element: exhaustivity code, size and highlighted size."""
 
-    path: str  # normalised, SPEC §1.1
+    path: str  # normalised, docs/formats.md §1.1
     e: int | None  # 0, 1, 2, E_TOO_SMALL, or None when absent (unknown)
     size: int
     rsize: int
@@ -47,7 +48,7 @@ class TopicAssessment:
 
 @dataclass(slots=True)
 class Assessments:
-    """All recall-base topics (SPEC §1.2), keyed by topic id."""
+    """All recall-base topics (docs/formats.md §1.2), keyed by topic id."""
 
     topics: dict[str, TopicAssessment] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -55,27 +56,29 @@ class Assessments:
 
 @dataclass(slots=True)
 class Run:
-    """A submission after run hygiene (SPEC §1.3).
+    """A submission after run hygiene (docs/formats.md §1.3).
 
-    ``topics`` maps a topic id to its ranked results as ``(file, path)``
-    pairs (normalised), in rank order, with truncated, duplicate and invalid
-    results already removed.  Topics unknown to the assessments are still
-    here; the evaluator ignores them (and warns).
+    ``topics`` maps a topic id to its ranked results, in rank order, with
+    truncated, duplicate and invalid results already removed; each result is
+    the hashable key of its ``unit`` (:mod:`inexeval.readers.units`): for
+    ``element`` a normalised ``(file, path)`` pair.  Topics unknown to the
+    assessments are still here; the evaluator ignores them (and warns).
     """
 
     run_id: str
     source: str
     task: str | None = None
-    topics: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    topics: dict[str, list[Hashable]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    unit: str = "element"
 
 
 @dataclass(slots=True)
 class RunResult:
-    """Scores of one run under one setting (SPEC §9.2).
+    """Scores of one run under one setting (docs/formats.md §9.2).
 
     ``per_topic[topic][measure]`` is a float, or None where the value is
-    undefined (SPEC §10); ``average[measure]`` likewise.  ``measures`` is the
+    undefined (docs/measures.md §10); ``average[measure]`` likewise.  ``measures`` is the
     column order used by every writer.
     """
 

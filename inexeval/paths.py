@@ -1,4 +1,4 @@
-"""File-id and XPath normalisation and element ancestry (SPEC §1.1).
+"""File-id and XPath normalisation and element ancestry (docs/formats.md §1.1).
 
 A normalised path is a string such as ``/article[1]/bdy[1]/sec[2]``: every
 step has an explicit index and a lower-case tag. With that form, ancestry is

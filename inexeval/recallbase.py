@@ -1,4 +1,4 @@
-"""Quantisation and recall-bases (SPEC §4.1, §4.2; seed 000 §2–§3).
+"""Quantisation and recall-bases (docs/measures.md §4.1, §4.2; seed 000 §2–§3).
 
 A :class:`QuantisedTopic` is built once per (topic, quantisation) and shared
 by every measure, run and overlap setting that uses it.
@@ -17,7 +17,7 @@ from inexeval.numeric import TOLERANCE
 from inexeval.paths import ancestors_or_self, parent
 
 def quantise(name: str, j: Judgement) -> float:
-    """quant(e, s) with s = rsize / size (SPEC §4.1; seed 000 eq. 1–3).
+    """quant(e, s) with s = rsize / size (docs/measures.md §4.1; seed 000 eq. 1–3).
 
     - strict(e, s) = 1 if e = 2 and rsize = size > 0, else 0
     - gen(e, s) = e · s (``?`` counts as e = 0; unknown e gives s)
@@ -41,7 +41,7 @@ def quantise(name: str, j: Judgement) -> float:
 
 
 def _greater(a: float, b: float) -> bool:
-    """a > b beyond the relative tolerance of SPEC §10."""
+    """a > b beyond the relative tolerance of docs/measures.md §10."""
     return a - b > TOLERANCE * max(abs(a), abs(b), 1.0)
 
 
@@ -170,7 +170,7 @@ class QuantisedTopic:
     # -- ideal recall-base ------------------------------------------------
     @cached_property
     def ideal_ids(self) -> array:
-        """The ideal elements (SPEC §4.2) as ids, in file order (see :func:`ideal_element_ids`)."""
+        """The ideal elements (docs/measures.md §4.2) as ids, in file order (see :func:`ideal_element_ids`)."""
         return array("i", ideal_element_ids(self.q.tolist(), self.elements.up))
 
     @cached_property
@@ -194,13 +194,13 @@ class QuantisedTopic:
     # -- article level (FetchBrowse) ----------------------------------------
     @cached_property
     def article_gain(self) -> dict[str, float]:
-        """Article gain = highest quant of any element in it (SPEC §4.7)."""
+        """Article gain = highest quant of any element in it (docs/measures.md §4.7)."""
         q = self.q_ext
         return {f: float(q[a:b].max()) if b > a else 0.0 for f, (a, b) in self.elements.file_slices.items()}
 
 
 def ideal_element_ids(q: list[float], up) -> list[int]:
-    """The ideal recall-base by element id (SPEC §4.2).
+    """The ideal recall-base by element id (docs/measures.md §4.2).
 
     ``q[i]`` is quant of element i, ``up[i]`` its nearest listed ancestor
     (-1 for none).  Leaves are relevant elements with no relevant listed

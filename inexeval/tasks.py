@@ -22,7 +22,7 @@ DEFAULT_DCV: tuple[int, ...] = (10, 25, 50)
 #: Results counted per topic (docs/config.md, MAX_RESULTS; INEX 2005/2006 allowed 1500).
 DEFAULT_MAX_RESULTS = 1500
 
-#: Run checks a task may ask for (validation refuses a run that fails them; docs/formats.md §runs).
+#: Run checks a task may ask for (validation refuses a run that fails them; docs/formats.md §1.3).
 #: ``overlap``: no result overlaps an earlier one of the topic (Focussed, Best in Context);
 #: ``one_per_article``: a second result from an article is dropped (Best in Context);
 #: ``contiguous_articles``: an article's results are contiguous (Relevant in Context).

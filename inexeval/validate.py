@@ -1,10 +1,13 @@
-"""Run validator: what a participant should fix before submitting (SPEC §1.1, §1.3, §3).
+"""Run validator: what a participant should fix before submitting (docs/formats.md §1.1, §1.3; docs/measures.md §3).
 
-``validate_run`` reads one run file (XML submission or 7-column text run,
-gzip allowed) *before* run hygiene, so that it sees every submitted result
-with its file line, ``rank`` and ``rsv``, and reports what the evaluator
-would drop, warn about or refuse.  It never raises for bad run content:
-a file that cannot be read or parsed is a finding of kind ``unreadable``.
+``validate_run`` reads one run file (XML submission or text run, gzip
+allowed) with the evaluator's own reader (:class:`~inexeval.readers.runs.RunReader`),
+recording every issue it finds with its line instead of stopping at the
+first, and every submitted result with its ``rsv``; it reports what the
+evaluator would drop, warn about or refuse, and adds its own checks: the
+task's run checks, rsv order, topics against the assessments, run ids used
+twice.  It never raises for bad run content: a file that cannot be read or
+parsed is a finding of kind ``unreadable``.
 
 Findings and whether they make a run invalid (``RunReport.valid`` is False
 iff there is at least one *problem*):
@@ -13,12 +16,13 @@ iff there is at least one *problem*):
 kind                 level   meaning
 ==================== ======= =====================================================
 unreadable           problem cannot read, decompress or parse the file (malformed
-                             XML, root not ``<inex-submission>``); checking stops
+                             XML, root not ``<inex-submission>``); reading stops
 malformed            problem a line or element the evaluator's reader refuses (text
-                             run: not 7 columns, non-integer rank, non-numeric rsv,
-                             not UTF-8; XML: ``<result>`` outside ``<topic>``,
-                             ``<topic>`` without ``topic-id``); that result is skipped
-invalid_path         problem file id or path invalid or missing (SPEC §1.1)
+                             run: wrong number of columns, non-integer rank,
+                             non-numeric rsv, not UTF-8; XML: ``<result>`` outside
+                             ``<topic>``, ``<topic>`` without ``topic-id``,
+                             ``<topic>`` inside another element); that result is skipped
+invalid_path         problem file id or path invalid or missing (docs/formats.md §1.1)
 duplicate            problem ``(file, path)`` already returned earlier in the topic
 beyond_max_results   problem a topic with more than MAX_RESULTS results (one per topic)
 overlap              problem Focussed / BestInContext: a result that is an ancestor
@@ -26,11 +30,11 @@ overlap              problem Focussed / BestInContext: a result that is an ances
 interleaved          problem RelevantInContext: an article's results are not
                              contiguous (seed 002: results grouped per article)
 unknown_topic        problem with assessments: a topic that is not in the recall-base
-duplicate_run_id     problem ``validate_runs``: two runs with the same run id (§9.2)
+duplicate_run_id     problem ``validate_runs``: two runs with the same run id (docs/formats.md §9.2)
 rank                 warning rank not increasing strictly in document order, or a
                              non-integer ``<rank>`` (one per topic)
 rsv                  warning rsv increasing down the ranking (beyond a relative
-                             tolerance of 1e-9, SPEC §10), or not a finite number
+                             tolerance of 1e-9, docs/measures.md §10), or not a finite number
 task                 warning run task attribute unknown, or different from ``--task``
 run_id               warning no run id (the file name is used), or several run ids
                              in a text run
@@ -38,29 +42,30 @@ empty                warning the run has no result at all
 empty_topic          warning an XML ``<topic>`` without results (same as absent)
 repeated_topic       warning a topic id that reappears after another topic
 repeated_article     warning BestInContext: a second, non-overlapping result of an
-                             article (the evaluator drops it, SPEC §7)
+                             article (the evaluator drops it, docs/measures.md §7)
 missing_topic        warning with assessments: recall-base topics absent from the run
 ==================== ======= =====================================================
 
-Which results each check looks at (as the evaluator, SPEC §1.3): ``rank`` and
-``rsv`` look at every submitted result; ``invalid_path`` and ``duplicate``
-at the first MAX_RESULTS of a topic; ``overlap``, ``interleaved`` and
-``repeated_article`` at what the evaluator keeps (the first MAX_RESULTS,
-valid, duplicates removed).  A rank or rsv that is absent (XML) is skipped:
-the next present value is compared with the last present one.
+Which results each check looks at (as the evaluator, docs/formats.md §1.3):
+``rank`` and ``rsv`` look at every submitted result; ``invalid_path`` and
+``duplicate`` at the first MAX_RESULTS of a topic; ``overlap``,
+``interleaved`` and ``repeated_article`` at what the evaluator keeps (the
+first MAX_RESULTS, valid, duplicates removed).  A rank or rsv that is absent
+(XML) is skipped: the next present value is compared with the last present
+one.  An XML result's fields are those the evaluator reads: the text of the
+last ``<file>``, ``<path>``, ``<rank>``, ``<rsv>`` child.  When reading
+stops (``unreadable``), what was found before is still reported.
 
 The task used for the task-specific checks is ``task`` when given (any name
-or alias of SPEC §3; an unknown one is a :class:`~inexeval.errors.ConfigError`),
+or alias of docs/measures.md §3; an unknown one is a :class:`~inexeval.errors.ConfigError`),
 otherwise the run's ``task`` attribute when it names a known task.
 """
 
 from __future__ import annotations
 
-import difflib
-import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -68,11 +73,12 @@ from typing import NamedTuple
 import numpy as np
 
 from inexeval.config import expand_paths
-from inexeval.errors import ConfigError, InputError, InvalidPath
+from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments
-from inexeval.paths import is_ancestor, normalise_file_id, normalise_path, parent
-from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
-from inexeval.readers.runs import BOM, SUBMISSION_ROOT, read_run_bytes, run_id_from_name
+from inexeval.numeric import TOLERANCE
+from inexeval.paths import is_ancestor, parent
+from inexeval.readers.runs import Block, Issue, RunObserver, RunReader, run_id_from_name
+from inexeval.readers.units import ELEMENT, UNITS, Unit
 from inexeval.tasks import DEFAULT_MAX_RESULTS, TASKS, find_task, unknown_task_message
 
 __all__ = [
@@ -96,8 +102,8 @@ WARNING_KINDS = (
     "rank", "rsv", "task", "run_id", "empty", "empty_topic", "repeated_topic",
     "repeated_article", "missing_topic",
 )
-#: Relative tolerance of the rsv comparison (SPEC §10).
-from inexeval.numeric import TOLERANCE as RSV_RTOL  # noqa: E402
+#: Relative tolerance of the rsv comparison (docs/measures.md §10).
+RSV_RTOL = TOLERANCE
 #: Topics listed in one missing_topic warning before "and N more".
 _MAX_LISTED = 20
 
@@ -138,17 +144,6 @@ class RunReport:
         return not self.problems
 
 
-class _Raw(NamedTuple):
-    """One submitted result as written, before any normalisation."""
-
-    topic: str
-    file: str | None
-    path: str | None
-    rank: str | None
-    rsv: str | None
-    line: int | None
-
-
 class _Kept(NamedTuple):
     """A result the evaluator keeps: normalised file id and path, and its line."""
 
@@ -173,6 +168,12 @@ def _required_task(name: str) -> str:
     return task.name
 
 
+def _unit_of(task: str | None) -> Unit:
+    """The unit of the task's results; ``element`` (INEX runs) when no task is given or its unit
+    is not one the run reader reads."""
+    return UNITS.get(TASKS[task].unit, ELEMENT) if task is not None else ELEMENT
+
+
 # --------------------------------------------------------------------------- public API
 
 
@@ -185,7 +186,7 @@ def validate_run(
 ) -> RunReport:
     """Check one run file and report every finding of the module table.
 
-    ``task`` (a SPEC §3 name) selects the task-specific checks; without it
+    ``task`` (a docs/measures.md §3 name) selects the task-specific checks; without it
     the run's ``task`` attribute does, if it names a known task.  With
     ``assessments``, topics outside the recall-base are problems and
     recall-base topics absent from the run are a warning.  Raises only
@@ -195,27 +196,26 @@ def validate_run(
     chosen = _required_task(task) if task is not None else None
     if max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be a positive integer, got {max_results}", "--max-results")
-    source = "<stdin>" if str(path) == "-" else str(path)
-    report = RunReport(path=source, format="unknown")
+    unit = _unit_of(chosen)
+    reader = RunReader(path, unit=unit, max_results=max_results)
+    seen = _Recorder()
+    unreadable = None
     try:
-        data = read_run_bytes(path, source)
+        reader.read(seen)
     except InputError as exc:
-        report.problems.append(Finding("unreadable", None, exc.line, exc.message))
-        return report
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    if data.lstrip()[:1] == b"<":
-        report.format = "xml"
-        raws = _read_xml(data, source, report)
-    else:
-        report.format = "text"
-        raws = _read_text(data, report)
+        unreadable = Finding("unreadable", None, exc.line, exc.message)
+    report = RunReport(path=reader.source, format=reader.format, run_id=reader.run_id or None,
+                       run_task=reader.task)
+    if unreadable is not None:
+        report.problems.append(unreadable)
+        if reader.format == "unknown":  # not even its start could be read
+            return report
     if not report.run_id:
-        report.run_id = run_id_from_name(source)
-        if report.format == "xml" and not any(f.kind == "unreadable" for f in report.problems):
+        report.run_id = run_id_from_name(reader.source)
+        if report.format == "xml" and unreadable is None:
             report.warnings.append(Finding("run_id", None, None, f"no run-id; the file name {report.run_id!r} is used"))
     report.task = _decide_task(chosen, report)
-    _check(raws, report, assessments, max_results)
+    _check(seen, report, unit, assessments, max_results)
     return report
 
 
@@ -226,7 +226,7 @@ def validate_runs(
     assessments: Assessments | None = None,
     max_results: int = DEFAULT_MAX_RESULTS,
 ) -> list[RunReport]:
-    """``validate_run`` for each path, plus ``duplicate_run_id`` across them (SPEC §9.2)."""
+    """``validate_run`` for each path, plus ``duplicate_run_id`` across them (docs/formats.md §9.2)."""
     reports = [validate_run(p, task=task, assessments=assessments, max_results=max_results) for p in paths]
     first: dict[str, str] = {}
     for r in reports:
@@ -246,7 +246,7 @@ def exit_status(reports: Sequence[RunReport]) -> int:
 
 
 def assessments_from(path: str | Path, *, source: str = "--assessments") -> Assessments:
-    """Load the assessments under ``path`` (file, directory or glob, SPEC §2.1) for ``--assessments``.
+    """Load the assessments under ``path`` (file, directory or glob, docs/config.md) for ``--assessments``.
 
     Raises ConfigErrors when nothing matches and InputError for a bad assessment file.
     """
@@ -256,127 +256,57 @@ def assessments_from(path: str | Path, *, source: str = "--assessments") -> Asse
     return load_assessments(files)
 
 
-# --------------------------------------------------------------------------- reading
+# --------------------------------------------------------------------------- what the reader found
 
 
-def _read_xml(data: bytes, source: str, report: RunReport) -> list[_Raw]:
-    """Every ``<result>`` of an ``<inex-submission>`` as written; run id and task into ``report``."""
-    raws: list[_Raw] = []
-    root = None
-    topic_elem = None  # the <topic> of the previous result
-    topic: str | None = None
-    try:
-        refuse_entity_declarations(data, source)
-        events = safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("result", "topic", SUBMISSION_ROOT))
-        for _event, elem in events:
-            if root is None:
-                root = elem.getroottree().getroot()
-                if root.tag != SUBMISSION_ROOT:
-                    report.problems.append(Finding(
-                        "unreadable", None, root.sourceline,
-                        f"not an INEX submission: root element is <{root.tag}>, expected <{SUBMISSION_ROOT}>"))
-                    return raws
-                report.run_id = (root.get("run-id") or "").strip() or None
-                report.run_task = (root.get("task") or "").strip() or None
-            if elem.tag == "result":
-                par = elem.getparent()
-                if par is not topic_elem:
-                    topic_elem, topic = par, _topic_of(par, report)
-                if topic is not None:
-                    raws.append(_xml_result(elem, topic))
-                release(elem)
-            elif elem.tag == "topic":
-                if elem is not topic_elem:
-                    tid = (elem.get("topic-id") or "").strip()
-                    report.warnings.append(Finding("empty_topic", tid or None, elem.sourceline,
-                                                   f'<topic topic-id="{tid}"> has no result (same as absent)'))
-                topic_elem = None
-                release(elem)
-    except InputError as exc:
-        report.problems.append(Finding("unreadable", None, exc.line, exc.message))
-        return raws
-    if root is None:
-        report.problems.append(Finding("unreadable", None, None, f"not an INEX submission: no <{SUBMISSION_ROOT}> element"))
-    return raws
+class _Topic:
+    """What the reader gave of one topic: results submitted, their rsv texts and lines, what is kept."""
+
+    __slots__ = ("first_line", "issues", "kept", "rsv_lines", "rsvs", "submitted")
+
+    def __init__(self) -> None:
+        self.first_line: int | None = None  # of the first result
+        self.submitted = 0
+        self.rsvs: list[object] = []
+        self.rsv_lines: list[int | None] = []
+        self.kept: list[tuple[Hashable, int | None]] = []
+        self.issues: list[Issue] = []  # this topic's hygiene issues, in the order found
 
 
-def _topic_of(par, report: RunReport) -> str | None:
-    """The topic id of a result's parent, or None (reported) if it is not a ``<topic>`` with an id.
-
-    Called once per block of consecutive results with the same parent.
-    """
-    if par is None or par.tag != "topic":
-        report.problems.append(Finding("malformed", None, None if par is None else par.sourceline,
-                                       "<result> outside <topic>; its results are skipped"))
-        return None
-    tid = (par.get("topic-id") or "").strip()
-    if not tid:
-        report.problems.append(Finding("malformed", None, par.sourceline,
-                                       "<topic> without a topic-id attribute; its results are skipped"))
-        return None
-    return tid
+#: Issue kinds that validation reports per topic, after the reading issues.
+_TOPIC_ISSUES = frozenset({"beyond", "invalid", "duplicate", "rank_order", "rank_nan"})
 
 
-def _xml_result(elem, topic: str) -> _Raw:
-    values: dict[str, str | None] = {}
-    for child in elem:
-        if child.tag in ("file", "path", "rank", "rsv") and child.tag not in values:
-            values[child.tag] = child.text
-    return _Raw(topic, values.get("file"), values.get("path"), values.get("rank"), values.get("rsv"),
-                elem.sourceline)
+class _Recorder(RunObserver):
+    """Records every issue and, per topic, what the checks need; never stops the reader."""
 
+    wants_rsv = True
 
-def _read_text(data: bytes, report: RunReport) -> list[_Raw]:
-    """``topic Q0 file rank rsv run-id path`` lines; refused lines are ``malformed`` problems."""
-    raws: list[_Raw] = []
-    tags: dict[str, int] = {}  # run tag -> first line
-    for lineno, raw_line in enumerate(data.split(b"\n"), 1):
-        try:
-            line = raw_line.decode("utf-8")
-        except UnicodeDecodeError:
-            report.problems.append(Finding("malformed", None, lineno, "line is not valid UTF-8"))
-            continue
-        cols = line.split()
-        if not cols:
-            continue
-        if len(cols) != 7:
-            report.problems.append(Finding(
-                "malformed", None, lineno,
-                f"expected 7 columns 'topic Q0 file rank rsv run-id path', found {len(cols)}"))
-            continue
-        topic, _q0, file_raw, rank_raw, rsv_raw, tag, path_raw = cols
-        if _int(rank_raw) is None:
-            report.problems.append(Finding("malformed", topic, lineno, f"rank {rank_raw!r} is not an integer"))
-            continue
-        try:
-            float(rsv_raw)
-        except ValueError:
-            report.problems.append(Finding("malformed", topic, lineno, f"score {rsv_raw!r} is not a number"))
-            continue
-        tags.setdefault(tag, lineno)
-        raws.append(_Raw(topic, file_raw, path_raw, rank_raw, rsv_raw, lineno))
-    if tags:
-        report.run_id = next(iter(tags))
-    if len(tags) > 1:
-        others = ", ".join(f"{t!r} (line {n})" for t, n in list(tags.items())[1:])
-        report.warnings.append(Finding("run_id", None, None,
-                                       f"several run tags; {report.run_id!r} is used, also found {others}"))
-    return raws
+    def __init__(self) -> None:
+        self.issues: list[Issue] = []  # issues of the reading itself (not per topic), in the order found
+        self.topics: dict[str, _Topic] = {}
 
+    def issue(self, issue: Issue) -> None:
+        if issue.kind in _TOPIC_ISSUES:  # told before the block it is about
+            self._topic(issue.topic).issues.append(issue)
+        else:
+            self.issues.append(issue)
 
-def _int(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    def _topic(self, topic: str) -> _Topic:
+        rec = self.topics.get(topic)
+        if rec is None:
+            rec = self.topics[topic] = _Topic()
+        return rec
 
-
-def _float(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
+    def block(self, block: Block, kept: list[int] | None, keys: list[Hashable]) -> None:
+        lines = block.lines()
+        rec = self._topic(block.topic)
+        if not rec.submitted:
+            rec.first_line = lines[0]
+        rec.submitted += block.n
+        rec.rsvs.extend(block.rsvs if block.rsvs is not None else [None] * block.n)
+        rec.rsv_lines.extend(lines)
+        rec.kept.extend(zip(keys, lines if kept is None else [lines[i] for i in kept]))
 
 
 # --------------------------------------------------------------------------- checks
@@ -396,63 +326,72 @@ def _decide_task(chosen: str | None, report: RunReport) -> str | None:
     return own
 
 
-def _check(raws: list[_Raw], report: RunReport, assessments: Assessments | None, max_results: int) -> None:
-    by_topic: dict[str, list[_Raw]] = {}
-    previous: str | None = None
-    for r in raws:
-        if r.topic != previous and r.topic in by_topic:
-            report.warnings.append(Finding("repeated_topic", r.topic, r.line,
-                                           f"topic {r.topic} reappears after other topics (it continues)"))
-        by_topic.setdefault(r.topic, []).append(r)
-        previous = r.topic
-    report.results_per_topic = {t: len(rs) for t, rs in by_topic.items()}
-    report.topics = len(by_topic)
-    if not by_topic and not report.problems:
+def _check(seen: _Recorder, report: RunReport, unit: Unit, assessments: Assessments | None,
+           max_results: int) -> None:
+    _reading_findings(seen.issues, report)
+    topics = seen.topics
+    report.results_per_topic = {t: rec.submitted for t, rec in topics.items()}
+    report.topics = len(topics)
+    if not topics and not report.problems:
         report.warnings.append(Finding("empty", None, None, "the run has no result"))
     checks = TASKS[report.task].run_checks if report.task else frozenset()
-    for topic, rs in by_topic.items():
-        kept = _hygiene(topic, rs, report, max_results)
+    for topic, rec in topics.items():
+        _hygiene_findings(topic, rec, report, unit, max_results)
+        # the run checks are those of element runs: (file, path) keys
+        kept = [_Kept(key[0], key[1], line) for key, line in rec.kept] if checks else []
         if "overlap" in checks:
             _check_overlap(topic, kept, report, repeated_article="one_per_article" in checks)
         if "contiguous_articles" in checks:
             _check_contiguous(topic, kept, report)
-        _check_ranks(topic, rs, report)
-        _check_rsv(topic, rs, report)
+        _rank_findings(topic, rec.issues, report)
+        _check_rsv(topic, rec, report)
     if assessments is not None:
-        _check_topics(by_topic, report, assessments)
+        _check_topics(topics, report, assessments)
     # run-level findings (no line) first, then in file order; stable within a line
     for findings in (report.problems, report.warnings):
         findings.sort(key=lambda f: (f.line is not None, f.line or 0))
 
 
-def _hygiene(topic: str, rs: list[_Raw], report: RunReport, max_results: int) -> list[_Kept]:
-    """SPEC §1.3 in order: cut at MAX_RESULTS, skip invalid, drop duplicates; return what is kept."""
-    if len(rs) > max_results:
-        extra = len(rs) - max_results
+def _reading_findings(issues: list[Issue], report: RunReport) -> None:
+    """The reader's issues that are not about one topic's hygiene."""
+    tags: dict[str, int | None] = {}  # other run tags -> first line
+    for issue in issues:
+        kind = issue.kind
+        if kind == "malformed":
+            report.problems.append(Finding("malformed", issue.topic, issue.line, issue.message))
+        elif kind == "empty_topic":
+            tid = issue.topic or ""
+            report.warnings.append(Finding("empty_topic", issue.topic, issue.line,
+                                           f'<topic topic-id="{tid}"> has no result (same as absent)'))
+        elif kind == "repeated_topic":
+            report.warnings.append(Finding("repeated_topic", issue.topic, issue.line,
+                                           f"topic {issue.topic} reappears after other topics (it continues)"))
+        elif kind == "run_tag":
+            tags.setdefault(issue.value, issue.line)
+    if tags:
+        others = ", ".join(f"{t!r} (line {n})" for t, n in tags.items())
+        report.warnings.append(Finding("run_id", None, None,
+                                       f"several run tags; {report.run_id!r} is used, also found {others}"))
+
+
+def _hygiene_findings(topic: str, rec: _Topic, report: RunReport, unit: Unit, max_results: int) -> None:
+    """MAX_RESULTS (one per topic), invalid results and duplicates, as the reader found them."""
+    first_line: dict[Hashable, int | None] | None = None
+    beyond = next((i for i in rec.issues if i.kind == "beyond"), None)
+    if beyond is not None:
+        extra = rec.submitted - max_results
         report.problems.append(Finding(
-            "beyond_max_results", topic, rs[max_results].line,
-            f"topic {topic}: {len(rs)} results, the {extra} beyond MAX_RESULTS={max_results} are dropped"))
-    kept: list[_Kept] = []
-    first_line: dict[tuple[str, str], int | None] = {}
-    for r in rs[:max_results]:
-        try:
-            if r.file is None:
-                raise InvalidPath("missing <file>")
-            fid = normalise_file_id(r.file)
-            if r.path is None:
-                raise InvalidPath("missing <path>")
-            key = (fid, normalise_path(r.path))
-        except InvalidPath as exc:
-            report.problems.append(Finding("invalid_path", topic, r.line, f"topic {topic}: {exc}"))
-            continue
-        if key in first_line:
+            "beyond_max_results", topic, beyond.line,
+            f"topic {topic}: {rec.submitted} results, the {extra} beyond MAX_RESULTS={max_results} are dropped"))
+    for issue in rec.issues:
+        if issue.kind == "invalid":
+            report.problems.append(Finding("invalid_path", topic, issue.line, f"topic {topic}: {issue.message}"))
+        elif issue.kind == "duplicate":
+            if first_line is None:
+                first_line = dict(rec.kept)  # kept keys are distinct
             report.problems.append(Finding(
-                "duplicate", topic, r.line,
-                f"topic {topic}: {key[0]} {key[1]} already returned{_at(first_line[key])}"))
-            continue
-        first_line[key] = r.line
-        kept.append(_Kept(key[0], key[1], r.line))
-    return kept
+                "duplicate", topic, issue.line,
+                f"topic {topic}: {unit.describe(issue.value)} already returned{_at(first_line.get(issue.value))}"))
 
 
 def _at(line: int | None) -> str:
@@ -460,13 +399,13 @@ def _at(line: int | None) -> str:
 
 
 def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated_article: bool) -> None:
-    """Focussed / BestInContext: no result may overlap an earlier one (SPEC §1.1 overlap).
+    """Focussed / BestInContext: no result may overlap an earlier one (docs/formats.md §1.1 overlap).
 
     Per file, ``returned`` holds the results so far and ``below`` maps every
     proper ancestor of a returned result to that result; a new path overlaps
     iff one of its proper ancestors is in ``returned`` or it is in ``below``
     (O(depth) per result).  With ``repeated_article`` (BestInContext, one
-    result per article, SPEC §7) a non-overlapping later result of an
+    result per article, docs/measures.md §7) a non-overlapping later result of an
     article is a warning.
     """
     returned: dict[str, dict[str, _Kept]] = {}
@@ -511,77 +450,73 @@ def _check_contiguous(topic: str, kept: list[_Kept], report: RunReport) -> None:
         current = k.file
 
 
-def _parsed(rs: list[_Raw], field_name: str, parse):
-    """The parseable values of one field (with their lines), the count of unparseable ones and the first."""
-    values: list = []
-    lines: list[int | None] = []
-    bad_text: _Raw | None = None
-    n_bad_text = 0
-    for r in rs:
-        raw = getattr(r, field_name)
-        if raw is None:
+def _rank_findings(topic: str, issues: list[Issue], report: RunReport) -> None:
+    """One ``rank`` warning per topic for non-integer ranks, one for ranks that do not increase."""
+    for kind in ("rank_nan", "rank_order"):
+        found = [i for i in issues if i.kind == kind]
+        if not found:
             continue
-        v = parse(raw)
+        n = sum(i.count for i in found)
+        first = found[0]
+        if kind == "rank_nan":
+            message = f"topic {topic}: {n} non-integer rank value(s) ignored, first {first.value!r}"
+        else:
+            rank, previous = first.value
+            message = (f"topic {topic}: rank does not increase at {n} result(s), first rank {rank} "
+                       f"after {previous}; document order is the ranking")
+        report.warnings.append(Finding("rank", topic, first.line, message))
+
+
+def _float(text: object) -> float | None:
+    """The finite number ``text`` holds, or None."""
+    try:
+        value = float(text)
+    except (ValueError, TypeError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _check_rsv(topic: str, rec: _Topic, report: RunReport) -> None:
+    """rsv must not increase down the ranking: rsv[i] > rsv[i-1] beyond 1e-9 relative (docs/measures.md §10)."""
+    values: list[float] = []
+    lines: list[int | None] = []
+    n_bad = 0
+    bad: tuple[str, int | None] | None = None
+    for text, line in zip(rec.rsvs, rec.rsv_lines):
+        if type(text) is not str:  # absent (from an XPath, a node that is not text: no .text either)
+            continue
+        v = _float(text)
         if v is None:
-            n_bad_text += 1
-            bad_text = bad_text or r
+            n_bad += 1
+            bad = bad or (text, line)
             continue
         values.append(v)
-        lines.append(r.line)
-    return values, lines, n_bad_text, bad_text
-
-
-def _check_ranks(topic: str, rs: list[_Raw], report: RunReport) -> None:
-    """Ranks must increase strictly in document order (any start, gaps allowed; SPEC §1.3)."""
-    values, lines, n_bad_text, bad_text = _parsed(rs, "rank", _int)
-    if n_bad_text:
+        lines.append(line)
+    if bad is not None:
         report.warnings.append(Finding(
-            "rank", topic, bad_text.line,
-            f"topic {topic}: {n_bad_text} non-integer rank value(s) ignored, first {bad_text.rank.strip()!r}"))
-    if len(values) < 2:
-        return
-    try:
-        ranks = np.array(values, dtype=np.int64)
-    except OverflowError:
-        ranks = np.array(values, dtype=object)
-    bad = np.flatnonzero(ranks[1:] <= ranks[:-1]) + 1
-    if bad.size:
-        i = int(bad[0])
-        report.warnings.append(Finding(
-            "rank", topic, lines[i],
-            f"topic {topic}: rank does not increase at {bad.size} result(s), first rank {values[i]} "
-            f"after {values[i - 1]}; document order is the ranking"))
-
-
-def _check_rsv(topic: str, rs: list[_Raw], report: RunReport) -> None:
-    """rsv must not increase down the ranking: rsv[i] > rsv[i-1] beyond 1e-9 relative (SPEC §10)."""
-    values, lines, n_bad_text, bad_text = _parsed(rs, "rsv", _float)
-    if n_bad_text:
-        report.warnings.append(Finding(
-            "rsv", topic, bad_text.line,
-            f"topic {topic}: {n_bad_text} rsv value(s) not a finite number, first {bad_text.rsv.strip()!r}"))
+            "rsv", topic, bad[1], f"topic {topic}: {n_bad} rsv value(s) not a finite number, first {bad[0].strip()!r}"))
     if len(values) < 2:
         return
     rsv = np.array(values, dtype=np.float64)
     a, b = rsv[:-1], rsv[1:]
     with np.errstate(over="ignore"):
         up = (b > a) & (b - a > RSV_RTOL * np.maximum(np.abs(a), np.abs(b)))
-    bad = np.flatnonzero(up) + 1
-    if bad.size:
-        i = int(bad[0])
+    late = np.flatnonzero(up) + 1
+    if late.size:
+        i = int(late[0])
         report.warnings.append(Finding(
             "rsv", topic, lines[i],
-            f"topic {topic}: rsv increases down the ranking at {bad.size} result(s), first "
+            f"topic {topic}: rsv increases down the ranking at {late.size} result(s), first "
             f"{values[i]!r} after {values[i - 1]!r}"))
 
 
-def _check_topics(by_topic: dict[str, list[_Raw]], report: RunReport, assessments: Assessments) -> None:
+def _check_topics(topics: dict[str, _Topic], report: RunReport, assessments: Assessments) -> None:
     known = assessments.topics
-    for topic, rs in by_topic.items():
+    for topic, rec in topics.items():
         if topic not in known:
-            report.problems.append(Finding("unknown_topic", topic, rs[0].line,
+            report.problems.append(Finding("unknown_topic", topic, rec.first_line,
                                            f"topic {topic} is not in the assessments"))
-    missing = [t for t in known if t not in by_topic]
+    missing = [t for t in known if t not in topics]
     if missing:
         shown = ", ".join(missing[:_MAX_LISTED])
         more = f" and {len(missing) - _MAX_LISTED} more" if len(missing) > _MAX_LISTED else ""

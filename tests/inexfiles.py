@@ -1,4 +1,4 @@
-"""Write EXAMPLES.md's topic T1 and its runs as real INEX XML files (for end-to-end tests)."""
+"""Write docs/measures.md's topic T1 and its runs as real INEX XML files (for end-to-end tests)."""
 
 from __future__ import annotations
 

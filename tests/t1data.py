@@ -1,4 +1,4 @@
-"""Topic T1 and runs R1/R2 of EXAMPLES.md, built directly as model objects."""
+"""Topic T1 and runs R1/R2 of docs/measures.md (Appendix A), built directly as model objects."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""EXAMPLES.md Example 13 (averaging, -e, undefined topics) and the writers' file contract."""
+"""docs/measures.md Example 13 (averaging, -e, undefined topics) and the writers' file contract."""
 
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def test_seed004_kendall_example():
 
 
 # ---------------------------------------------------------------------------
-# Ties: tau-b / rho by hand, and the SPEC §10 tolerance
+# Ties: tau-b / rho by hand, and the docs/measures.md §10 tolerance
 
 
 def test_tau_b_and_rho_with_ties_by_hand():
@@ -443,6 +443,6 @@ def test_topic_differences_ties_and_undefined():
     b = {"t2": 0.3, "t10": 0.2, "t1": 0.1, "t3": 0.6, "t4": 0.9}
     topics, diff = topic_differences(a, b)
     assert topics == ["t2", "t3", "t10"]  # t1 undefined in a, t4 missing in a
-    assert diff[0] == 0.0  # 0.30000000000000004 vs 0.3: a tie (SPEC §10)
+    assert diff[0] == 0.0  # 0.30000000000000004 vs 0.3: a tie (docs/measures.md §10)
     assert_all_close(diff[1:], [F(-2, 10), F(3, 10)], "differences")
     assert win_counts(a, b) == (1, 1, 1)

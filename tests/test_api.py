@@ -76,7 +76,7 @@ def t1_config(tmp_path):
 
 
 def test_example3_through_the_api(t1_config):
-    """EXAMPLES.md Example 3 (T1, gen, overlap off)."""
+    """docs/measures.md Example 3 (T1, gen, overlap off)."""
     res = inexeval.evaluate(t1_config)
     assert res.runs == ["R1", "R2"] and res.settings == ["gen_off"]
     assert_close(res.value("R1", "MAep"), F(16349, 32400), "MAep")

@@ -1,4 +1,4 @@
-"""Best in Context (SPEC §7): EXAMPLES.md Example 12 and hand-worked cases."""
+"""Best in Context (docs/measures.md §7): docs/measures.md Example 12 and hand-worked cases."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End-to-end: the CLI on EXAMPLES.md's T1 written as INEX XML, exit statuses, formats, outputs."""
+"""End-to-end: the CLI on docs/measures.md's T1 written as INEX XML, exit statuses, formats, outputs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Collection reader: start offsets and text lengths (SPEC §1.4)."""
+"""Collection reader: start offsets and text lengths (docs/formats.md §1.4)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_offsets_and_lengths(tmp_path):
     assert c.element_info("d1", "/article[1]/bdy[1]/sec[1]") == (11, 19 - 11)  # "abcdefgh"
     assert c.element_info("d1", "/article[1]/bdy[1]/sec[1]/b[1]") == (13, 2)
     assert c.element_info("d1", "/article[1]/bdy[1]/sec[2]") == (22, 1)
-    # <SEC> is the third sec: tags are lower-cased in paths (SPEC §1.1)
+    # <SEC> is the third sec: tags are lower-cased in paths (docs/formats.md §1.1)
     assert c.element_info("d1", "/article[1]/bdy[1]/sec[3]") == (24, 2)
     assert c.size_of("d1", "/article[1]/fm[1]") == 5
     assert c.offset_of("d1", "/article[1]/bdy[1]/sec[2]") == 22

@@ -1,4 +1,4 @@
-"""Tests of the configuration loader (SPEC §2, §3, §5, §8; seed 000 §6)."""
+"""Tests of the configuration loader (docs/config.md, docs/measures.md §3, §5, §8; seed 000 §6)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def files(inputs: tuple[InputFile, ...], tmp: Path) -> list[tuple[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# .prop syntax (SPEC §2.1)
+# .prop syntax (docs/config.md)
 
 
 def test_parse_prop_key_forms_comments_and_blank_lines():
@@ -309,7 +309,7 @@ def test_seed000_6_4_cas_with_comments(inex2005: Path):
 
 
 # ---------------------------------------------------------------------------
-# keys, defaults and values (SPEC §2.3, §3, §5, §8)
+# keys, defaults and values (docs/config.md, docs/measures.md §3, §5, §8)
 
 
 def test_defaults(tmp_path: Path):
@@ -538,7 +538,7 @@ def test_config_file_not_utf8(tmp_path: Path):
 
 
 # ---------------------------------------------------------------------------
-# path values (SPEC §2.1)
+# path values (docs/config.md)
 
 
 @pytest.fixture
@@ -646,7 +646,7 @@ def test_paths_are_relative_to_the_config_directory(tmp_path: Path, monkeypatch)
 
 
 # ---------------------------------------------------------------------------
-# YAML (SPEC §2.2)
+# YAML (docs/config.md)
 
 
 def test_yaml_gives_the_same_config_as_prop(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""Relevant in Context (SPEC §6): EXAMPLES.md Example 11 and hand-worked cases."""
+"""Relevant in Context (docs/measures.md §6): docs/measures.md Example 11 and hand-worked cases."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction as Fr
 import pytest
 from randomtrees import random_text_tree
 
-# Topic T1 of EXAMPLES.md, shared with the XCG tests
+# Topic T1 of docs/measures.md (Appendix A), shared with the XCG tests
 from t1data import EL as KEY
 from t1data import T1_ROWS as T1
 from t1data import topic_from_rows

@@ -1,4 +1,4 @@
-"""EXAMPLES.md Examples 8 and 9: FetchBrowse article and element level (SPEC §4.7)."""
+"""docs/measures.md Examples 8 and 9: FetchBrowse article and element level (docs/measures.md §4.7)."""
 
 from __future__ import annotations
 

@@ -5,9 +5,11 @@ Each test starts from a valid seed file and applies a few random mutations
 attribute value or an element's text with an awkward token).  Every outcome
 must be a result or a typed error (an InexevalError subclass); from the CLI,
 exit status 0, 1 or 2, no uncaught exception and no traceback.  The
-validator must never raise, and must agree with the run reader: a run it
-calls valid is read without any result dropped, and a run the reader
-refuses is not valid.
+validator must never raise, and must report what the run reader finds: the
+reader refuses a run exactly when the validator finds it unreadable or
+malformed (at one of those findings), each kind of warning of the reader is
+a kind of finding of the validator, and a run the validator calls valid is
+read without any result dropped.
 
 Deterministic: ``derandomize=True`` and no example database.
 """
@@ -256,12 +258,20 @@ def test_fuzz_run_reader_and_validator_agree(data, task, max_results):
         assert report.format in ("xml", "text", "unknown")
         assert format_reports([report]).startswith(f"{path}: {'VALID' if report.valid else 'INVALID'} ")
         assert json.loads(format_reports([report], "json"))[0]["valid"] == report.valid
+        refusing = [f for f in report.problems if f.kind in ("unreadable", "malformed")]
         try:
             run = read_run(path, max_results=max_results)
         except InexevalError as exc:
             assert isinstance(exc, InputError) and exc.file == str(path)
-            assert not report.valid, f"reader refused ({exc}) but the validator passed it"
+            # the one reader: the evaluator stops at one of the validator's findings
+            assert (exc.line, exc.message) in [(f.line, f.message) for f in refusing], exc
             return
+        assert not refusing, refusing
+        # every kind of issue the evaluator warns about is a finding of the validator, and back
+        kinds = {f.kind for f in report.problems + report.warnings}
+        for words, kind in [("beyond MAX_RESULTS", "beyond_max_results"), ("invalid result", "invalid_path"),
+                            ("duplicate result", "duplicate"), ("rank", "rank")]:
+            assert any(words in w for w in run.warnings) == (kind in kinds), (words, run.warnings, kinds)
         if not report.valid:
             return
         # valid: nothing was dropped, and the task's rules hold in what the evaluator reads

@@ -1,4 +1,4 @@
-"""Assessment reader (SPEC §1.2): parsing, errors with file:line, warnings, selection, safety."""
+"""Assessment reader (docs/formats.md §1.2): parsing, errors with file:line, warnings, selection, safety."""
 
 from __future__ import annotations
 

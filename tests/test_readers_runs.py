@@ -1,4 +1,4 @@
-"""Run readers (SPEC §1.3, §9.3): XML submissions, text runs, run hygiene, safety."""
+"""The run reader (docs/formats.md §1.3, §9.3): XML submissions, text runs, run hygiene, issues, units, safety."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import refuse_entity_declarations
 from inexeval.readers import runs as runs_module
-from inexeval.readers.runs import read_run
+from inexeval.readers import units as units_module
+from inexeval.readers.runs import RunObserver, RunReader, read_run
+from inexeval.readers.units import ELEMENT, UNITS, Unit, unit_named
+from inexeval.validate import validate_run
 
 A = "/article[1]"
 S1 = "/article[1]/sec[1]"
@@ -37,6 +39,30 @@ def result(file, path, rank=None):
 
 def submission(body, root_attrs='run-id="r1" task="CO.Focussed"'):
     return f'<?xml version="1.0"?>\n<inex-submission {root_attrs}>\n{body}\n</inex-submission>\n'
+
+
+class Recorder(RunObserver):
+    """Records everything a RunReader tells (as validation does)."""
+
+    wants_rsv = True
+
+    def __init__(self):
+        self.issues = []
+        self.blocks = []  # (topic, n, lines, ranks, rsvs, kept keys with their lines)
+
+    def issue(self, issue):
+        self.issues.append(issue)
+
+    def block(self, block, kept, keys):
+        lines = block.lines()
+        kept_lines = lines[: len(keys)] if kept is None else [lines[i] for i in kept]
+        self.blocks.append((block.topic, block.n, lines, block.ranks, block.rsvs, list(zip(keys, kept_lines))))
+
+
+def issues_of(path, **kwargs):
+    seen = Recorder()
+    RunReader(path, **kwargs).read(seen)
+    return [(i.kind, i.topic, i.line, i.message, i.value, i.count) for i in seen.issues]
 
 
 # --------------------------------------------------------------------------- XML variants
@@ -390,70 +416,69 @@ def test_gzip_truncated_in_the_middle_is_an_input_error(tmp_path):
 
 
 def test_runs_are_streamed_never_read_whole(tmp_path, monkeypatch):
-    """Memory (issue 9): XML and text runs, plain or gzip, are read from a stream, never whole."""
+    """Memory (issue 9): XML and text runs, plain or gzip, are read from a stream a bounded piece at a time."""
     p = write(tmp_path, "run.xml", submission(f'<topic topic-id="1">{result("f", A)}{result("f", S1)}</topic>'))
     text = b"\xef\xbb\xbf1 Q0 f 1 2.5 tr /article[1]\n1 Q0 f 2 2.0 tr /article[1]/sec[1]"  # BOM, no final newline
     t = tmp_path / "run.txt"
     t.write_bytes(text)
     tz = tmp_path / "run.txt.gz"
     tz.write_bytes(gzip.compress(text))
+    pz = tmp_path / "run.xml.gz"
+    pz.write_bytes(gzip.compress(p.read_bytes()))
+    read = runs_module._Guarded.read
+    sizes = []
 
-    def whole(_self):
-        raise AssertionError("run read whole")
+    def bounded(self, n=-1):
+        sizes.append(n)
+        assert 0 < n <= runs_module._CHUNK, f"read({n})"
+        return read(self, n)
 
-    monkeypatch.setattr(runs_module.RunInput, "read", whole)
-    assert read_run(p).topics == {"1": [("f", A), ("f", S1)]}
+    monkeypatch.setattr(runs_module._Guarded, "read", bounded)
+    assert read_run(p).topics == read_run(pz).topics == {"1": [("f", A), ("f", S1)]}
     assert read_run(t).topics == read_run(tz).topics == {"1": [("f", A), ("f", S1)]}
+    assert sizes  # the XML parser and the head pull bounded pieces; text lines are iterated
+
+
+TEXT_LINES = ["1 Q0 f 1 1 tr /article[1]", "1 Q0 f 2 1 tr /article[1]/sec[1]", "1 Q0 f\u00e9 3 1 tr /article[1]",
+              "x y", "", "\u4e2d\u6587", "2 Q0 f one 1 tr /a", "2 Q0 f 1 high tr /a"]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(lines=st.lists(st.sampled_from(["1 Q0 f 1 1 tr /article[1]", "1 Q0 f 2 1 tr /article[1]/sec[1]",
-                                       "1 Q0 f\u00e9 3 1 tr /article[1]", "x y", "", "\u4e2d\u6587"]),
-                      min_size=1, max_size=12),
-       bad_at=st.one_of(st.none(), st.integers(min_value=0, max_value=11)),
-       chunk=st.integers(min_value=1, max_value=9))
-def test_text_run_utf8_error_line_in_chunks(tmp_path, monkeypatch, lines, bad_at, chunk):
-    """The UTF-8 check reads in chunks (a character may be split across two); its error comes first
-    and names the line of the first bad byte, as decoding the whole file did."""
+@given(lines=st.lists(st.sampled_from(TEXT_LINES), min_size=1, max_size=12),
+       bad_at=st.lists(st.integers(min_value=0, max_value=11), max_size=3))
+def test_text_run_problems_in_file_order(tmp_path, lines, bad_at):
+    """Every line the reader cannot take is one ``malformed`` issue at its line (a byte that is not
+    UTF-8 at the line of that byte); the evaluator refuses the run at the first of them."""
     data = [line.encode("utf-8") for line in lines]
-    if bad_at is not None and bad_at < len(data):
-        data[bad_at] += b"\xff"
-    raw = b"\n".join(data)
+    for i in bad_at:
+        if i < len(data):
+            data[i] += b"\xff"
     p = tmp_path / "run.txt"
-    p.write_bytes(raw)
-    monkeypatch.setattr(runs_module, "_CHUNK", chunk)
-    try:
-        raw.decode("utf-8")
-        expected = None
-    except UnicodeDecodeError as exc:
-        expected = raw.count(b"\n", 0, exc.start) + 1
-    try:
-        runs_module._check_utf8(runs_module.RunInput(p, str(p)))
-        got = None
-    except InputError as exc:
-        got = exc.line
-        assert "UTF-8" in exc.message
-    assert got == expected
-    if expected is not None:  # read_run reports it before any other problem of the file
+    p.write_bytes(b"\n".join(data))
+    expected = []  # (line, what)
+    for n, raw in enumerate(data, 1):
+        try:
+            cols = raw.decode("utf-8").split()
+        except UnicodeDecodeError:
+            expected.append((n, "UTF-8"))
+            continue
+        if cols and len(cols) != 7:
+            expected.append((n, "columns"))
+        elif cols and not cols[3].isdigit():
+            expected.append((n, "is not an integer"))
+        elif cols and cols[4] == "high":
+            expected.append((n, "is not a number"))
+    seen = Recorder()
+    RunReader(p).read(seen)
+    malformed = [(i.line, i.message) for i in seen.issues if i.kind == "malformed"]
+    assert [line for line, _ in malformed] == [line for line, _ in expected]
+    assert all(what in message for (_, message), (_, what) in zip(malformed, expected))
+    if expected:
         with pytest.raises(InputError) as info:
             read_run(p)
-        assert info.value.line == expected and "UTF-8" in info.value.message
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parts=st.lists(st.sampled_from([b"<result", b"<result>", b"<result ", b"<results", b"&amp;", b"&#38;",
-                                       b"&ndash;", b"&", b"&am", b"p;", b"x", b"<", b"\n", b"result", b"&lt"]),
-                      max_size=40),
-       chunk=st.integers(min_value=1, max_value=16))
-def test_scan_in_chunks_equals_searching_the_whole_file(tmp_path, monkeypatch, parts, chunk):
-    """_scan reads a run in chunks; patterns across chunk boundaries count once, as on the whole bytes."""
-    data = b"".join(parts)
-    p = tmp_path / "scan.xml"
-    p.write_bytes(data)
-    monkeypatch.setattr(runs_module, "_CHUNK", chunk)
-    whole = (runs_module._ENTITY_REF.search(data) is not None, data.count(b"<result"),
-             len(runs_module._RESULT_TAG.findall(data)))
-    assert runs_module._scan(runs_module.RunInput(p, str(p))) == whole
+        assert (info.value.line, info.value.message) == malformed[0]
+    else:
+        read_run(p)
 
 
 def test_head_reads_past_a_long_prolog_comment(tmp_path, monkeypatch):
@@ -611,29 +636,17 @@ def test_entity_text_in_a_comment_is_not_a_declaration(tmp_path):
     assert read_run(p).topics == {"1": [("f", A)]}
 
 
-# --------------------------------------------------------------------------- per-topic reader = per-result reader
+
+# --------------------------------------------------------------------------- one reader: structure, lists, single results
 #
-# read_run reads an XML submission a <topic> at a time (bulk XPath + bulk
-# hygiene) and falls back to the per-result reader (runs._parse_xml) for
-# anything unusual.  The per-result reader is the reference: every Run (and
-# every error) must be the same.
+# read_run and validate read with the one RunReader.  An XML submission is read a <topic> at a
+# time, its fields taken as lists and the hygiene applied to whole lists; anything unusual is done
+# one result at a time through the same hygiene.  runs._BULK = False forces the latter everywhere:
+# the outcome must not change.
 
 
-def reference_read(path, max_results=1500):
-    """The per-result reader alone: (run id, task, topics, warnings), or the InputError it raises."""
-    source = str(path)
-    collector = runs_module._Collector(source, max_results)
-    try:
-        run_input = runs_module.RunInput(path, source)
-        refuse_entity_declarations(run_input.head(), source)
-        with run_input.open() as fh:
-            run_id, task = runs_module._parse_xml(fh, source, collector)
-    except InputError as exc:
-        return ("error", exc.file, exc.line, exc.message)
-    return (run_id or runs_module.run_id_from_name(source), task, collector.topics(), collector.warnings())
-
-
-def fast_read(path, max_results=1500):
+def outcome(path, max_results=1500):
+    """(run id, task, topics, warnings) of read_run, or its InputError as (file, line, message)."""
     try:
         run = read_run(path, max_results=max_results)
     except InputError as exc:
@@ -641,19 +654,19 @@ def fast_read(path, max_results=1500):
     return (run.run_id, run.task, run.topics, run.warnings)
 
 
-def forbid_per_result_reader(monkeypatch):
-    def fail(*_args):
-        raise AssertionError("per-result reader used")
+def one_at_a_time(monkeypatch, function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with every list shortcut of the reader turned off."""
+    with monkeypatch.context() as m:
+        m.setattr(runs_module, "_BULK", False)
+        return function(*args, **kwargs)
 
-    monkeypatch.setattr(runs_module, "_parse_xml", fail)
 
-
-def test_clean_submission_is_read_per_topic_with_exact_warnings(tmp_path, monkeypatch):
+def test_clean_submission_is_read_in_lists_with_exact_warnings(tmp_path, monkeypatch):
     # Line 1 is the XML declaration, 2 the root, 3 <topic 7>, so result i of topic 7 is
     # on line 3 + i.  Ranks 1, 2, 2, 5, 4: 3rd (2 <= 2) and 5th (4 <= 5) disagree -> 2,
     # first at line 3 + 3 = 6.  Topic 8 (lines 10-12) has ranks 9, 1 -> 1 more: 3 in all.  MAX_RESULTS = 4: topic 7
-    # submits 5, 5 - 4 = 1 beyond.  Topic 8 has a duplicate (A twice) -> the per-result
-    # path for that topic only; topic 7 stays bulk.
+    # submits 5, 5 - 4 = 1 beyond.  Topic 8 has a duplicate (A twice): its keys are made one
+    # result at a time; topic 7's as one list.
     ranks = [1, 2, 2, 5, 4]
     lines = ['<topic topic-id="7">']
     lines += [result("f", f"/article[1]/p[{i}]", r) for i, r in enumerate(ranks, 1)]
@@ -669,22 +682,22 @@ def test_clean_submission_is_read_per_topic_with_exact_warnings(tmp_path, monkey
             f"{p}: rank disagrees with document order for 3 results (topics 7, 8; first at line 6); document order used",
         ],
     )
-    assert reference_read(p, 4) == expected
-    calls = []
-    per_topic = runs_module._Collector.add_topic
+    single = []
+    key = ELEMENT.key
+    monkeypatch.setattr(ELEMENT, "key", lambda *raw: single.append(raw) or key(*raw))
+    assert outcome(p, 4) == expected
+    assert single == [("g", A), ("g.xml", "/article")]  # topic 8 only
+    assert one_at_a_time(monkeypatch, outcome, p, 4) == expected
+    # what validation is told: the same hygiene, issue by issue
+    assert issues_of(p, max_results=4) == [
+        ("rank_order", "7", 6, "", (2, 2), 2),
+        ("beyond", "7", 8, "", None, 1),
+        ("rank_order", "8", 12, "", (1, 9), 1),
+        ("duplicate", "8", 12, "", ("g", A), 1),
+    ]
 
-    def spy(self, topic, *args):
-        ok = per_topic(self, topic, *args)
-        calls.append((topic, ok))
-        return ok
 
-    monkeypatch.setattr(runs_module._Collector, "add_topic", spy)
-    forbid_per_result_reader(monkeypatch)
-    assert fast_read(p, 4) == expected
-    assert calls == [("7", True), ("8", False)]
-
-
-def test_bulk_rank_line_and_invalid_line_match_reference(tmp_path, monkeypatch):
+def test_rank_line_and_invalid_line(tmp_path, monkeypatch):
     # Lines: 1 declaration, 2 root, 3 <topic 1>, 4 rank 3, 5 rank 1 (disagrees), 6 </topic>,
     # 7 <topic 2>, 8 the invalid path.
     body = "\n".join(
@@ -699,52 +712,125 @@ def test_bulk_rank_line_and_invalid_line_match_reference(tmp_path, monkeypatch):
         ]
     )
     p = write(tmp_path, "run.xml", submission(body))
-    ref = reference_read(p)
-    assert ref[3] == [
+    expected = [
         f"{p}: 1 invalid result skipped (topic 2); first at line 8: invalid index [0] in '/article[1]/sec[0]'",
         f"{p}: rank disagrees with document order for 1 result (topic 1; first at line 5); document order used",
     ]
-    forbid_per_result_reader(monkeypatch)
-    assert fast_read(p) == ref
+    assert outcome(p)[3] == expected
+    assert one_at_a_time(monkeypatch, outcome, p)[3] == expected
 
 
 @pytest.mark.parametrize(
-    "body",
+    "body, line, message",
     [
-        # a <result> directly under the root, before and after the topics
-        result("f", A) + f'<topic topic-id="1">{result("f", S1)}</topic>',
-        f'<topic topic-id="1">{result("f", S1)}</topic>' + result("f", A),
-        # a <result> one level too deep
-        f'<topic topic-id="1"><group>{result("f", A)}</group>{result("f", S1)}</topic>',
+        # a <result> directly under the root, before and after the topics (line 3: the first line of the body)
+        (result("f", A) + f'<topic topic-id="1">{result("f", S1)}</topic>', 3, "<result> outside <topic>"),
+        (f'<topic topic-id="1">{result("f", S1)}</topic>\n' + result("f", A), 4, "<result> outside <topic>"),
+        # a <result> one level too deep (in a topic, and in a result)
+        (f'<topic topic-id="1">\n<group>{result("f", A)}</group>{result("f", S1)}</topic>', 4,
+         "<result> outside <topic>"),
+        (f'<topic topic-id="1">\n<result><file>f</file><path>/a</path>\n{result("g", A)}</result></topic>', 5,
+         "<result> outside <topic>"),
         # a topic with results but no id, after a good one
-        f'<topic topic-id="1">{result("f", A)}</topic><topic>{result("f", A)}</topic>',
+        (f'<topic topic-id="1">{result("f", A)}</topic>\n<topic>{result("f", A)}</topic>', 4,
+         "<topic> without a topic-id attribute"),
+        # a topic inside a topic (or anything but the root) holding results
+        (f'<topic topic-id="1">{result("f", A)}\n<topic topic-id="2">{result("g", A)}</topic></topic>', 4,
+         "<topic> inside <topic>"),
+        (f'<description>\n<topic topic-id="2">{result("g", A)}</topic></description>', 4,
+         "<topic> inside <description>"),
     ],
 )
-def test_structure_errors_are_the_reference_errors(tmp_path, body):
+def test_structure_errors(tmp_path, monkeypatch, body, line, message):
     p = write(tmp_path, "run.xml", submission(body))
-    ref = reference_read(p)
-    assert ref[0] == "error"
-    assert fast_read(p) == ref
+    assert outcome(p) == ("error", str(p), line, message)
+    assert one_at_a_time(monkeypatch, outcome, p) == ("error", str(p), line, message)
+    assert [i[:4] for i in issues_of(p) if i[0] == "malformed"] == [("malformed", None, line, message)]
 
 
-def test_topic_inside_topic_is_read_as_the_reference_reads_it(tmp_path):
-    # The reference takes the results in document order, each with its parent <topic>:
-    # A for 1, A for 2, S1 for 1.  The per-topic reader meets topic 2 first, and
-    # releasing it drops topic 1's earlier result from the tree; its count of results
-    # then falls short of the <result tags and it hands the file over.
-    body = f'<topic topic-id="1">{result("f", A)}<topic topic-id="2">{result("g", A)}</topic>{result("f", S1)}</topic>'
+def test_every_structure_error_is_found_and_reading_goes_on(tmp_path):
+    # Lines: 3 stray result, 4 <topic 1> with a good result, 5 a stray in a <group>, 6 an id-less topic,
+    # 7 a nested topic (inside topic 3), 8 a result of topic 3, 9 a stray after the last topic.
+    body = "\n".join([
+        result("f", A),
+        f'<topic topic-id="1">{result("f", A)}',
+        f'<group>{result("f", S2)}</group></topic>',
+        f'<topic>{result("f", A)}</topic>',
+        f'<topic topic-id="3"><topic topic-id="4">{result("g", A)}</topic>',
+        f'{result("h", A)}</topic>',
+        result("f", S1),
+    ])
     p = write(tmp_path, "run.xml", submission(body))
-    ref = reference_read(p)
-    assert ref == ("r1", "CO.Focussed", {"1": [("f", A), ("f", S1)], "2": [("g", A)]}, [])
-    assert fast_read(p) == ref
+    seen = Recorder()
+    RunReader(p).read(seen)
+    assert [(i.kind, i.line, i.message) for i in seen.issues] == [
+        ("malformed", 3, "<result> outside <topic>"),
+        ("malformed", 5, "<result> outside <topic>"),
+        ("malformed", 6, "<topic> without a topic-id attribute"),
+        ("malformed", 7, "<topic> inside <topic>"),
+        ("malformed", 9, "<result> outside <topic>"),
+    ]
+    assert [(b[0], b[5]) for b in seen.blocks] == [("1", [(("f", A), 4)]), ("3", [(("h", A), 8)])]
 
 
-def test_result_tag_in_a_comment_or_cdata_only_costs_the_fallback(tmp_path):
-    # "<result" in a comment and in CDATA: the byte count is off, so the file is read
-    # again per result; same Run.
+def test_result_tags_in_comments_or_cdata_are_not_results(tmp_path):
     body = f'<!-- <result> --><topic topic-id="1">{result("f", A)}<x><![CDATA[<result/>]]></x></topic>'
     p = write(tmp_path, "run.xml", submission(body))
-    assert fast_read(p) == reference_read(p) == ("r1", "CO.Focussed", {"1": [("f", A)]}, [])
+    assert outcome(p) == ("r1", "CO.Focussed", {"1": [("f", A)]}, [])
+
+
+@pytest.mark.parametrize(
+    "file_xml, expected",
+    [
+        ("f", "f"),
+        ("<![CDATA[f]]>", "f"),  # CDATA is text
+        ("f<!-- c -->g", "fg"),  # comments and processing instructions are dropped, the text around joined
+        ("f<?pi x?>g", "fg"),
+        ("&#102;", "f"),
+        (" f&amp;g ", "f&g"),
+        ("f<b/>x", "f"),  # the text before the first child element
+        ("<b/>f", None),  # none: missing
+        ("", None),
+        ("&ent;f", None),  # an unresolved entity reference ends the text
+        ("f&ent;g", "f"),
+    ],
+)
+def test_a_field_is_the_text_of_its_last_element_before_any_child(tmp_path, monkeypatch, file_xml, expected):
+    # (an external DTD that is not read: undeclared entities are references, not errors)
+    doctype = '<!DOCTYPE inex-submission SYSTEM "/nonexistent/inex.dtd">\n'
+    body = f'<topic topic-id="1"><result><file>x</file><file>{file_xml}</file><path>/a</path></result></topic>'
+    p = write(tmp_path, "run.xml", submission(body).replace("<inex-submission", doctype + "<inex-submission"))
+    want = {"1": [(expected, "/a[1]")]} if expected is not None else {"1": []}
+    assert outcome(p)[2] == want
+    assert one_at_a_time(monkeypatch, outcome, p)[2] == want
+    if expected is None:
+        assert outcome(p)[3] == [f"{p}: 1 invalid result skipped (topic 1); first at line 4: missing <file>"]
+
+
+def test_rank_and_rsv_texts_handed_over(tmp_path):
+    # the last <rank> / <rsv> counts; absent ones are None; text runs hand every column over
+    body = ('<topic topic-id="1"><result><file>f</file><path>/a</path><rank>9</rank><rank>1</rank>'
+            "<rsv>x</rsv><rsv> 2.5 </rsv></result>\n<result><file>f</file><path>/b</path></result></topic>")
+    seen = Recorder()
+    RunReader(write(tmp_path, "run.xml", submission(body))).read(seen)
+    ((topic, n, lines, ranks, rsvs, kept),) = seen.blocks
+    assert (topic, n, lines, ranks, rsvs) == ("1", 2, [3, 4], ["1", None], [" 2.5 ", None])
+    seen = Recorder()
+    RunReader(write(tmp_path, "run.txt", "1 Q0 f 3 0.5 r /a\n\n1 Q0 g 4 0.25 r /b\n")).read(seen)
+    assert [b[:5] for b in seen.blocks] == [("1", 2, [1, 3], ["3", "4"], ["0.5", "0.25"])]
+
+
+def test_repeated_and_empty_topics_are_notes(tmp_path):
+    # evaluation says nothing about them (absent / continued); validation reports them
+    body = "\n".join([f'<topic topic-id="1">{result("f", A)}</topic>', '<topic topic-id="2"/>',
+                      f'<topic topic-id="3">{result("f", A)}</topic>',
+                      f'<topic topic-id="1">{result("f", S1)}</topic>'])
+    p = write(tmp_path, "run.xml", submission(body))
+    assert [i[:3] for i in issues_of(p)] == [("empty_topic", "2", 4), ("repeated_topic", "1", 6)]
+    assert outcome(p)[3] == []
+    t = write(tmp_path, "run.txt", "1 Q0 f 1 1 r /a\n2 Q0 f 1 1 r /a\n1 Q0 f 2 1 r /b\n1 Q0 f 3 1 s /c\n")
+    # (a text block's hygiene is applied when the block ends: after the issues of its lines)
+    assert sorted(i[:3] + i[4:5] for i in issues_of(t)) == [("repeated_topic", "1", 3, None), ("run_tag", "1", 4, "s")]
 
 
 # Raw inner XML of <file>, <path> and <rank>: plain values, values every
@@ -758,16 +844,18 @@ PATH_XML = ["/article[1]", "/article", "article[1]/", "/ARTICLE[1]/sec[2]", "/ar
             "/article[1]<x/>", "", "/a[1]/b.c:d-e[3]", "/1a[1]", "/article[1]/sec[1234567890123456789]",
             "/article[1]/sec[123456789012345678]", "&ent;/article[1]", "/article[1]&#10;"]
 RANK_XML = ["1", "2", "3", "10", "0", " 4 ", "+5", "x", "", "\u0663", "99999999999999999999", "1_0", "<b/>", "-1"]
+RSV_XML = ["0.5", "0.4", "1", "2e3", "inf", "x", "", "<b/>"]
 
 
 def mostly(plain, odd):
-    """Mostly ``plain`` values (the bulk path), sometimes ``odd`` ones (the fallbacks)."""
+    """Mostly ``plain`` values (the list shortcuts), sometimes ``odd`` ones (one result at a time)."""
     return st.sampled_from(plain * (3 * len(odd) // len(plain) + 1) + odd)
 
 
 FILE_TEXT = mostly(FILE_XML[:2] + ["1000143", "g"], FILE_XML)
 PATH_TEXT = mostly([A, S1, S2, "/article[1]/p[10]", "/a[1]/b.c:d-e[3]"], PATH_XML)
 RANK_TEXT = mostly(["1", "2", "3", "10", "0"], RANK_XML)
+RSV_TEXT = mostly(["0.5", "0.3"], RSV_XML)
 
 
 @st.composite
@@ -776,13 +864,14 @@ def result_xml(draw):
         children = [("file", draw(FILE_TEXT)), ("path", draw(PATH_TEXT))]
         if draw(st.sampled_from(range(4))):
             children.append(("rank", draw(RANK_TEXT)))
-        children.append(("rsv", "0.5"))
+        children.append(("rsv", draw(RSV_TEXT)))
     else:  # any order, any count
         child = st.one_of(
             st.tuples(st.just("file"), st.sampled_from(FILE_XML)),
             st.tuples(st.just("path"), st.sampled_from(PATH_XML)),
             st.tuples(st.just("rank"), st.sampled_from(RANK_XML)),
-            st.tuples(st.sampled_from(["rsv", "note"]), st.just("x")),
+            st.tuples(st.just("rsv"), st.sampled_from(RSV_XML)),
+            st.tuples(st.just("note"), st.just("x")),
         )
         children = draw(st.lists(child, max_size=5))
     sep = draw(st.sampled_from(["", "\n"]))
@@ -791,12 +880,19 @@ def result_xml(draw):
 
 
 @st.composite
-def topic_xml(draw):
+def topic_xml(draw, depth=0):
     tid = draw(mostly(['topic-id="1"', 'topic-id=" 2 "', 'topic-id="3"'], ['topic-id=""', ""]))
-    items = [
-        draw(result_xml()) if draw(st.sampled_from(range(8))) else "<collections><collection>x</collection></collections>"
-        for _ in range(draw(st.integers(0, 6)))
-    ]
+    items = []
+    for _ in range(draw(st.integers(0, 6))):
+        kind = draw(st.sampled_from(range(16)))
+        if kind == 0:
+            items.append("<collections><collection>x</collection></collections>")
+        elif kind == 1:
+            items.append(f"<group>{draw(result_xml())}</group>")
+        elif kind == 2 and depth == 0:
+            items.append(draw(topic_xml(depth=1)))
+        else:
+            items.append(draw(result_xml()))
     return f"<topic {tid}>" + "\n".join(items) + "</topic>"
 
 
@@ -807,12 +903,79 @@ def submission_xml(draw):
     return f'<?xml version="1.0"?>\n{doctype}<inex-submission run-id="r" task="t">\n' + "\n".join(parts) + "\n</inex-submission>\n"
 
 
+def _report(path, max_results):
+    return validate_run(path, max_results=max_results, task="CO.Focussed")
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(xml=submission_xml(), max_results=st.sampled_from([1, 2, 3, 1500]))
-def test_per_topic_reader_equals_per_result_reader(tmp_path, xml, max_results):
+def test_lists_and_single_results_give_the_same_outcome(tmp_path, monkeypatch, xml, max_results):
+    """read_run and validate_run, whatever shortcut the reader takes or not."""
     p = tmp_path / "run.xml"
     p.write_text(xml, encoding="utf-8")
-    assert fast_read(p, max_results) == reference_read(p, max_results)
+    assert outcome(p, max_results) == one_at_a_time(monkeypatch, outcome, p, max_results)
+    assert _report(p, max_results) == one_at_a_time(monkeypatch, _report, p, max_results)
+
+
+# --------------------------------------------------------------------------- units
+
+
+def test_element_unit():
+    assert unit_named("element") is ELEMENT and UNITS == {"element": ELEMENT}
+    with pytest.raises(ValueError, match="document"):
+        unit_named("document")  # TREC runs have their own reader
+    assert ELEMENT.key(" ./co/2000/r7108.xml ", "article/bdy") == ("co/2000/r7108", "/article[1]/bdy[1]")
+    with pytest.raises(InvalidPath, match="missing <path>"):
+        ELEMENT.key("f", None)
+    assert ELEMENT.keys([["f", "/g"], [A, "article"]]) == [("f", A), ("g", A)]
+    assert ELEMENT.keys([["f", "g"], [A, "//x"]]) is None
+    assert ELEMENT.describe(("f", A)) == "f /article[1]"
+    assert ELEMENT.text_columns == ("topic", "Q0", "file", "rank", "rsv", "run-id", "path")
+
+
+class SpanUnit(Unit):
+    """A passage-like unit (file, offset, length), to show that a unit is all a new kind of result needs."""
+
+    name = "span"
+    fields = ("file", "offset", "length")
+    text_columns = ("topic", "Q0", "file", "rank", "rsv", "run-id", "offset", "length")
+    xml_xpaths = ("file[last()]/node()[1]", "fol[last()]/@offset", "fol[last()]/@length")
+
+    def xml_values(self, result):
+        fol = result.findall("fol")
+        return (result.findtext("file"),) + ((fol[-1].get("offset"), fol[-1].get("length")) if fol else (None, None))
+
+    def key(self, file_raw, offset, length):
+        if not isinstance(offset, str) or not isinstance(length, str):
+            raise InvalidPath("missing <fol>")
+        try:
+            return normalise_file_id(file_raw), int(offset), int(length)
+        except ValueError:
+            raise InvalidPath(f"bad passage {offset}:{length}") from None
+
+
+def test_another_unit_goes_through_the_same_hygiene(tmp_path):
+    # MAX_RESULTS 3: the 4th line is beyond; line 2 is invalid, line 3 a duplicate of line 1.
+    t = write(tmp_path, "fol.txt", "5 Q0 a.xml 1 9 r 10 20\n5 Q0 a 2 8 r x 20\n5 Q0 a 3 7 r 10 20\n5 Q0 b 4 6 r 0 5\n")
+    builder = runs_module._RunBuilder(str(t), 3)
+    reader = RunReader(t, unit=SpanUnit(), max_results=3)
+    reader.read(builder)
+    assert (reader.format, reader.run_id, builder.topics) == ("text", "r", {"5": [("a", 10, 20)]})
+    assert builder.warnings(reader.run_id) == [
+        f"{t}: 1 result beyond MAX_RESULTS=3 dropped (topic 5)",
+        f"{t}: 1 invalid result skipped (topic 5); first at line 2: bad passage x:20",
+        f"{t}: 1 duplicate result dropped (topic 5)",
+    ]
+    x = write(tmp_path, "fol.xml", submission(
+        '<topic topic-id="5"><result><file>a</file><fol offset="10" length="20"/></result>'
+        '<result><file>b</file></result><result><file>a</file><fol offset="10" length="20"/></result></topic>'))
+    seen = Recorder()
+    RunReader(x, unit=SpanUnit()).read(seen)
+    assert [(i.kind, i.line, i.message, i.value) for i in seen.issues] == [
+        ("invalid", 3, "missing <fol>", None), ("duplicate", 3, "", ("a", 10, 20))]
+    assert seen.blocks[0][5] == [(("a", 10, 20), 3)]
+    with pytest.raises(InputError, match="expected 8 columns 'topic Q0 file rank rsv run-id offset length', found 7"):
+        RunReader(write(tmp_path, "bad.txt", "5 Q0 a 1 9 r 10\n"), unit=SpanUnit()).read(runs_module._RunBuilder("", 9))
 
 
 # --------------------------------------------------------------------------- bulk helpers
@@ -825,19 +988,19 @@ PATH_ALPHABET = "aAzZ_./[]:-*@ \t0123456789é\u0130"
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.text(alphabet=ID_ALPHABET, max_size=12), min_size=1, max_size=4))
 def test_plain_file_ids_are_left_unchanged_by_normalise_file_id(raws):
-    if runs_module._plain_file_ids(raws):
+    if units_module.plain_file_ids(raws):
         assert [normalise_file_id(r) for r in raws] == raws
 
 
 @pytest.mark.parametrize("raw", ["co/2000/r7108", "1000143", "an/1995/a1004", "f.xm", "f.xmlx", "a:b_c-d", ".", "..//x"])
 def test_usual_file_ids_are_plain(raw):
     assert normalise_file_id(raw) == raw
-    assert runs_module._plain_file_ids([raw, raw])
+    assert units_module.plain_file_ids([raw, raw])
 
 
 @pytest.mark.parametrize("raw", ["/f", "./f", "f.xml", "f.XmL", " f", "f ", "", "a\\b", "f\u00a0"])
 def test_file_ids_that_normalisation_changes_are_not_plain(raw):
-    assert runs_module._plain_file_ids(["co/2000/r7108", raw]) is False
+    assert units_module.plain_file_ids(["co/2000/r7108", raw]) is False
 
 
 def _normalises_to_itself(path):
@@ -869,7 +1032,7 @@ def _normalises_to_itself(path):
 def test_plain_paths_are_exactly_the_normalised_paths(raws):
     # For paths the check is exact both ways: a list is plain iff normalise_path
     # returns each of its paths unchanged.
-    assert runs_module._plain_paths(raws) == all(_normalises_to_itself(r) for r in raws)
+    assert units_module.plain_paths(raws) == all(_normalises_to_itself(r) for r in raws)
 
 
 @settings(max_examples=300, deadline=None)

@@ -78,7 +78,7 @@ def check_propagation(files) -> None:
 
 
 def text_len(el) -> int:
-    """SPEC §1.4: all descendant text, in code points (comments and PIs are not text)."""
+    """docs/formats.md §1.4: all descendant text, in code points (comments and PIs are not text)."""
     return len(el.xpath("string()"))
 
 

@@ -1,4 +1,4 @@
-"""Hand-worked examples of seeds 003 (Sakai) and 004 (classic IR evaluation), EXAMPLES.md Example 7."""
+"""Hand-worked examples of seeds 003 (Sakai) and 004 (classic IR evaluation), docs/measures.md Example 7."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def values(ranking, names, **kw):
     return {k: float(v[0]) for k, v in out.items()}
 
 
-# --- seed 003 / EXAMPLES.md Example 7: the Beatles --------------------------------------------
+# --- seed 003 / docs/measures.md Example 7: the Beatles --------------------------------------------
 # gains g = 2, 2, 0, 3, 2 (levels = gains); ideal 3, 3, 3, 3 so R = 4.
 # cg = 2, 4, 4, 7, 9; count = 1, 2, 2, 3, 4; cig = 3, 6, 9, 12, 12.
 BEATLES = one_topic([3, 3, 3, 3], [2, 2, 0, 3, 2])

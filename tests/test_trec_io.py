@@ -1,4 +1,4 @@
-"""TREC readers, run hygiene, measure names and trec_eval's output layout (SPEC §8, §9.3)."""
+"""TREC readers, run hygiene, measure names and trec_eval's output layout (docs/formats.md §8, §9.3)."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_cli_trec_eval_layout_matches_pytrec_eval_on_sample_data():
         ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P.10", "ndcg_cut.10", "bpref", "recip_rank"})
         for t, vals in ev.evaluate(run).items():
             if not any(r > 0 for r in qrels[t].values()):
-                continue  # no relevant document: no value (SPEC §10), not printed
+                continue  # no relevant document: no value (docs/measures.md §10), not printed
             for m, key in (("map", "map"), ("P_10", "P_10"), ("ndcg_cut_10", "ndcg_cut_10"), ("bpref", "bpref"),
                            ("recip_rank", "recip_rank")):
                 assert abs(ours[(name, m, t)] - vals[key]) <= 1e-9, (name, m, t)

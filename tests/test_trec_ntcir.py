@@ -1,4 +1,4 @@
-"""Q-measure against pyNTCIREVAL's QMeasure on seeded random inputs (SPEC §8: "Q must equal
+"""Q-measure against pyNTCIREVAL's QMeasure on seeded random inputs (docs/measures.md §8: "Q must equal
 NTCIREVAL's Q-measure for the same gains and beta")."""
 
 from __future__ import annotations

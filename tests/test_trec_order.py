@@ -1,4 +1,4 @@
-"""trec_eval's result order on integer docno keys (SPEC §8: score descending, ties by docno descending).
+"""trec_eval's result order on integer docno keys (docs/measures.md §8: score descending, ties by docno descending).
 
 Every case is checked against a plain-Python reference: per topic,
 ``sorted(results, key=(score, docno bytes), reverse=True)``, relevance from

@@ -1,6 +1,6 @@
 """trec_eval measures against pytrec_eval (trec_eval embedded) on seeded random qrels and runs.
 
-pytrec_eval evaluates topic by topic; the averaging rules (SPEC §8, §10)
+pytrec_eval evaluates topic by topic; the averaging rules (docs/measures.md §8, §10)
 are applied here by hand to its per-topic values and compared with
 inexeval's averages.  Tolerance: abs/rel 1e-9.
 """

@@ -7,7 +7,9 @@ its position in the list ``lines`` + 1 (the ``<?xml?>`` declaration is line 1).
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import sys
 
 import pytest
 
@@ -85,7 +87,7 @@ def test_clean_text_run(tmp_path):
     p = tmp_path / "run.txt"
     p.write_text("1 Q0 f1 1 2.0 T /article[1]/sec[1]\n\n1 Q0 f1 2 1.5 T /article[1]/sec[2]\n"
                  "2 Q0 f2 1 9 T /article[1]\n")
-    r = validate_run(p, task="focussed")  # the 2006 task name "Focused" (SPEC §3)
+    r = validate_run(p, task="focussed")  # the 2006 task name "Focused" (docs/measures.md §3)
     assert (r.format, r.run_id, r.task, r.run_task) == ("text", "T", "Focused", None)
     assert (r.topics, r.results_per_topic) == (2, {"1": 2, "2": 1})
     assert r.problems == [] and r.warnings == []
@@ -105,7 +107,7 @@ def test_gzip_run_is_read(tmp_path):
 def test_duplicates_after_normalisation(tmp_path):
     p = xml_run(tmp_path, [("1", [
         res("f1", S1),            # line 4
-        res("./f1.xml", "article/sec"),  # line 5: same element as line 4 after §1.1
+        res("./f1.xml", "article/sec"),  # line 5: same element as line 4 after docs/formats.md §1.1
         res("f1", S2),            # line 6
         res("f1", S1),            # line 7: again
     ])], attrs='run-id="r1"')
@@ -129,7 +131,7 @@ def test_beyond_max_results_once_per_topic(tmp_path):
 
 
 def test_duplicate_beyond_max_results_is_not_reported(tmp_path):
-    # SPEC §1.3: truncation first, then duplicates among what is kept
+    # docs/formats.md §1.3: truncation first, then duplicates among what is kept
     p = xml_run(tmp_path, [("1", [res("f", S1), res("f", S2), res("f", S1)])], attrs='run-id="r1"')
     r = validate_run(p, max_results=2)
     assert kinds(r.problems) == [("beyond_max_results", "1", 6)]
@@ -165,7 +167,7 @@ def test_overlap_in_focussed_and_best_in_context(tmp_path, task):
     assert r.problems[0].message == ("topic 1: f /article[1]/sec[1]/p[1] is inside the earlier result "
                                      "/article[1]/sec[1] at line 4")
     assert r.problems[1].message == "topic 1: f /article[1] contains the earlier result /article[1]/sec[1] at line 4"
-    if task == "BestInContext":  # g S2 is a second, disjoint result of article g: warned (SPEC §7)
+    if task == "BestInContext":  # g S2 is a second, disjoint result of article g: warned (docs/measures.md §7)
         assert kinds(r.warnings) == [("repeated_article", "1", 8)]
     else:
         assert r.warnings == []
@@ -359,10 +361,14 @@ def test_xml_structure_problems_are_malformed(tmp_path):
     text = p.read_text().replace("</inex-submission>", f"{res('f', A)}\n</inex-submission>")  # line 10
     p.write_text(text)
     r = validate_run(p)
-    assert kinds(r.problems) == [("malformed", None, 2), ("malformed", None, 3)]
-    assert [f.message for f in r.problems] == ["<result> outside <topic>; its results are skipped",
-                                               "<topic> without a topic-id attribute; its results are skipped"]
+    # the reader's findings, with the evaluator's words and lines: the <topic> (its results skipped),
+    # the stray <result> itself
+    assert kinds(r.problems) == [("malformed", None, 3), ("malformed", None, 10)]
+    assert [f.message for f in r.problems] == ["<topic> without a topic-id attribute", "<result> outside <topic>"]
     assert r.results_per_topic == {"2": 1}
+    with pytest.raises(InputError) as info:  # the evaluator stops at the first
+        read_run(p)
+    assert (info.value.line, info.value.message) == (3, "<topic> without a topic-id attribute")
 
 
 def test_text_run_malformed_lines_all_reported(tmp_path):
@@ -456,3 +462,27 @@ def test_format_two_runs_and_no_line():
 
 def test_kinds_are_disjoint():
     assert not set(PROBLEM_KINDS) & set(WARNING_KINDS)
+
+
+def test_stdin_gzip_run(monkeypatch, tmp_path):
+    p = xml_run(tmp_path, [("1", [res("f", A), res("f", A)])])
+
+    class Stdin:
+        buffer = io.BytesIO(gzip.compress(p.read_bytes()))
+
+    monkeypatch.setattr(sys, "stdin", Stdin)
+    r = validate_run("-")
+    assert (r.path, r.format, r.run_id) == ("<stdin>", "xml", "r1")
+    assert kinds(r.problems) == [("duplicate", "1", 5)]
+
+
+def test_nested_topic_is_malformed_as_for_the_evaluator(tmp_path):
+    p = tmp_path / "n.xml"
+    p.write_text('<inex-submission run-id="n">\n<topic topic-id="1">' + res("f", A)
+                 + '\n<topic topic-id="2">' + res("g", A) + "</topic></topic>\n</inex-submission>\n")
+    r = validate_run(p)
+    assert [(f.kind, f.line, f.message) for f in r.problems] == [("malformed", 3, "<topic> inside <topic>")]
+    assert r.results_per_topic == {"1": 1}
+    with pytest.raises(InputError) as info:
+        read_run(p)
+    assert (info.value.line, info.value.message) == (3, "<topic> inside <topic>")

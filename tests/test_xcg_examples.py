@@ -1,4 +1,4 @@
-"""EXAMPLES.md Examples 1–7 (quantisation, recall-bases, XCG with overlap off/on, Q/R).
+"""docs/measures.md Examples 1–7 (quantisation, recall-bases, XCG with overlap off/on, Q/R).
 
 Every expected value is the exact fraction of the example, compared at 1e-9.
 """

@@ -105,7 +105,7 @@ def test_q_matches_ntcireval(grades, beta, seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_ideal_by_ids_equals_ideal_by_paths(seed):
-    """Two implementations of SPEC §4.2: the columnar one used by the evaluator and the path-based one."""
+    """Two implementations of docs/measures.md §4.2: the columnar one used by the evaluator and the path-based one."""
 
     ta = random_topic(seed)
     for quant in QUANTS:

@@ -9,10 +9,10 @@ choice comes from ``random.Random`` seeded with a string derived from
 
     - ``out/inex2005/``: an IEEE-style collection (``collection/co/2000/r7108.xml``
       style sub-paths; article/fm/bdy/sec/ss1/p/fig with inline it/b/ref),
-      INEX 2005 assessments (SPEC §1.2; CO+S topics under
+      INEX 2005 assessments (docs/formats.md §1.2; CO+S topics under
       ``assessments/CO+S/main/``, a second pool of one topic under
       ``assessments/CO+S/second/``, CAS topics under ``assessments/CAS/``)
-      and runs (SPEC §1.3) under ``runs/CO/`` and ``runs/CAS/``.
+      and runs (docs/formats.md §1.3) under ``runs/CO/`` and ``runs/CAS/``.
     - ``out/inex2006/``: a Wikipedia-style collection (``collection/<number>.xml``),
       2006 assessments (no exhaustivity, ``best-entry-point`` per relevant
       file) and runs under ``runs/<task>/`` for Thorough, Focused,
@@ -26,12 +26,12 @@ choice comes from ``random.Random`` seeded with a string derived from
     up to 15,000 assessed elements per topic, 55 runs x 1,500 results per
     topic; ``inex2005x10``: the same with 300 topics).
 
-Assessments are consistent with the INEX propagation rule (SPEC §1.2, §4.3):
+Assessments are consistent with the INEX propagation rule (docs/formats.md §1.2, docs/measures.md §4.3):
 every ancestor of a listed element is listed; ``rsize`` of an element is its
 own highlighted text plus its children's; exhaustivity never increases from
 a parent to a child (order ``? < 1 < 2``); ``?`` marks elements of fewer than
 ``SMALL`` characters.  Where documents are written, ``size`` is the element's
-text length (SPEC §1.4: all descendant text, in code points after parsing)
+text length (docs/formats.md §1.4: all descendant text, in code points after parsing)
 and ``rsize`` counts the highlighted characters, both computed from the
 parsed document.
 
@@ -129,7 +129,7 @@ def _tag_of(path: str) -> str:
 
 
 def _short_form(path: str) -> str:
-    """``/article[1]/bdy[1]/sec[2]`` -> ``/article/bdy/sec[2]`` (SPEC §1.1 adds the [1] back)."""
+    """``/article[1]/bdy[1]/sec[2]`` -> ``/article/bdy/sec[2]`` (docs/formats.md §1.1 adds the [1] back)."""
     return path.replace("[1]", "")
 
 
@@ -162,7 +162,7 @@ def _parse_doc(fid: str, data: bytes) -> _Doc:
 
 
 def _measure(doc: _Doc, full: dict[str, None], partial: dict[str, int]) -> dict[str, tuple[int, int]]:
-    """(size, rsize) of every element, document order (SPEC §1.4).
+    """(size, rsize) of every element, document order (docs/formats.md §1.4).
 
     size = own text + children's sizes + children's tails (comments' tails
     included, comments' text not).  rsize counts the same characters when
@@ -277,7 +277,7 @@ def _judge_file(rng, doc: _Doc, passage_tags, n_passages, *, exh: bool, tie: boo
 
 
 def _assessment_xml(pool: _Pool, collection: str, *, doctype: bool = False, commas: bool = False) -> str:
-    """One pool file in the format of SPEC §1.2 (2006 form when exhaustivity is None)."""
+    """One pool file in the format of docs/formats.md §1.2 (2006 form when exhaustivity is None)."""
 
     def num(n: int) -> str:
         return f"{n:,}" if commas else str(n)
@@ -314,7 +314,7 @@ def _assessment_xml(pool: _Pool, collection: str, *, doctype: bool = False, comm
 
 
 def _xml_run(run_id, task, collection, topics: dict[str, list[tuple[str, str]]], *, quirks=False) -> str:
-    """An INEX submission (SPEC §1.3); ``quirks`` adds tolerated oddities.
+    """An INEX submission (docs/formats.md §1.3); ``quirks`` adds tolerated oddities.
 
     Quirks: ranks start at 0, every 7th result has no rsv, topic ids carry
     stray spaces, and the first topic holds its own ``<collections>``.
@@ -344,7 +344,7 @@ def _xml_run(run_id, task, collection, topics: dict[str, list[tuple[str, str]]],
 
 
 def _text_run(run_id, topics: dict[str, list[tuple[str, str]]]) -> str:
-    """A 7-column text run: ``topic Q0 file rank rsv run-id path`` (SPEC §1.3)."""
+    """A 7-column text run: ``topic Q0 file rank rsv run-id path`` (docs/formats.md §1.3)."""
     lines = []
     for topic, results in topics.items():
         n = len(results)
@@ -354,7 +354,7 @@ def _text_run(run_id, topics: dict[str, list[tuple[str, str]]]) -> str:
 
 
 def _gen(e: str | None, size: int, rsize: int) -> float:
-    """gen quantisation (SPEC §4.1); unknown e counts as 1, ``?`` as 0."""
+    """gen quantisation (docs/measures.md §4.1); unknown e counts as 1, ``?`` as 0."""
     ev = 1 if e is None else (0 if e == "?" else int(e))
     return ev * rsize / size if size else 0.0
 
@@ -710,7 +710,7 @@ def _sample_trec(out: Path, seed: int, written: list[Path]) -> None:
     """A small TREC set for ``TASK: trec``: graded qrels (0-3) and three runs.
 
     Four topics of 30 documents; one topic has no relevant document (it has
-    no value, SPEC §10); runs tie scores on purpose (trec_eval breaks ties by
+    no value, docs/measures.md §10); runs tie scores on purpose (trec_eval breaks ties by
     docno, descending) and one run misses a topic.
     """
     rng = random.Random(seed * 7919 + 8)

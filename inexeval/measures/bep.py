@@ -1,9 +1,9 @@
-"""Best in Context: BEPD and EPRUM (SPEC §7; seed 002 §7.2).
+"""Best in Context: BEPD and EPRUM (docs/measures.md §7; seed 002 §7.2).
 
 A relevant article is one with a best entry point b (its first listed
 ``best-entry-point``); B is their number.  Only a run's first result per
 article counts.  For a result x, with d(x, b) = |start(x) − start(b)| in
-text characters (SPEC §1.4) and L the average document length:
+text characters (docs/formats.md §1.4) and L the average document length:
 
 - s(x, b) = A·L / (A·L + d(x, b)) in a relevant article, else 0
                                                    (seed 002 §7.2, BEPD)
@@ -13,7 +13,7 @@ text characters (SPEC §1.4) and L the average document length:
   k_ρ = (k − 1) + (ρB − F(k−1)) / (F(k) − F(k−1)) for the smallest k with
   F(k) ≥ ρB; precision(ρ) = ρB / k_ρ (0 when F never reaches ρB); the
   curve is precision at ρ = 0.01 … 1.00 and EPRUM is its mean.
-                                                   (seed 002 §7.2, EPRUM; SPEC §7 Decision)
+                                                   (seed 002 §7.2, EPRUM; docs/measures.md §7 Decision)
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def result_distances(
 
 
 def closeness(dist: np.ndarray, a: float, avg_doc_length: float) -> np.ndarray:
-    """s = A·L / (A·L + d), 0 where d is NaN; a 0/0 is 0 (SPEC §1.2)."""
+    """s = A·L / (A·L + d), 0 where d is NaN; a 0/0 is 0 (docs/formats.md §1.2)."""
     al = a * avg_doc_length
     den = al + dist
     ok = ~np.isnan(dist) & (den > 0)
@@ -110,7 +110,7 @@ def closeness(dist: np.ndarray, a: float, avg_doc_length: float) -> np.ndarray:
 
 
 def eprum_curve(s: np.ndarray, b: int) -> np.ndarray:
-    """Precision ρB / k_ρ at ρ = 0.01 … 1.00 (SPEC §7), for closeness values s in rank order."""
+    """Precision ρB / k_ρ at ρ = 0.01 … 1.00 (docs/measures.md §7), for closeness values s in rank order."""
     if len(s) == 0:
         return np.zeros(len(RHO))
     f = np.concatenate(([0.0], np.cumsum(s)))  # F(0) = 0, F(k)
@@ -134,15 +134,15 @@ def best_in_context_topic(
     avg_doc_length: float,
     warn: Warn | None = None,
 ) -> dict[str, float] | None:
-    """BEPD(A=a), EPRUM(A=a) and the curve EPRUM(A=a)@ρ for each a in ``a_values`` (SPEC §7).
+    """BEPD(A=a), EPRUM(A=a) and the curve EPRUM(A=a)@ρ for each a in ``a_values`` (docs/measures.md §7).
 
     ``ranking``: the run's (file, path) results in rank order, normalised.
     ``offset_of(file, path)``: start offset of an element, None when the
-    path is not in the document (the collection, SPEC §1.4); called for the
+    path is not in the document (the collection, docs/formats.md §1.4); called for the
     entry points and for the results in relevant articles only.
     ``a_values``: A as written in BEP_A (used verbatim in the names).
     ``warn`` receives warnings naming the topic (the caller adds the run).
-    None when the topic has no best entry point (SPEC §10).
+    None when the topic has no best entry point (docs/measures.md §10).
     """
     warn = warn if warn is not None else (lambda _msg: None)
     bep_offsets = entry_point_offsets(topic, offset_of, warn)

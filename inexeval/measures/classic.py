@@ -1,4 +1,4 @@
-"""Names of the classic measures (SPEC §8) and their computation for a ranking.
+"""Names of the classic measures (docs/measures.md §8) and their computation for a ranking.
 
 Measure names (``METRICS``; matched case-insensitively, written canonically):
 
@@ -46,7 +46,7 @@ from inexeval.measures.registry import Measure, Params, RunInput, register_resol
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_POINTS = tuple(f"{p / 10:.2f}" for p in range(11))
 
-#: The default measure set: trec_eval's standard measures plus recall and ndcg (SPEC §8).
+#: The default measure set: trec_eval's standard measures plus recall and ndcg (docs/measures.md §8).
 DEFAULT_MEASURES: tuple[str, ...] = (
     ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank")
     + tuple(f"iprec_at_recall_{x}" for x in RECALL_POINTS)

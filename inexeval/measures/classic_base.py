@@ -1,6 +1,6 @@
 """Ranked lists of many topics in one flat layout, and segment operations on it.
 
-Classic measures (SPEC §8) are computed for every topic of a run at once:
+Classic measures (docs/measures.md §8) are computed for every topic of a run at once:
 the results of all topics are concatenated, topic t owning rows
 ``start[t]:start[t+1]`` in rank order, and each measure is a handful of numpy
 operations over the whole array (cumulative sums, per-segment reductions,

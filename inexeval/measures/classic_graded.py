@@ -1,4 +1,4 @@
-"""Measures beyond trec_eval, from seeds 003 (Sakai) and 004 (classic IR evaluation), SPEC §8.
+"""Measures beyond trec_eval, from seeds 003 (Sakai) and 004 (classic IR evaluation), docs/measures.md §8.
 
 For one topic, with the run's results d_1 … d_L, relevant iff rel >=
 ``rel_level``, gain g(d) = gain(rel(d)) for a relevant document and 0

@@ -1,4 +1,4 @@
-"""trec_eval's measures, per topic, for every topic of a :class:`Ranking` at once (SPEC §8).
+"""trec_eval's measures, per topic, for every topic of a :class:`Ranking` at once (docs/measures.md §8).
 
 Notation for one topic: the run's results d_1 … d_L in trec_eval order,
 rel(d) its qrels value, relevant iff rel >= ``rel_level``; R = number of
@@ -54,7 +54,7 @@ class TrecState:
         self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
 
     def div_rel(self, x: np.ndarray) -> np.ndarray:
-        """x / R, with 0 where R = 0 (such topics are undefined anyway, SPEC §10)."""
+        """x / R, with 0 where R = 0 (such topics are undefined anyway, docs/measures.md §10)."""
         return np.divide(x, self.num_rel, out=np.zeros(x.shape, dtype=np.float64), where=self.num_rel > 0)
 
     # --- trec_eval measures -------------------------------------------------

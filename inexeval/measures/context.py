@@ -1,4 +1,4 @@
-"""Relevant in Context: generalised precision and recall over articles (SPEC §6; seed 002 §6).
+"""Relevant in Context: generalised precision and recall over articles (docs/measures.md §6; seed 002 §6).
 
 The run's articles a_1 … a_m are its files in order of first appearance.
 The results of an article form E_a, reduced to the elements without an
@@ -13,7 +13,7 @@ rsize):
 - AgP = Σ_i rel(a_i) · gP[i] / Numrel                       (seed 002 §6.2)
 
 Sizes of listed elements come from the assessments; an unlisted element's
-size comes from ``size_of`` (the collection, SPEC §1.4) and its rsize is 0.
+size comes from ``size_of`` (the collection, docs/formats.md §1.4) and its rsize is 0.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ def relevant_in_context_topic(
     dcv: Sequence[int],
     warn: Warn | None = None,
 ) -> dict[str, float] | None:
-    """gP@k, gR@k (k in ``dcv``) and MAgP (this topic's AgP) of one topic (SPEC §6).
+    """gP@k, gR@k (k in ``dcv``) and MAgP (this topic's AgP) of one topic (docs/measures.md §6).
 
     ``ranking``: the run's (file, path) results in rank order, normalised.
     ``size_of(file, path)``: text length of an element that is not in the
@@ -85,7 +85,7 @@ def relevant_in_context_topic(
     rsize = 0 and ``warn`` is called with a message naming topic, file and
     path; the caller adds the run).  It is called only for articles with
     highlighted text; it may raise (missing document, no collection).
-    None when the topic has no relevant article (Numrel = 0, SPEC §10).
+    None when the topic has no relevant article (Numrel = 0, docs/measures.md §10).
     """
     warn = warn if warn is not None else (lambda _msg: None)
     relevant = {f for f, fa in topic.files.items() if file_highlighted(fa) > 0}

@@ -1,4 +1,4 @@
-"""FetchBrowse: article-level and element-level ep/gr (SPEC §4.7; seed 000 §6.3)."""
+"""FetchBrowse: article-level and element-level ep/gr (docs/measures.md §4.7; seed 000 §6.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""HiXEval: precision and recall over highlighted text (SPEC §5; seed 001).
+"""HiXEval: precision and recall over highlighted text (docs/measures.md §5; seed 001).
 
 Per topic, for the ranked results e_1 … e_L (rsize and size from the
 assessments; an unlisted element has rsize 0):
@@ -6,7 +6,7 @@ assessments; an unlisted element has rsize 0):
 - seen(e) before rank r: rsize(e) when e or an ancestor of e was retrieved
   earlier; else the sum of rsize over the *maximal* earlier-retrieved
   descendants of e (those not inside another earlier-retrieved
-  descendant; SPEC §5 Decision); else 0.
+  descendant; docs/measures.md §5 Decision); else 0.
 - rval_r = max(0, rsize(e_r) − α·seen(e_r))                (seed 001 §3)
 - Trel = Σ over files of the root's rsize when α = 1, else Σ rsize over
   every listed element.
@@ -28,7 +28,7 @@ from inexeval.model import FileAssessment, TopicAssessment
 from inexeval.numeric import TOLERANCE
 from inexeval.paths import ancestors_or_self, proper_ancestors
 
-#: The 11 standard recall levels k/10 (exact decimals, SPEC §10).
+#: The 11 standard recall levels k/10 (exact decimals, docs/measures.md §10).
 RECALL_LEVELS = np.array([k / 10 for k in range(11)])
 
 
@@ -44,14 +44,14 @@ def file_highlighted(fa: FileAssessment) -> int:
 
 
 def total_relevant(topic: TopicAssessment, alpha: float) -> int:
-    """Trel of SPEC §5: root rsizes (α = 1) or every listed element's rsize (α < 1)."""
+    """Trel of docs/measures.md §5: root rsizes (α = 1) or every listed element's rsize (α < 1)."""
     if math.isclose(alpha, 1.0, rel_tol=TOLERANCE, abs_tol=TOLERANCE):
         return sum(file_highlighted(fa) for fa in topic.files.values())
     return sum(j.rsize for fa in topic.files.values() for j in fa.elements.values())
 
 
 def seen_amounts(topic: TopicAssessment, ranking: Sequence[tuple[str, str]]) -> np.ndarray:
-    """seen(e_r) for every rank r, in rank order (SPEC §5).
+    """seen(e_r) for every rank r, in rank order (docs/measures.md §5).
 
     Per file, ``tops`` holds the earlier results that have no earlier
     retrieved ancestor, sorted (so a sub-tree is a contiguous slice).  A
@@ -104,10 +104,10 @@ def hixeval_topic(
     alpha: float,
     dcv: Sequence[int],
 ) -> dict[str, float] | None:
-    """HiXEval of one topic (SPEC §5): ``hixeval.P@k``, ``R@k``, ``F@k``, ``MAP``, ``iMAP``.
+    """HiXEval of one topic (docs/measures.md §5): ``hixeval.P@k``, ``R@k``, ``F@k``, ``MAP``, ``iMAP``.
 
     ``ranking`` is the run's (file, path) results for the topic in rank
-    order (normalised, after hygiene).  None when Trel = 0 (SPEC §10).
+    order (normalised, after hygiene).  None when Trel = 0 (docs/measures.md §10).
     """
     trel = total_relevant(topic, alpha)
     if trel == 0:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from inexeval.model import TopicAssessment
+from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS
 
 #: Aggregations over topics (docs/measures.md §10).
 AGGREGATIONS = ("mean", "sum", "gmean")
@@ -59,8 +60,8 @@ class Setting:
 class Params:
     """Measure parameters taken from the config (docs/config.md)."""
 
-    dcv: tuple[int, ...] = (10, 25, 50)
-    max_results: int | None = 1500
+    dcv: tuple[int, ...] = DEFAULT_DCV
+    max_results: int | None = DEFAULT_MAX_RESULTS
     q_beta: float = 1.0
     bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")
     avg_doc_length: float | None = None

@@ -1,4 +1,4 @@
-"""XCG measures over a gain vector xG and an ideal vector xI (SPEC §4.4–§4.6).
+"""XCG measures over a gain vector xG and an ideal vector xI (docs/measures.md §4.4–§4.6).
 
 Sources: seed 000 §3.1–§3.4 (nxCG, MAnxCG, ep/gr, MAep, iMAep; Q and R) with seed 003
 (Q- and R-measure).  All kernels take numpy arrays: xG in rank order (any
@@ -13,7 +13,7 @@ import numpy as np
 
 from inexeval.numeric import TOLERANCE
 
-#: Standard recall / gain-recall points p/100, p = 1..100 (exact decimals, SPEC §10).
+#: Standard recall / gain-recall points p/100, p = 1..100 (exact decimals, docs/measures.md §10).
 CURVE_POINTS = np.arange(1, 101) / 100.0
 CURVE_LABELS = tuple(f"{p / 100:.2f}" for p in range(1, 101))
 
@@ -27,12 +27,12 @@ def cumulated(x: np.ndarray) -> np.ndarray:
 
 
 def at_rank(c: np.ndarray, k: int | np.ndarray) -> np.ndarray:
-    """c[min(k, len)] : a cumulated value read at rank k, kept beyond the list's end (SPEC §10)."""
+    """c[min(k, len)] : a cumulated value read at rank k, kept beyond the list's end (docs/measures.md §10)."""
     return c[np.minimum(k, len(c) - 1)]
 
 
 def curve_ranks(max_results: int) -> np.ndarray:
-    """Ranks ⌈p · MAX_RESULTS / 100⌉ for p = 1..100, in integer arithmetic (SPEC §4.4)."""
+    """Ranks ⌈p · MAX_RESULTS / 100⌉ for p = 1..100, in integer arithmetic (docs/measures.md §4.4)."""
     p = np.arange(1, 101, dtype=np.int64)
     return (p * max_results + 99) // 100
 
@@ -53,7 +53,7 @@ def manxcg(xg: np.ndarray, xi: np.ndarray, cutoffs: Sequence[int]) -> np.ndarray
 
 
 def natural_points(xg: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The run's natural points (SPEC §4.5): (ranks, gr, ep).
+    """The run's natural points (docs/measures.md §4.5): (ranks, gr, ep).
 
     At each rank i with xG[i] > 0: g = min(xCG[i], G), gr = g / G and
     ep = i_ideal(g) / i, where i_ideal reads the ideal curve with linear
@@ -64,7 +64,7 @@ def natural_points(xg: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, np.ndarr
     xci = cumulated(xi)
     total = xci[-1]
     g = np.minimum(cumulated(xg)[ranks], total)
-    # smallest j >= 1 with xCI[j] >= g, decided with the relative tolerance of SPEC §10
+    # smallest j >= 1 with xCI[j] >= g, decided with the relative tolerance of docs/measures.md §10
     j = np.searchsorted(xci[1:], g - TOLERANCE * total, side="left") + 1
     j = np.minimum(j, len(xi))
     i_ideal = (j - 1) + np.clip((g - xci[j - 1]) / xi[j - 1], 0.0, 1.0)
@@ -72,7 +72,7 @@ def natural_points(xg: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def ep_gr_curve(gr: np.ndarray, ep: np.ndarray, points: np.ndarray = CURVE_POINTS) -> np.ndarray:
-    """Effort-precision at gain-recall points (SPEC §4.5).
+    """Effort-precision at gain-recall points (docs/measures.md §4.5).
 
     Linear interpolation between consecutive natural points (the earliest of
     points sharing one gr); the first point's ep below it; 0 above the last.
@@ -92,14 +92,14 @@ def ep_gr_curve(gr: np.ndarray, ep: np.ndarray, points: np.ndarray = CURVE_POINT
 
 
 def maep(ep: np.ndarray, n: int) -> float:
-    """MAep = Σ ep at natural points / max(n, #points) (SPEC §4.5)."""
+    """MAep = Σ ep at natural points / max(n, #points) (docs/measures.md §4.5)."""
     return float(ep.sum() / max(n, len(ep))) if max(n, len(ep)) else 0.0
 
 
 def q_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
     """Q = (1/max(R, count(L))) Σ_{g(r)>0} (β·cg(r) + count(r)) / (β·cig(r) + r).
 
-    Sakai's Q-measure (seed 003 eq. 15; SPEC §4.6), R = n, cig without bonus.
+    Sakai's Q-measure (seed 003 eq. 15; docs/measures.md §4.6), R = n, cig without bonus.
     """
     ranks = np.flatnonzero(xg > 0) + 1
     if len(ranks) == 0:
@@ -112,7 +112,7 @@ def q_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
 
 
 def r_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
-    """R-measure = (β·cg(R) + count(R)) / (β·cig(R) + R), R = n (seed 003 eq. 16; SPEC §4.6)."""
+    """R-measure = (β·cg(R) + count(R)) / (β·cig(R) + R), R = n (seed 003 eq. 16; docs/measures.md §4.6)."""
     r = len(xi)
     top = xg[:r]
     return float((beta * top.sum() + np.count_nonzero(top > 0)) / (beta * xi.sum() + r))

@@ -1,7 +1,7 @@
 """Readers: user files -> the data model of :mod:`inexeval.model`.
 
 This module holds the one safe way to stream XML that every reader uses
-(SPEC §1.2 last item): lxml ``iterparse`` with ``resolve_entities=False``,
+(docs/formats.md §1.2 last item): lxml ``iterparse`` with ``resolve_entities=False``,
 ``no_network=True``, ``load_dtd=False`` and ``dtd_validation=False``, so a
 DOCTYPE naming an absent external DTD parses fine and nothing is fetched.
 A document that *declares* entities (``<!ENTITY`` in its internal subset:

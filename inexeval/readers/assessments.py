@@ -1,4 +1,4 @@
-"""INEX 2005/2006 assessment files -> :class:`~inexeval.model.Assessments` (SPEC §1.2).
+"""INEX 2005/2006 assessment files -> :class:`~inexeval.model.Assessments` (docs/formats.md §1.2).
 
 One XML file per pool, as written by the INEX assessment tool::
 
@@ -18,7 +18,7 @@ topic; only those files are read in full.  A broken file that is not
 selected therefore does not stop the evaluation.
 
 Exhaustivity order for the parent/child consistency warning: ``?`` and an
-explicit ``0`` both rank below ``1`` (SPEC: ``? < 1 < 2``), and are not
+explicit ``0`` both rank below ``1`` (docs/formats.md §1.2: ``? < 1 < 2``), and are not
 ordered against each other; an absent (unknown) exhaustivity is not compared.
 """
 
@@ -180,7 +180,7 @@ def _from_parents(path: Path, pattern: re.Pattern[str]) -> str | None:
 def _select_pools(
     by_topic: dict[str, list[_Header]], pools: frozenset[str] | None, warnings: list[str]
 ) -> dict[str, _Header]:
-    """One file per topic: POOLS whitelist, else the one under a ``main`` directory (SPEC §1.2)."""
+    """One file per topic: POOLS whitelist, else the one under a ``main`` directory (docs/formats.md §1.2)."""
     selected: dict[str, _Header] = {}
     unpooled: list[str] = []
     if pools is not None:

@@ -1,7 +1,7 @@
-"""The document collection: element start offsets and text lengths (SPEC §1.4).
+"""The document collection: element start offsets and text lengths (docs/formats.md §1.4).
 
 A document ``<file id>.xml`` is parsed once, and one pass over its tree gives
-every element's normalised path (SPEC §1.1), its **start offset** (text
+every element's normalised path (docs/formats.md §1.1), its **start offset** (text
 characters before it in document order) and its **text length** (characters
 of all its descendant text).  Text is counted in Unicode code points after
 parsing, whitespace-only text included; a tail belongs to the enclosing
@@ -121,7 +121,7 @@ def text_length(root: etree._Element) -> int:
 
 
 class Collection:
-    """Documents under ``root``, found by file id (SPEC §1.4), with per-document caching.
+    """Documents under ``root``, found by file id (docs/formats.md §1.4), with per-document caching.
 
     ``root/<id>.xml`` is tried first; otherwise the collection is indexed
     once (hidden files skipped) and the document whose path relative to
@@ -194,7 +194,7 @@ class Collection:
         return None if info is None else info[0]
 
     def average_length(self) -> float:
-        """Mean text length of every ``.xml`` document under root (SPEC §2.3, AVG_DOC_LENGTH).
+        """Mean text length of every ``.xml`` document under root (docs/config.md, AVG_DOC_LENGTH).
 
         Hidden files and directories are skipped; 0.0 for a collection without documents.
         """

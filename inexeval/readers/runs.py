@@ -1,43 +1,87 @@
-"""INEX runs: XML submissions (2005 IEEE, 2006 Wikipedia) and 7-column text runs.
+"""INEX runs: XML submissions (2005 IEEE, 2006 Wikipedia) and text runs, read once by one reader.
 
-SPEC §1.3.  A file whose first non-blank character is ``<`` is an XML
-submission (root ``<inex-submission>``); anything else is a text run with one
-result per line, ``topic Q0 file rank rsv run-id path``.  Either way the
-ranking is the order of the results in the file, never the ``rank`` values.
+docs/formats.md §1.3.  A file whose first non-blank character is ``<`` is
+an XML submission (root ``<inex-submission>``); anything else is a text run
+with one result per line (``topic Q0 file rank rsv run-id path`` for
+elements).  Either way the ranking is the order of the results in the file,
+never the ``rank`` values.  What one result is (its fields, its key) is its
+*unit* (:mod:`inexeval.readers.units`); everything else is here, once.
 
-Run hygiene, per topic, in this order (SPEC §1.3):
+:class:`RunReader` reads a run (plain or gzip-compressed, ``"-"`` for
+standard input) in one streamed pass and tells a :class:`RunObserver` what
+it finds: every submitted result, a :class:`Block` (one topic's results) at
+a time, with which of them run hygiene keeps and their keys, and every
+:class:`Issue`.  :func:`read_run` (evaluation) builds a
+:class:`~inexeval.model.Run` with an observer that stops at the first error
+and words each kind of issue as one warning per run (docs/formats.md §9.3);
+``inexeval validate`` (:mod:`inexeval.validate`) records every issue with
+its line and adds its own checks.
+
+Run hygiene, per topic, in this order (docs/formats.md §1.3):
 
 1. only the first ``max_results`` submitted results count; the rest are
    dropped and counted;
-2. a result whose invalid file id or path (SPEC §1.1) cannot be normalised
-   keeps its place among those first ``max_results`` and is then skipped
-   (counted);
-3. a result whose normalised ``(file, path)`` occurred earlier in the same
-   topic is a duplicate: dropped, counted.
+2. a result whose raw fields its unit cannot normalise (an invalid file id
+   or path, docs/formats.md §1.1) keeps its place among those first
+   ``max_results`` and is then skipped (counted);
+3. a result whose key occurred earlier in the same topic is a duplicate:
+   dropped, counted;
+4. ranks, where given, must increase strictly down the results of a topic
+   (any start, gaps allowed; compared with the last integer rank); a rank
+   that is not an integer is ignored.  Both are warnings: the ranking stays
+   the file order.
 
-A ``<topic>`` without ``<result>`` is the same as an absent topic; a repeated
-``<topic>`` id continues that topic.  Each kind of problem gives one warning
-per run, with its count and the topics concerned (SPEC §9.3).
+A ``<topic>`` without ``<result>`` is the same as an absent topic; a
+repeated topic (a ``<topic>`` id again, or text lines of a topic after
+other topics) continues that topic.
 
-Speed: an XML submission is first read a ``<topic>`` at a time, with its
-results taken as lists by compiled XPaths and the hygiene applied to whole
-lists (:func:`_parse_xml_by_topic`, :meth:`_Collector.add_topic`).  Anything
-unusual hands the topic, or the whole file, to the result-by-result reader
-(:func:`_parse_xml`, :meth:`_Collector.add`), which defines the outcome:
-results, warnings and errors are the same either way.
+Issues (:attr:`Issue.kind`), by what they do:
+
+============== ======== ================================================================
+kind           effect   what
+============== ======== ================================================================
+malformed      error    a result the reader cannot take: text line without the unit's
+                        columns, rank not an integer, score not a number, not UTF-8;
+                        XML ``<result>`` outside ``<topic>``, ``<topic>`` without
+                        ``topic-id``, ``<topic>`` not directly in the root.  Evaluation
+                        refuses the run; an observer that reads on skips the result(s)
+beyond         dropped  results of a topic after the first ``max_results`` (one issue
+                        per block, ``count`` results, ``line`` the first's)
+invalid        skipped  fields the unit cannot normalise (``message``: why)
+duplicate      dropped  key seen earlier in the topic (``value``: the key)
+rank_order     warning  rank not above the previous one (``value``: (rank, previous);
+                        ``count`` results at once, ``line`` the first's)
+rank_nan       warning  a rank that is not an integer (``value``: its text, stripped)
+run_tag        warning  text line whose run-id column differs from the first line's
+                        (``value``: that tag)
+empty_topic    note     ``<topic>`` without results (its ``topic-id``, or None)
+repeated_topic note     results of a topic after other topics' (``line``: the first)
+============== ======== ================================================================
+
+Errors that end reading are :class:`~inexeval.errors.InputError` raised
+with file and line: the file cannot be read or decompressed, malformed XML,
+entity declarations (:func:`~inexeval.readers.refuse_entity_declarations`),
+a root other than ``<inex-submission>``.
+
+Speed: an XML submission is read a ``<topic>`` at a time (its ``start`` and
+``end`` events only), its results' fields taken as lists by compiled XPaths, and the
+hygiene applied to whole lists (:meth:`_Hygiene.add`).  A topic whose lists
+do not line up with its results (a result without a field, ...) is read
+result by result, and a list with an invalid result, a duplicate or a
+non-integer rank goes through the same hygiene one result at a time; the
+outcome, issues included, is the same either way.  Text runs are read a
+line at a time and handed over in blocks of consecutive lines of a topic.
 """
 
 from __future__ import annotations
 
-import codecs
 import gzip
 import io
 import re
 import sys
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
-from sys import intern
 from typing import IO
 
 import numpy as np
@@ -45,15 +89,11 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.paths import normalise_file_id, normalise_path
-from inexeval.readers import (
-    prolog_end,
-    refuse_entity_declarations,
-    release,
-    safe_iterparse,
-)
+from inexeval.readers import prolog_end, refuse_entity_declarations, safe_iterparse
+from inexeval.readers.units import ELEMENT, Unit, unit_named
+from inexeval.tasks import DEFAULT_MAX_RESULTS
 
-__all__ = ["read_run"]
+__all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -62,45 +102,134 @@ _MAX_TOPICS_LISTED = 10
 #: The first non-blank byte is ``<`` (blank: what ``bytes.strip`` removes).
 _BLANK = b" \t\n\r\x0b\x0c"
 _XML_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
-#: Bytes read at a time when a run is scanned or its head is looked at.
+#: Bytes read at a time when the head of a run is looked at.
 _CHUNK = 1 << 20
+#: Whether whole lists may be taken at once (XPath lists, bulk hygiene); tests turn it off
+#: to check that reading one result at a time gives the same outcome.
+_BULK = True
 
 
-def read_run(path: str | Path, *, max_results: int = 1500) -> Run:
+def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: str = "element") -> Run:
     """Read one run file (XML or text, optionally gzip-compressed; ``"-"`` is stdin).
 
     Returns a :class:`~inexeval.model.Run` whose ``topics`` map each topic id
-    to its ``(file, path)`` results after run hygiene, in rank (file) order.
-    Raises :class:`~inexeval.errors.InputError` with file and line when the
-    run cannot be parsed.
+    to its results' keys (``(file, path)`` for elements) after run hygiene,
+    in rank (file) order, and whose ``warnings`` word each kind of issue
+    once.  Raises :class:`~inexeval.errors.InputError` with file and line
+    when the run cannot be read, at the first ``malformed`` issue included.
     """
-    source = "<stdin>" if str(path) == "-" else str(path)
-    run_input = RunInput(path, source)
-    head = run_input.head()
-    if _XML_START.match(head.removeprefix(BOM)):
-        run_id, task, collector = _read_xml(run_input, head, source, max_results)
-    else:
-        collector = _Collector(source, max_results)
-        _check_utf8(run_input)
-        with run_input.open() as lines:
-            run_id, task = _parse_text(lines, source, collector)
-    if not run_id:
-        run_id = run_id_from_name(source)
+    reader = RunReader(path, unit=unit_named(unit), max_results=max_results)
+    builder = _RunBuilder(reader.source, max_results)
+    reader.read(builder)
     return Run(
-        run_id=run_id,
-        source=source,
-        task=task,
-        topics=collector.topics(),
-        warnings=collector.warnings(),
+        run_id=reader.run_id or run_id_from_name(reader.source),
+        source=reader.source,
+        task=reader.task,
+        topics=builder.topics,
+        warnings=builder.warnings(reader.run_id),
+        unit=unit,
     )
 
 
+# --------------------------------------------------------------------------- what the reader reports
+
+
+class Issue:
+    """One thing the reader found (see the kinds in the module docstring)."""
+
+    __slots__ = ("count", "kind", "line", "message", "topic", "value")
+
+    def __init__(self, kind: str, topic: str | None, line: int | None, message: str = "",
+                 value: object = None, count: int = 1):
+        self.kind = kind
+        self.topic = topic
+        self.line = line
+        self.message = message
+        self.value = value
+        self.count = count
+
+    def __repr__(self) -> str:
+        return (f"Issue({self.kind!r}, {self.topic!r}, {self.line!r}, {self.message!r}, "
+                f"value={self.value!r}, count={self.count})")
+
+
+class Block:
+    """Submitted results of one topic, in file order: a ``<topic>`` element, or consecutive text lines.
+
+    ``fields`` holds one list per field of the unit (raw values; None or, from
+    an XPath, a node that is not text, where absent), ``ranks`` and ``rsvs``
+    the raw ``rank`` and ``rsv`` texts (None when no result has one; XML
+    ``rsvs`` only for an observer that :attr:`~RunObserver.wants_rsv`).
+    ``line(i)`` is the line of result ``i``; for XML it is valid only while
+    the observer is being told about the block (its issues included).
+    """
+
+    __slots__ = ("fields", "line", "n", "ranks", "rsvs", "topic")
+
+    def __init__(self, topic: str, n: int, fields: list[list], ranks: list | None, rsvs: list | None,
+                 line: Callable[[int], int | None]):
+        self.topic = topic
+        self.n = n
+        self.fields = fields
+        self.ranks = ranks
+        self.rsvs = rsvs
+        self.line = line
+
+    def lines(self) -> list[int | None]:
+        """The line of every result."""
+        return list(map(self.line, range(self.n)))
+
+
+class RunObserver:
+    """What a :class:`RunReader` tells about a run; the defaults ignore everything."""
+
+    #: Whether :attr:`Block.rsvs` should be read (XML: one more XPath per topic).
+    wants_rsv = False
+
+    def issue(self, issue: Issue) -> None:
+        """One issue, as found: a block's hygiene issues just before :meth:`block` (for a text run,
+        after the issues of the block's lines).  Raising stops the reading (evaluation does, at an error)."""
+
+    def block(self, block: Block, kept: list[int] | None, keys: list[Hashable]) -> None:
+        """A block and what hygiene keeps of it: ``keys[j]`` is the key of result ``kept[j]``
+        (``kept`` None: results ``0 .. len(keys) - 1``)."""
+
+
+class RunReader:
+    """Reads one run file once (see the module docstring).
+
+    ``format`` (``"xml"``, ``"text"``, or ``"unknown"`` until the head is
+    read), ``run_id`` (the root's ``run-id`` or the first line's run tag,
+    stripped; ``""`` when absent) and ``task`` (the root's ``task``, or None)
+    are filled in as they are read, so they are there even after an error.
+    """
+
+    def __init__(self, path: str | Path, *, unit: Unit = ELEMENT, max_results: int = DEFAULT_MAX_RESULTS):
+        self.path = path
+        self.source = "<stdin>" if str(path) == "-" else str(path)
+        self.unit = unit
+        self.max_results = max_results
+        self.format = "unknown"
+        self.run_id = ""
+        self.task: str | None = None
+
+    def read(self, observer: RunObserver) -> None:
+        """Read the run, telling ``observer``; InputError (file, line) when it cannot be read."""
+        run_input = RunInput(self.path, self.source)
+        head = run_input.head()
+        hygiene = _Hygiene(self.unit, self.max_results, observer)
+        if _XML_START.match(head.removeprefix(BOM)):
+            self.format = "xml"
+            refuse_entity_declarations(head, self.source)
+            with run_input.open() as fh:
+                _read_xml(self, fh, hygiene, observer)
+        else:
+            self.format = "text"
+            with run_input.open() as lines:
+                _read_text(self, lines, hygiene, observer)
+
+
 # --------------------------------------------------------------------------- input
-
-
-def read_run_bytes(path: str | Path, source: str) -> bytes:
-    """The whole file as bytes: stdin for ``"-"``, gunzipped when gzip-compressed."""
-    return RunInput(path, source).read()
 
 
 def _gunzip(data: bytes, source: str) -> bytes:
@@ -111,7 +240,7 @@ def _gunzip(data: bytes, source: str) -> bytes:
 
 
 class RunInput:
-    """A run file that its readers may open more than once, each time streamed from the start.
+    """A run file that may be opened more than once, each time streamed from the start.
 
     A file is read from disk on every :meth:`open` (gunzipped on the fly when
     it starts with the gzip magic bytes or is named ``*.gz``), so that a run
@@ -148,14 +277,9 @@ class RunInput:
             raise InputError(f"cannot read run: {exc.strerror or exc}", self.source) from None
         return _Guarded(gzip.GzipFile(fileobj=fh, mode="rb") if self._gzip else fh, self.source, self._gzip, fh)
 
-    def read(self) -> bytes:
-        """The whole content."""
-        with self.open() as fh:
-            return fh.read()
-
     def head(self) -> bytes:
         """The content up to the first non-blank byte and, when that is ``<``, up to and
-        including the root element's start tag (SPEC §1.3: XML or text), or all of it."""
+        including the root element's start tag (docs/formats.md §1.3: XML or text), or all of it."""
         out = bytearray()
         with self.open() as fh:
             while True:
@@ -213,172 +337,44 @@ def run_id_from_name(source: str) -> str:
 # --------------------------------------------------------------------------- XML
 
 
-#: An entity reference other than the five predefined ones or a character
-#: reference.  lxml's XPath does not see entity-reference nodes (``.text`` stops
-#: at them), so a file with one is left to the streaming reader.
-_ENTITY_REF = re.compile(rb"&(?!#|(?:amp|lt|gt|quot|apos);)")
-#: A ``<result>`` start tag in the raw bytes.
-_RESULT_TAG = re.compile(rb"<result[ \t\r\n/>]")
+_RESULTS = etree.XPath("result")
+_COUNT_RESULTS = etree.XPath("count(result)")
+_COUNT_ALL_RESULTS = etree.XPath("count(.//result)")
+_RANKS = etree.XPath("result/rank[last()]/node()[1]", smart_strings=False)
+_RSVS = etree.XPath("result/rsv[last()]/node()[1]", smart_strings=False)
+_FIELD_XPATHS: dict[str, tuple[etree.XPath, ...]] = {}
 
 
-def _read_xml(run_input: RunInput, head: bytes, source: str,
-              max_results: int) -> tuple[str, str | None, _Collector]:
-    """Read an ``<inex-submission>``: (run id, task, collector after hygiene).
+def _field_xpaths(unit: Unit) -> tuple[etree.XPath, ...]:
+    """The unit's field XPaths from a ``<topic>`` (``result/...``), compiled once."""
+    xpaths = _FIELD_XPATHS.get(unit.name)
+    if xpaths is None:
+        xpaths = _FIELD_XPATHS[unit.name] = tuple(
+            etree.XPath(f"result/{x}", smart_strings=False) for x in unit.xml_xpaths)
+    return xpaths
 
-    The prolog (in ``head``, :meth:`RunInput.head`) is checked for entity declarations, then one streamed pass
-    over the bytes (:func:`_scan`) tells whether the per-topic reader
-    :func:`_parse_xml_by_topic` may be used.  When it may not, or declines
-    (anything unusual, any error), the file is read again from the start by
-    the per-result reader :func:`_parse_xml`, which is the reference for
-    every result, warning and error (file and line).  Both give the same Run
-    for every file the first one accepts.
+
+def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer: RunObserver) -> None:
+    """Stream an ``<inex-submission>`` one ``<topic>`` at a time (the caller has checked the prolog).
+
+    A ``<topic>``'s results are its ``<result>`` children; a ``<result>``
+    anywhere else is ``malformed``: inside a topic's other children (found
+    when the topic ends), or outside any topic (found in the root's children
+    when the next topic starts, and after the last topic at the end).  A
+    ``<topic>`` that is not a child of the root is ``malformed`` when it
+    holds results.  Each topic is cleared when it ends, and the root's
+    children before a topic are deleted when it starts, so that memory stays
+    that of one topic.  Issues come in file order but for one case: a
+    ``<result>`` inside a topic's other children, or a topic without
+    ``topic-id``, is found when the topic ends, after what its results gave.
     """
-    refuse_entity_declarations(head, source)
-    entity_refs, result_prefixes, result_tags = _scan(run_input)
-    if not entity_refs:
-        collector = _Collector(source, max_results)
-        try:
-            with run_input.open() as fh:
-                got = _parse_xml_by_topic(fh, source, collector)
-        except InputError:
-            got = None
-        # every <result tag of the file must have been read as a topic's result
-        if got is not None and got[2] in (result_prefixes, result_tags):
-            return got[0], got[1], collector
-    collector = _Collector(source, max_results)
-    with run_input.open() as fh:
-        run_id, task = _parse_xml(fh, source, collector)
-    return run_id, task, collector
-
-
-def _scan(run_input: RunInput) -> tuple[bool, int, int]:
-    """One streamed pass over a run's bytes: (has an entity reference other than the predefined
-    ones, occurrences of ``<result``, of a ``<result`` tag name), as if the whole file were searched.
-
-    Each chunk is searched together with the last 7 bytes before it: a match
-    is counted in the chunk where it ends (no pattern fits in 7 bytes
-    without a byte of the new chunk, given the search start); an ``&`` is
-    judged once 5 bytes follow it (the look-ahead of :data:`_ENTITY_REF`) or
-    at the end of the file.
-    """
-    entity = False
-    result_prefixes = result_tags = 0
-    tail = b""
-    with run_input.open() as fh:
-        while True:
-            chunk = fh.read(_CHUNK)
-            buf = tail + chunk
-            if chunk:
-                result_prefixes += buf.count(b"<result", max(0, len(tail) - 6))
-                result_tags += len(_RESULT_TAG.findall(buf, max(0, len(tail) - 7)))
-            if not entity:
-                m = _ENTITY_REF.search(buf, max(0, len(tail) - 5))
-                entity = m is not None and m.start() < (len(buf) - 5 if chunk else len(buf))
-            if not chunk:
-                return entity, result_prefixes, result_tags
-            tail = buf[-7:]
-
-
-def _parse_xml_by_topic(stream: IO[bytes], source: str, collector: _Collector) -> tuple[str, str | None, int] | None:
-    """Stream an ``<inex-submission>`` one ``<topic>`` at a time; (run id, task, results read) or None.
-
-    One ``end`` event per ``<topic>``; its results are taken in bulk by
-    compiled XPaths (``result/file[last()]/node()[1]``: the leading text node
-    of a result's last ``<file>``, which is what the per-result reader reads as
-    ``.text``: libxml2 merges adjacent text, CDATA included, and files with
-    entity references, the one node XPath skips, never come here), and
-    :meth:`_Collector.add_topic` applies the hygiene to whole lists.  A topic
-    whose lists do not line up with its results, or that has an invalid
-    result, a duplicate or a non-integer rank, is done result by result
-    exactly as :func:`_parse_xml` does.
-
-    Returns None, leaving the file to :func:`_parse_xml`, where that reader
-    would raise an error: wrong root and a ``<topic>`` with results but no
-    id.  A ``<result>`` that is not a child of a ``<topic>`` is detected by
-    the caller: the results read from topics must be every ``<result`` tag
-    in the bytes.
-    """
-    results_of = etree.XPath("result")
-    count_results = etree.XPath("count(result)")
-    file_texts, path_texts, rank_texts = (
-        etree.XPath(f"result/{tag}[last()]/node()[1]", smart_strings=False) for tag in ("file", "path", "rank")
-    )
+    source = reader.source
+    unit = reader.unit
+    field_xpaths = _field_xpaths(unit)
+    wants_rsv = observer.wants_rsv
     root = None
-    listed = 0
-    events = safe_iterparse(stream, source, events=("end",), tag=("topic", SUBMISSION_ROOT))
-    for _event, elem in events:
-        if root is None:
-            root = elem.getroottree().getroot()
-            if root.tag != SUBMISSION_ROOT:
-                return None
-        if elem.tag != "topic":
-            continue
-        n = int(count_results(elem))
-        if n:
-            topic = (elem.get("topic-id") or "").strip()
-            if not topic:
-                return None
-            listed += n
-            files = file_texts(elem)
-            paths = path_texts(elem)
-            ranks = rank_texts(elem)
-            # No rank text anywhere means every rank is None: nothing to check.
-            aligned = len(files) == n and len(paths) == n and len(ranks) in (0, n)
-            if not (aligned and collector.add_topic(topic, n, files, paths, ranks, _LineOf(results_of, elem))):
-                for res in results_of(elem):
-                    collector.add(topic, *_fields(res), res.sourceline)
-        release(elem)
-    if root is None:
-        return None
-    run_id = (root.get("run-id") or "").strip()
-    task = (root.get("task") or "").strip() or None
-    return run_id, task, listed
-
-
-class _LineOf:
-    """``line_of(i)``: the line of the i-th ``<result>`` of a topic (its elements are found on first use)."""
-
-    __slots__ = ("_results", "_results_of", "_topic")
-
-    def __init__(self, results_of: etree.XPath, topic: etree._Element):
-        self._results_of = results_of
-        self._topic = topic
-        self._results: list[etree._Element] | None = None
-
-    def __call__(self, i: int) -> int | None:
-        if self._results is None:
-            self._results = self._results_of(self._topic)
-        return self._results[i].sourceline
-
-
-def _fields(result: etree._Element) -> tuple[str | None, str | None, str | None]:
-    """(file, path, rank) texts of a ``<result>``: the last child of each name wins."""
-    file_raw = path_raw = rank_raw = None
-    for child in result:
-        ctag = child.tag
-        if ctag == "file":
-            file_raw = child.text
-        elif ctag == "path":
-            path_raw = child.text
-        elif ctag == "rank":
-            rank_raw = child.text
-    return file_raw, path_raw, rank_raw
-
-
-def _parse_xml(stream: IO[bytes], source: str, collector: _Collector) -> tuple[str, str | None]:
-    """Stream an ``<inex-submission>`` result by result; return (run id, task).
-
-    The reference reader (the caller has checked the prolog for entity
-    declarations).  Only ``end`` events of ``<result>`` and ``<topic>`` are
-    asked for; a result's topic is its parent element, whose attributes are
-    complete by then.
-    """
-    root = None
-    topic_elem = None  # the <topic> element of the previous result
-    topic = ""
-    add = collector.add
-    events = safe_iterparse(stream, source, events=("end",), tag=("result", "topic", SUBMISSION_ROOT))
-    for _event, elem in events:
+    events = safe_iterparse(stream, source, events=("start", "end"), tag=("topic", SUBMISSION_ROOT))
+    for event, elem in events:
         if root is None:
             root = elem.getroottree().getroot()
             if root.tag != SUBMISSION_ROOT:
@@ -387,257 +383,196 @@ def _parse_xml(stream: IO[bytes], source: str, collector: _Collector) -> tuple[s
                     source,
                     root.sourceline,
                 )
-        tag = elem.tag
-        if tag == "result":
-            par = elem.getparent()
-            if par is not topic_elem:
-                if par is None or par.tag != "topic":
-                    raise InputError("<result> outside <topic>", source, elem.sourceline)
-                topic = (par.get("topic-id") or "").strip()
-                if not topic:
-                    raise InputError("<topic> without a topic-id attribute", source, par.sourceline)
-                topic_elem = par
-            add(topic, *_fields(elem), elem.sourceline)
-            release(elem)
-        elif tag == "topic":
-            topic_elem = None
-            release(elem)
+            reader.run_id = (root.get("run-id") or "").strip()
+            reader.task = (root.get("task") or "").strip() or None
+        if elem.tag != "topic":
+            continue
+        parent = elem.getparent()
+        if event == "start":
+            if parent is root:  # what precedes it is complete: found before any error inside the topic
+                _outside_before(elem, root, observer)
+            continue
+        if parent is not root:
+            if _COUNT_ALL_RESULTS(elem):
+                _malformed(observer, None, elem.sourceline, f"<topic> inside <{parent.tag}>")
+            elem.clear()
+            continue
+        n = int(_COUNT_RESULTS(elem))
+        topic = (elem.get("topic-id") or "").strip()
+        if not n:
+            observer.issue(Issue("empty_topic", topic or None, elem.sourceline))
+        elif not topic:
+            _malformed(observer, None, elem.sourceline, "<topic> without a topic-id attribute")
+        else:
+            hygiene.add(_xml_block(elem, topic, n, unit, field_xpaths, wants_rsv))
+        if int(_COUNT_ALL_RESULTS(elem)) != n:
+            for res in elem.iter("result"):
+                if res.getparent() is not elem:
+                    _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+        elem.clear()
     if root is None:
         raise InputError(f"not an INEX submission: no <{SUBMISSION_ROOT}> element", source, None)
-    run_id = (root.get("run-id") or "").strip()
-    task = (root.get("task") or "").strip() or None
-    return run_id, task
+    for res in root.iter("result"):  # after the last topic (topics are empty by now)
+        _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+
+
+def _outside_before(topic: etree._Element, root: etree._Element, observer: RunObserver) -> None:
+    """Delete the root's children before ``topic``, each ``<result>`` in them being ``malformed``."""
+    while topic.getprevious() is not None:
+        first = root[0]
+        if first.tag != "topic":  # earlier topics are empty
+            for res in first.iter("result"):
+                _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+        del root[0]
+
+
+def _malformed(observer: RunObserver, topic: str | None, line: int | None, message: str) -> None:
+    observer.issue(Issue("malformed", topic, line, message))
+
+
+def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit,
+               field_xpaths: tuple[etree.XPath, ...], wants_rsv: bool) -> Block:
+    """The ``n`` results of a ``<topic>`` as a :class:`Block`.
+
+    Each field, rank and rsv is a list taken by one XPath for the whole
+    topic (:attr:`Unit.xml_xpaths`; the leading text node of the last
+    ``<rank>``, ``<rsv>``); when a list does not have one item per result
+    (a result without one, or without any rank while another has one), or
+    the topic holds entity references (which XPath does not see, while they
+    end an element's ``.text``), every result is read on its own
+    (:meth:`Unit.xml_values`, ``.text`` of the last ``<rank>``, ``<rsv>``).
+    """
+    lines = _XmlLines(topic_elem)
+    if _BULK and next(topic_elem.iter(etree.Entity), None) is None:
+        fields = [xpath(topic_elem) for xpath in field_xpaths]
+        ranks = _RANKS(topic_elem)
+        rsvs = _RSVS(topic_elem) if wants_rsv else []
+        if all(len(f) == n for f in fields) and len(ranks) in (0, n) and len(rsvs) in (0, n):
+            return Block(topic, n, fields, ranks or None, rsvs or None, lines)
+    results = lines.results()
+    fields = [list(column) for column in zip(*map(unit.xml_values, results))]
+    ranks = [_last_text(r, "rank") for r in results]
+    rsvs = [_last_text(r, "rsv") for r in results] if wants_rsv else []
+    return Block(topic, n, fields, ranks if ranks.count(None) < n else None,
+                 rsvs if rsvs and rsvs.count(None) < n else None, lines)
+
+
+def _last_text(result: etree._Element, tag: str) -> str | None:
+    """``.text`` of the last child called ``tag`` (None when there is none)."""
+    text = None
+    for child in result:
+        if child.tag == tag:
+            text = child.text
+    return text
+
+
+class _XmlLines:
+    """``lines(i)``: the line of the i-th ``<result>`` of a topic (its elements are found on first use)."""
+
+    __slots__ = ("_results", "_topic")
+
+    def __init__(self, topic: etree._Element):
+        self._topic = topic
+        self._results: list[etree._Element] | None = None
+
+    def results(self) -> list[etree._Element]:
+        if self._results is None:
+            self._results = _RESULTS(self._topic)
+        return self._results
+
+    def __call__(self, i: int) -> int | None:
+        return self.results()[i].sourceline
 
 
 # --------------------------------------------------------------------------- text
 
 
-def _check_utf8(run_input: RunInput) -> None:
-    """InputError with the line of the first byte that is not UTF-8, read in chunks.
+def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, observer: RunObserver) -> None:
+    """Read a text run, one line of :attr:`Unit.text_columns` per result, UTF-8.
 
-    A pass of its own, so that this error comes first, whatever else the
-    text run holds (as when the whole file was decoded at once).
+    Blank lines are skipped; a line that is not UTF-8, has another number of
+    columns, a rank that is not an integer or a score that is not a number
+    is ``malformed``.  The first line's run tag is the run id; a line with
+    another is a ``run_tag`` issue.  Consecutive lines of one topic are one
+    block.
     """
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    lines_before = 0
-    with run_input.open() as fh:
-        while True:
-            chunk = fh.read(_CHUNK)
-            try:
-                decoder.decode(chunk, final=not chunk)
-            except UnicodeDecodeError as exc:
-                # exc.object: at most 3 held-back bytes of a split character (no newline), then chunk
-                line = lines_before + exc.object.count(b"\n", 0, exc.start) + 1
-                raise InputError("run is not valid UTF-8", run_input.source, line) from None
-            if not chunk:
-                return
-            lines_before += chunk.count(b"\n")
-
-
-def _parse_text(lines: Iterable[bytes], source: str, collector: _Collector) -> tuple[str, None]:
-    """Read ``topic Q0 file rank rsv run-id path`` lines (UTF-8, checked); return (run id, None)."""
+    columns = reader.unit.text_columns
+    width = len(columns)
+    at_topic, at_rank, at_rsv, at_tag = map(columns.index, ("topic", "rank", "rsv", "run-id"))
+    at_fields = [columns.index(f) for f in reader.unit.fields]
+    layout = " ".join(columns)
     run_id = ""
-    other_tags = 0
-    first_other: tuple[int, str] | None = None
-    add = collector.add
+    topic = None
+    rows: list[list[str]] = []
+    numbers: list[int] = []
     for lineno, raw in enumerate(lines, 1):
-        line = raw.decode("utf-8")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            _malformed(observer, None, lineno, "run is not valid UTF-8")
+            continue
         if lineno == 1:
             line = line.removeprefix("\ufeff")  # a byte order mark
         cols = line.split()
         if not cols:
             continue
-        if len(cols) != 7:
-            raise InputError(
-                f"expected 7 columns 'topic Q0 file rank rsv run-id path', found {len(cols)}",
-                source,
-                lineno,
-            )
-        topic, _q0, file_raw, rank_raw, rsv_raw, tag, path_raw = cols
+        if len(cols) != width:
+            _malformed(observer, None, lineno, f"expected {width} columns '{layout}', found {len(cols)}")
+            continue
+        here = cols[at_topic]
+        rank = cols[at_rank]
         try:
-            int(rank_raw)
+            int(rank)
         except ValueError:
-            raise InputError(f"rank {rank_raw!r} is not an integer", source, lineno) from None
+            _malformed(observer, here, lineno, f"rank {rank!r} is not an integer")
+            continue
+        rsv = cols[at_rsv]
         try:
-            float(rsv_raw)
+            float(rsv)
         except ValueError:
-            raise InputError(f"score {rsv_raw!r} is not a number", source, lineno) from None
+            _malformed(observer, here, lineno, f"score {rsv!r} is not a number")
+            continue
+        tag = cols[at_tag]
         if not run_id:
-            run_id = tag
+            run_id = reader.run_id = tag
         elif tag != run_id:
-            other_tags += 1
-            if first_other is None:
-                first_other = (lineno, tag)
-        add(topic, file_raw, path_raw, rank_raw, lineno)
-    if first_other is not None:
-        collector.extra.append(
-            f"{source}: {other_tags} {_plural(other_tags, 'line')} with a run tag other than "
-            f"{run_id!r} (first at line {first_other[0]}: {first_other[1]!r}); {run_id!r} used"
-        )
-    return run_id, None
+            observer.issue(Issue("run_tag", here, lineno, value=tag))
+        if here != topic:
+            if rows:
+                hygiene.add(_text_block(topic, rows, numbers, at_fields, at_rank, at_rsv))
+            topic, rows, numbers = here, [], []
+        rows.append(cols)
+        numbers.append(lineno)
+    if rows:
+        hygiene.add(_text_block(topic, rows, numbers, at_fields, at_rank, at_rsv))
+
+
+def _text_block(topic: str, rows: list[list[str]], numbers: list[int], at_fields: list[int],
+                at_rank: int, at_rsv: int) -> Block:
+    return Block(topic, len(rows), [[r[at] for r in rows] for at in at_fields],
+                 [r[at_rank] for r in rows], [r[at_rsv] for r in rows], numbers.__getitem__)
 
 
 # --------------------------------------------------------------------------- hygiene
 
 
-class _Topic:
+class _TopicState:
     """Per-topic hygiene state."""
 
-    __slots__ = ("last_rank", "results", "seen", "submitted")
+    __slots__ = ("last_rank", "seen", "submitted")
 
     def __init__(self) -> None:
         self.submitted = 0
-        self.results: list[tuple[str, str]] = []
-        self.seen: set[tuple[str, str]] = set()
+        self.seen: set[Hashable] = set()
         self.last_rank: int | None = None
-
-
-class _Count:
-    """A counted problem: total, per-topic presence in first-seen order, first example."""
-
-    __slots__ = ("first", "n", "topics")
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.topics: dict[str, None] = {}
-        self.first: str | None = None
-
-    def hit(self, topic: str, first: str | None = None) -> None:
-        self.n += 1
-        self.topics[topic] = None
-        if self.first is None:
-            self.first = first
-
-    def hits(self, topic: str, k: int) -> None:
-        """``k`` hits in ``topic``; the caller sets ``first`` if it is still unset."""
-        self.n += k
-        self.topics[topic] = None
-
-
-class _Normalised(dict):
-    """Raw string -> normalised form, or None when invalid; computed on the first look-up.
-
-    Runs repeat few distinct file ids and paths (within a run and across the
-    runs of one collection), so each is normalised once per process.  At most
-    ``limit`` strings are kept; later new ones are normalised on every
-    look-up.  A value that is not a string (an element node, in a malformed
-    result) gives None and is not stored.
-    """
-
-    __slots__ = ("_limit", "_normalise")
-
-    def __init__(self, normalise: Callable[[str], str], limit: int):
-        super().__init__()
-        self._normalise = normalise
-        self._limit = limit
-
-    def __missing__(self, raw: object) -> str | None:
-        if type(raw) is not str:
-            return None
-        try:
-            value = self._normalise(raw)
-        except InvalidPath:
-            value = None
-        if len(self) < self._limit:
-            self[raw] = value
-        return value
-
-
-_FILE_IDS = _Normalised(normalise_file_id, 200_000)
-_PATHS = _Normalised(normalise_path, 200_000)
-
-
-def _ascii_classes(classes: dict[str, str]) -> dict[int, str]:
-    """A ``str.translate`` table: the given characters to their class, other ASCII to ``?``."""
-    table = {chr(c): "?" for c in range(128)}
-    for chars, cls in classes.items():
-        table.update(dict.fromkeys(chars, cls))
-    return str.maketrans(table)
-
-
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-_DIGITS = "0123456789"
-
-#: File-id characters by class: ``/`` and ``.`` kept, ``x m l`` in either
-#: case lower-cased (a ``.xml`` ending), white space, controls and ``\\`` to
-#: ``?``, any other printable ASCII ``a``; non-ASCII is left as it is.
-_FILE_ID_CLASSES = _ascii_classes(
-    {
-        "".join(chr(c) for c in range(33, 127) if chr(c) not in "\\/."): "a",
-        "/": "/",
-        ".": ".",
-        "xX": "x",
-        "mM": "m",
-        "lL": "l",
-        "\0": "\0",
-    }
-)
-#: The shape of a file id that :func:`~inexeval.paths.normalise_file_id`
-#: leaves as it is (SPEC §1.1): not empty, no white space or ``\\``, no
-#: leading ``/`` or ``./``, no ``.xml`` ending.
-_PLAIN_FILE_ID = re.compile(r"(?!/|\./)[axml./]+(?<!\.xml)")
-
-#: Path characters by class: tag start ``a`` (``a-z _``), digit ``0`` (1-9)
-#: or ``z`` (0), other tag character ``.`` (``. : -``), ``/ [ ]`` kept, any
-#: other ASCII ``?`` (upper case, white space, ...); non-ASCII is left as it is.
-_PATH_CLASSES = _ascii_classes(
-    {_LETTERS + "_": "a", _DIGITS[1:]: "0", "0": "z", ".:-": ".", "/": "/", "[": "[", "]": "]", "\0": "\0"}
-)
-#: The shape of a normalised path (SPEC §1.1, what
-#: :func:`~inexeval.paths.normalise_path` writes): steps ``/tag[n]``, a
-#: lower-case tag ``[a-z_][a-z0-9_.:-]*``, n without leading zeros,
-#: 1 <= n < 10^18.
-_NORMAL_PATH = re.compile(r"(?:/a[a.0z]*\[0[0z]{0,17}\])+")
-
-_file_id_shapes: dict[str, bool] = {}
-_path_shapes: dict[str, bool] = {}
-
-
-def _plain_file_ids(raws: list[str]) -> bool:
-    """True only if :func:`~inexeval.paths.normalise_file_id` leaves every one of ``raws`` unchanged."""
-    return _all_plain(raws, _FILE_ID_CLASSES, _PLAIN_FILE_ID, _file_id_shapes)
-
-
-def _plain_paths(raws: list[str]) -> bool:
-    """True only if :func:`~inexeval.paths.normalise_path` leaves every one of ``raws`` unchanged."""
-    return _all_plain(raws, _PATH_CLASSES, _NORMAL_PATH, _path_shapes)
-
-
-def _all_plain(raws: list[str], classes: dict[int, str], plain: re.Pattern[str], known: dict[str, bool]) -> bool:
-    """True only if every string of ``raws``, mapped to character classes, fully matches ``plain``.
-
-    The strings are mapped all at once (joined by NUL, which no XML text
-    holds) and split again; a run has few distinct shapes (``/article[1]/p[10]``
-    -> ``/aaaaaaa[0]/a[0z]``), each matched once and remembered in ``known``.
-    This replaces a look-up per result by C-level work on the whole list.
-    May be False for a plain string (e.g. an id with inner white space): the
-    caller then normalises one by one.
-    """
-    if not raws:
-        return True
-    try:
-        shapes = "\0".join(raws).translate(classes).split("\0")
-    except TypeError:  # an element node, in a malformed result
-        return False
-    if len(shapes) != len(raws):  # a NUL inside a string
-        return False
-    for shape in set(shapes):
-        ok = known.get(shape)
-        if ok is None:
-            ok = plain.fullmatch(shape) is not None
-            if len(known) < 10_000:
-                known[shape] = ok
-        if not ok:
-            return False
-    return True
 
 
 #: ``str(i)`` for the ranks most runs use, to recognise ``"1", "2", ...`` without int().
 _RANK_TEXT = [str(i) for i in range(10_001)]
 
 
-def _integer_ranks(raws: list[str]) -> np.ndarray | None:
-    """``int()`` of every rank text as int64, or None if one is not an integer or does not fit.
+def _integer_ranks(raws: list) -> np.ndarray | None:
+    """``int()`` of every rank text as int64, or None if one is not an integer text or does not fit.
 
     Consecutive ranks written plainly (``"1", "2", ...``, the usual case) are
     recognised by comparing the list with :data:`_RANK_TEXT`.
@@ -654,169 +589,174 @@ def _integer_ranks(raws: list[str]) -> np.ndarray | None:
         return None
 
 
-class _Collector:
-    """Applies run hygiene, result by result or a topic at a time, and words the run's warnings."""
+class _Hygiene:
+    """Run hygiene (module docstring), a block at a time; tells the observer each block's outcome and issues.
+
+    Whole lists first (:meth:`Unit.keys`, a set for duplicates, numpy for
+    ranks); where that declines (an invalid result, a duplicate, a rank that
+    is not a 64-bit integer), one result at a time, with the same issues.
+    """
+
+    def __init__(self, unit: Unit, max_results: int, observer: RunObserver):
+        self.unit = unit
+        self.max_results = max_results
+        self.observer = observer
+        self._topics: dict[str, _TopicState] = {}
+        self._previous: str | None = None
+
+    def add(self, block: Block) -> None:
+        topic = block.topic
+        st = self._topics.get(topic)
+        if st is None:
+            st = self._topics[topic] = _TopicState()
+        elif topic != self._previous:
+            self.observer.issue(Issue("repeated_topic", topic, block.line(0)))
+        self._previous = topic
+        n = block.n
+        keep = min(n, max(0, self.max_results - st.submitted))
+        st.submitted += n
+        if block.ranks is not None:
+            self._check_ranks(st, block)
+        kept, keys = self._keys(st, block, keep)
+        if n > keep:
+            self.observer.issue(Issue("beyond", topic, block.line(keep), count=n - keep))
+        self.observer.block(block, kept, keys)
+
+    def _keys(self, st: _TopicState, block: Block, keep: int) -> tuple[list[int] | None, list[Hashable]]:
+        """(kept, keys) of the first ``keep`` results: invalid ones skipped, duplicates dropped."""
+        columns = block.fields if keep == block.n else [f[:keep] for f in block.fields]
+        if _BULK:
+            keys = self.unit.keys(columns)
+            if keys is not None:
+                fresh = set(keys)
+                if len(fresh) == keep and st.seen.isdisjoint(fresh):
+                    if st.seen:
+                        st.seen |= fresh
+                    else:
+                        st.seen = fresh
+                    return None, keys
+        kept: list[int] = []
+        keys = []
+        seen = st.seen
+        topic = block.topic
+        for i, raw in enumerate(zip(*columns)):
+            try:
+                key = self.unit.key(*raw)
+            except InvalidPath as exc:
+                self.observer.issue(Issue("invalid", topic, block.line(i), str(exc)))
+                continue
+            if key in seen:
+                self.observer.issue(Issue("duplicate", topic, block.line(i), value=key))
+                continue
+            seen.add(key)
+            kept.append(i)
+            keys.append(key)
+        return kept, keys
+
+    def _check_ranks(self, st: _TopicState, block: Block) -> None:
+        """Ranks must increase strictly down the topic (any start, gaps allowed); texts that are
+        not integers (or absent) are skipped, the next one compared with the last integer."""
+        ranks = block.ranks
+        values = _integer_ranks(ranks) if _BULK else None
+        if values is not None:
+            late = np.flatnonzero(values[1:] <= values[:-1]) + 1  # result i ranked at or above result i - 1
+            if st.last_rank is not None and values[0] <= st.last_rank:
+                late = np.concatenate(([0], late))
+            if late.size:
+                i = int(late[0])
+                previous = int(values[i - 1]) if i else st.last_rank
+                self.observer.issue(Issue("rank_order", block.topic, block.line(i),
+                                          value=(int(values[i]), previous), count=int(late.size)))
+            st.last_rank = int(values[-1])
+            return
+        last = st.last_rank
+        for i, raw in enumerate(ranks):
+            if type(raw) is not str:  # absent (or, from an XPath, not text: no .text)
+                continue
+            try:
+                rank = int(raw)
+            except ValueError:
+                self.observer.issue(Issue("rank_nan", block.topic, block.line(i), value=raw.strip()))
+                continue
+            if last is not None and rank <= last:
+                self.observer.issue(Issue("rank_order", block.topic, block.line(i), value=(rank, last)))
+            last = rank
+        st.last_rank = last
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class _Count:
+    """Issues of one kind in a run: how many results, the topics in first-seen order, the first issue."""
+
+    __slots__ = ("first", "n", "topics")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.topics: dict[str | None, None] = {}
+        self.first: Issue | None = None
+
+    def add(self, issue: Issue) -> None:
+        self.n += issue.count
+        self.topics[issue.topic] = None
+        if self.first is None:
+            self.first = issue
+
+
+class _RunBuilder(RunObserver):
+    """Evaluation's observer: the kept keys per topic, refusal at the first error, one warning per kind."""
+
+    _WARNED = ("beyond", "invalid", "duplicate", "rank_order", "rank_nan", "run_tag")
 
     def __init__(self, source: str, max_results: int):
         self.source = source
         self.max_results = max_results
-        self._topics: dict[str, _Topic] = {}
-        self._file_ids = _FILE_IDS
-        self._paths = _PATHS
-        self.beyond = _Count()
-        self.invalid = _Count()
-        self.duplicate = _Count()
-        self.rank_order = _Count()
-        self.rank_nan = _Count()
-        self.extra: list[str] = []
+        self.topics: dict[str, list[Hashable]] = {}
+        self._counts = {kind: _Count() for kind in self._WARNED}
 
-    def add(
-        self, topic: str, file_raw: str | None, path_raw: str | None, rank_raw: str | None, line: int | None
-    ) -> None:
-        """Apply SPEC §1.3 hygiene to one submitted result of ``topic``."""
-        st = self._topics.get(topic)
-        if st is None:
-            st = self._topics[topic] = _Topic()
-        st.submitted += 1
-        if rank_raw is not None:
-            self._check_rank(st, topic, rank_raw, line)
-        if st.submitted > self.max_results:
-            self.beyond.hit(topic)
-            return
-        try:
-            if file_raw is None:
-                raise InvalidPath("missing <file>")
-            fid = self._file_ids[file_raw]
-            if fid is None:  # invalid: normalise again for the message
-                fid = normalise_file_id(file_raw)
-            if path_raw is None:
-                raise InvalidPath("missing <path>")
-            norm = self._paths[path_raw]
-            if norm is None:
-                norm = normalise_path(path_raw)
-            key = (intern(fid), intern(norm))
-        except InvalidPath as exc:
-            self.invalid.hit(topic, f"line {line}: {exc}")
-            return
-        if key in st.seen:
-            self.duplicate.hit(topic)
-            return
-        st.seen.add(key)
-        st.results.append(key)
+    def issue(self, issue: Issue) -> None:
+        if issue.kind == "malformed":
+            raise InputError(issue.message, self.source, issue.line)
+        count = self._counts.get(issue.kind)
+        if count is not None:
+            count.add(issue)
 
-    def add_topic(
-        self,
-        topic: str,
-        n: int,
-        files: list[str],
-        paths: list[str],
-        ranks: list[str],
-        line_of: Callable[[int], int | None],
-    ) -> bool:
-        """Apply SPEC §1.3 hygiene to the ``n`` submitted results of one ``<topic>`` at once.
-
-        ``files``, ``paths`` and ``ranks`` hold each result's raw texts in
-        document order (``ranks`` is empty when no result has a rank);
-        ``line_of(i)`` is the line of result ``i``, asked for only when a
-        warning needs it.  The outcome is that of :meth:`add` on each result
-        in turn.  Returns False, having changed nothing, when the topic has an
-        invalid result, a duplicate among the first ``max_results``, or a rank
-        that is not a 64-bit integer: the caller then uses :meth:`add`.
-        """
-        st = self._topics.get(topic)
-        keep = min(n, max(0, self.max_results - (st.submitted if st is not None else 0)))
-        fids = files[:keep]
-        if not _plain_file_ids(fids):
-            fids = list(map(self._file_ids.__getitem__, fids))
-            if None in fids:
-                return False
-        norms = paths[:keep]
-        if not _plain_paths(norms):
-            norms = list(map(self._paths.__getitem__, norms))
-            if None in norms:
-                return False
-        # one string object per distinct file id and path (a run repeats them: memory)
-        keys = list(zip(map(intern, fids), map(intern, norms)))
-        fresh = set(keys)
-        if len(fresh) != keep or (st is not None and not st.seen.isdisjoint(fresh)):
-            return False
-        rank_values = None
-        if ranks:
-            rank_values = _integer_ranks(ranks)
-            if rank_values is None:
-                return False
-        if st is None:
-            st = self._topics[topic] = _Topic()
-        st.submitted += n
-        if rank_values is not None:
-            self._check_ranks(st, topic, rank_values, line_of)
-        if n > keep:
-            self.beyond.hits(topic, n - keep)
-        if st.seen:
-            st.seen |= fresh
+    def block(self, block: Block, kept: list[int] | None, keys: list[Hashable]) -> None:
+        have = self.topics.get(block.topic)
+        if have is None:
+            self.topics[block.topic] = keys
         else:
-            st.seen = fresh
-        st.results.extend(keys)
-        return True
+            have.extend(keys)
 
-    def _check_ranks(
-        self, st: _Topic, topic: str, ranks: np.ndarray, line_of: Callable[[int], int | None]
-    ) -> None:
-        """:meth:`_check_rank` on every rank of a topic at once (all are integers)."""
-        late = np.flatnonzero(ranks[1:] <= ranks[:-1]) + 1  # result i ranked at or above result i - 1
-        if st.last_rank is not None and ranks[0] <= st.last_rank:
-            late = np.concatenate(([0], late))
-        if late.size:
-            c = self.rank_order
-            c.hits(topic, int(late.size))
-            if c.first is None:
-                c.first = f"line {line_of(int(late[0]))}"
-        st.last_rank = int(ranks[-1])
-
-    def _check_rank(self, st: _Topic, topic: str, rank_raw: str, line: int | None) -> None:
-        """Ranks must increase strictly along document order (any start, gaps allowed)."""
-        try:
-            rank = int(rank_raw)
-        except ValueError:
-            self.rank_nan.hit(topic, f"line {line}: {rank_raw.strip()!r}")
-            return
-        if st.last_rank is not None and rank <= st.last_rank:
-            self.rank_order.hit(topic, f"line {line}")
-        st.last_rank = rank
-
-    def topics(self) -> dict[str, list[tuple[str, str]]]:
-        return {t: st.results for t, st in self._topics.items()}
-
-    def warnings(self) -> list[str]:
+    def warnings(self, run_id: str) -> list[str]:
+        """One line per kind of issue found (docs/formats.md §9.3), in a fixed order."""
         src = self.source
         out: list[str] = []
-        c = self.beyond
+        c = self._counts["beyond"]
         if c.n:
-            out.append(
-                f"{src}: {c.n} {_plural(c.n, 'result')} beyond MAX_RESULTS={self.max_results} "
-                f"dropped ({_topic_list(c)})"
-            )
-        c = self.invalid
+            out.append(f"{src}: {c.n} {_plural(c.n, 'result')} beyond MAX_RESULTS={self.max_results} "
+                       f"dropped ({_topic_list(c)})")
+        c = self._counts["invalid"]
         if c.n:
-            out.append(
-                f"{src}: {c.n} invalid {_plural(c.n, 'result')} skipped ({_topic_list(c)}); first at {c.first}"
-            )
-        c = self.duplicate
+            out.append(f"{src}: {c.n} invalid {_plural(c.n, 'result')} skipped ({_topic_list(c)}); "
+                       f"first at line {c.first.line}: {c.first.message}")
+        c = self._counts["duplicate"]
         if c.n:
             out.append(f"{src}: {c.n} duplicate {_plural(c.n, 'result')} dropped ({_topic_list(c)})")
-        c = self.rank_order
+        c = self._counts["rank_order"]
         if c.n:
-            out.append(
-                f"{src}: rank disagrees with document order for {c.n} {_plural(c.n, 'result')} "
-                f"({_topic_list(c)}; first at {c.first}); document order used"
-            )
-        c = self.rank_nan
+            out.append(f"{src}: rank disagrees with document order for {c.n} {_plural(c.n, 'result')} "
+                       f"({_topic_list(c)}; first at line {c.first.line}); document order used")
+        c = self._counts["rank_nan"]
         if c.n:
-            out.append(
-                f"{src}: {c.n} non-integer rank {_plural(c.n, 'value')} ignored "
-                f"({_topic_list(c)}; first at {c.first}); document order used"
-            )
-        return out + self.extra
+            out.append(f"{src}: {c.n} non-integer rank {_plural(c.n, 'value')} ignored "
+                       f"({_topic_list(c)}; first at line {c.first.line}: {c.first.value!r}); document order used")
+        c = self._counts["run_tag"]
+        if c.n:
+            out.append(f"{src}: {c.n} {_plural(c.n, 'line')} with a run tag other than {run_id!r} "
+                       f"(first at line {c.first.line}: {c.first.value!r}); {run_id!r} used")
+        return out
 
 
 def _plural(n: int, word: str) -> str:

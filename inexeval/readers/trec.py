@@ -1,4 +1,4 @@
-"""TREC qrels and run files, read into numpy columns (SPEC §8).
+"""TREC qrels and run files, read into numpy columns (docs/formats.md §8).
 
 Formats (whitespace-separated, one record a line):
 

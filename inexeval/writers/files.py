@@ -1,4 +1,4 @@
-"""Result files (SPEC §9.2): per run and setting, and a summary across runs.
+"""Result files (docs/formats.md §9.2): per run and setting, and a summary across runs.
 
 ``RESULTS_DIR/<TASK>/<setting>/<run-id>.tsv`` holds ``measure TAB topic TAB
 value`` lines (full precision, ``-`` for undefined, ``all`` for the average);

@@ -1,4 +1,4 @@
-"""Graphs of the averaged curves (SPEC §9.2; issue "Graphs").
+"""Graphs of the averaged curves (docs/formats.md §9.2; issue "Graphs").
 
 For each (setting, curve): ``-gnu`` writes ``<curve>_<setting>.dat`` (one
 column per run, a header naming them) and ``.gp`` (a gnuplot script that

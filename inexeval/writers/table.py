@@ -1,4 +1,4 @@
-"""Standard-output tables (SPEC §9.2): one per (task, setting), runs as rows."""
+"""Standard-output tables (docs/formats.md §9.2): one per (task, setting), runs as rows."""
 
 from __future__ import annotations
 
