@@ -134,7 +134,7 @@ class FolOutcome:
 
 @dataclass(frozen=True)
 class FolFinding:
-    """One reason why the tool rejects a run or dies on it (``docs/measures.md §3.5``, ``§10``).
+    """One reason why the tool rejects a run or dies on it (the rejected runs of ``docs/fol.md``).
 
     ``kind``: ``malformed`` (too many fields / fields missing), ``interleaved``,
     ``multiple_results`` (-b), ``overlap``, ``negative_length`` (the rejections
@@ -344,7 +344,7 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     qt = None
     iP = None
     rel_size = 0
-    reset_at = -1  # the line that reset the current state (docs/measures.md §4.4)
+    reset_at = -1  # the line that reset the current state (D5)
     # the last topic switch: line index, then what it changed (last topic, created, counter, previous
     # article, table, the topic's R and back_at, reset_at), then the switch before it (without its own
     # switch before) -- for undoing a failed line (collect)
@@ -547,7 +547,7 @@ class _Undo:
 
     Lines fail in file order; every 8-field line of a qrels topic before the
     failing one that did not fail was accepted.  What holds between topic
-    switches (``docs/measures.md §4.4``) then gives the values the line
+    switches (the tool's current state, D5) then gives the values the line
     replaced: the previous article is that of the last line accepted since
     the switch (the one in force at the switch when there is none), and a
     topic's R equals the counter once a line since the switch made a rank
@@ -687,8 +687,8 @@ def fol_findings(qrels: FolQrels, run: FolRunFile, task: str, *, n: int = 500,
 
     The checks are :func:`score_fol_run`'s own, made in its order: a line
     that fails one is recorded and the reading goes on as if the line were
-    not in the file (the current state of ``docs/measures.md §4.4`` included); then each
-    topic the tool could not score (§10) is recorded, in the tool's topic
+    not in the file (the tool's current state, D5, included); then each
+    topic the tool could not score is recorded, in the tool's topic
     order.  So the first finding is what :func:`score_fol_run` reports
     (its ``rejected`` lines, or its ``death``), and an empty list means the
     run is scored.  ``n`` and ``run_label`` as for :func:`score_fol_run`.
