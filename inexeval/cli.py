@@ -193,6 +193,7 @@ def inex_eval_cmd(args):
 Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
   inexeval validate run.xml.gz --format json
+  inexeval validate fol.run --task FOL.RelevantInContext --assessments qrels.txt
 
 Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
 Problems: unreadable or malformed file, invalid paths, duplicates, results
@@ -200,10 +201,16 @@ beyond --max-results, overlapping results (Focussed, BestInContext),
 interleaved articles (RelevantInContext), topics unknown to the
 assessments, a run id used twice.  Warnings only: rank/rsv inconsistencies,
 task attribute differences, empty topics.
+FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
+(field count, interleaved articles, several results per article, overlapping
+passages, negative sizes) and every place where it would die, with its
+message; the first one listed is what evaluation reports.  With
+--assessments (the FOL qrels file), topics not in the qrels are warnings.
 """)
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--task", help="Task the runs are for (checks overlap or grouping); default: each run's task attribute.")
-@click.option("--assessments", type=click.Path(), help="Assessments (file, directory or glob) to check topics against.")
+@click.option("--assessments", type=click.Path(),
+              help="Assessments (file, directory or glob; FOL tasks: the qrels file) to check topics against.")
 @click.option("--max-results", type=click.IntRange(min=1), default=DEFAULT_MAX_RESULTS, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -214,7 +221,7 @@ def validate_cmd(runs, task, assessments, max_results, fmt, debug):
     from inexeval import validate
 
     try:
-        rb = validate.assessments_from(assessments) if assessments else None
+        rb = validate.assessments_from(assessments, task=task) if assessments else None
         reports = validate.validate_runs(runs, task=task, assessments=rb, max_results=max_results)
     except InexevalError as err:
         _fail(err, debug)

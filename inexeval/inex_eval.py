@@ -28,7 +28,10 @@ evaluated), also with status 1.  Otherwise the status is 0, rejected and
 unreadable runs included (D24).
 
 Runs may also be gzip-compressed or INEX 2008 XML FOL submissions (D4),
-which the tool itself does not read.
+which the tool itself does not read.  Through the ``inexeval`` command a
+lone ``--`` argument is taken by the command-line library as the end of its
+own options and never reaches the drop-in (the tool would call it an
+illegal option).
 """
 
 from __future__ import annotations
@@ -196,8 +199,12 @@ def _main(argv: list[str], out: TextIO, err: TextIO) -> int:
 
 
 def run_cli(argv: list[str]) -> int:
-    """:func:`main` on the process's standard streams, written as UTF-8 with ``\\n`` line ends."""
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", errors="replace", newline="\n")
+    """:func:`main` on the process's standard streams, standard output as UTF-8 with ``\\n`` line ends."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream (an embedding application): write to it as it is
+        return main(argv, sys.stdout, sys.stderr)
+    out = io.TextIOWrapper(buffer, encoding="utf-8", errors="replace", newline="\n")
     try:
         return main(argv, out, sys.stderr)
     finally:

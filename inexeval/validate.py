@@ -9,6 +9,21 @@ task's run checks, rsv order, topics against the assessments, run ids used
 twice.  It never raises for bad run content: a file that cannot be read or
 parsed is a finding of kind ``unreadable``.
 
+Passage runs of the INEX 2007-2010 FOL tasks (a task whose strategy is in
+:data:`FOL_STRATEGIES`: 8-column text or INEX 2008 XML FOL runs) are read
+with the FOL reader and checked with inex_eval 3.1's own checks
+(:func:`~inexeval.measures.fol.fol_findings`): every line the tool would
+reject the run for, and every place where it would die, each with the
+tool's message, in the order the tool meets them (lines in file order, then
+the topics it cannot score), so the first problem is the one evaluation
+reports.  A FOL run is INVALID exactly when evaluation rejects it or the
+tool would die on it.  The checks depend on the qrels (the tool skips the
+lines of topics it has no judgement for, and a topic's lines that come back
+after other topics continue that other topic's state, docs/fol.md): with
+``assessments`` (a FOL qrels file) they are exact; without, every topic of
+the run is checked as if it were in the qrels.  RANK and RSV are not looked
+at (the tool never reads them: the ranking is the file order).
+
 Findings and whether they make a run invalid (``RunReport.valid`` is False
 iff there is at least one *problem*):
 
@@ -16,19 +31,32 @@ iff there is at least one *problem*):
 kind                 level   meaning
 ==================== ======= =====================================================
 unreadable           problem cannot read, decompress or parse the file (malformed
-                             XML, root not ``<inex-submission>``); reading stops
+                             XML, root not ``<inex-submission>``; FOL: an XML ``<result>``
+                             without exactly one ``<fol>``); reading stops
 malformed            problem a line or element the evaluator's reader refuses (text
                              run: wrong number of columns, non-integer rank,
                              non-numeric rsv, not UTF-8; XML: ``<result>`` outside
                              ``<topic>``, ``<topic>`` without ``topic-id``,
-                             ``<topic>`` inside another element); that result is skipped
+                             ``<topic>`` inside another element); that result is skipped.
+                             FOL: a line without exactly 8 fields (any topic)
 invalid_path         problem file id or path invalid or missing (docs/formats.md §1.1)
 duplicate            problem ``(file, path)`` already returned earlier in the topic
 beyond_max_results   problem a topic with more than MAX_RESULTS results (one per topic)
 overlap              problem Focussed / BestInContext: a result that is an ancestor
-                             or descendant of an earlier result of the topic
+                             or descendant of an earlier result of the topic.  FOL
+                             (all but Thorough): a passage that overlaps an earlier
+                             passage of its article (in the tool's current state)
 interleaved          problem RelevantInContext: an article's results are not
-                             contiguous (seed 002: results grouped per article)
+                             contiguous (seed 002: results grouped per article).  FOL
+                             RelevantInContext, BestInContext, T2I: an article met
+                             again after another article (in the tool's current state)
+multiple_results     problem FOL BestInContext: two results in a row from one article
+negative_length      problem FOL: a passage that ends before it starts (a negative
+                             LENGTH, or OFFSET + LENGTH beyond 2^31 - 1)
+would_crash          problem FOL: where inex_eval 3.1 would die (docs/fol.md): an OFFSET or
+                             LENGTH that is not an integer, a topic whose lines come
+                             back after other topics' and break the in-context rank
+                             bookkeeping (line: where it came back)
 unknown_topic        problem with assessments: a topic that is not in the recall-base
 duplicate_run_id     problem ``validate_runs``: two runs with the same run id (docs/formats.md §9.2)
 rank                 warning rank not increasing strictly in document order, or a
@@ -37,12 +65,16 @@ rsv                  warning rsv increasing down the ranking (beyond a relative
                              tolerance of 1e-9, docs/measures.md §10), or not a finite number
 task                 warning run task attribute unknown, or different from ``--task``
 run_id               warning no run id (the file name is used), or several run ids
-                             in a text run
-empty                warning the run has no result at all
+                             in a text run (FOL: the tool prints the last one)
+empty                warning the run has no result at all (FOL with assessments: none
+                             for a topic of the qrels)
 empty_topic          warning an XML ``<topic>`` without results (same as absent)
-repeated_topic       warning a topic id that reappears after another topic
+repeated_topic       warning a topic id that reappears after another topic (FOL: the
+                             tool then goes on with the other topic's state, docs/fol.md)
 repeated_article     warning BestInContext: a second, non-overlapping result of an
                              article (the evaluator drops it, docs/measures.md §7)
+unjudged_topic       warning FOL with assessments: a topic not in the qrels (the tool
+                             skips its lines after the field count)
 missing_topic        warning with assessments: recall-base topics absent from the run
 ==================== ======= =====================================================
 
@@ -58,7 +90,8 @@ stops (``unreadable``), what was found before is still reported.
 
 The task used for the task-specific checks is ``task`` when given (any name
 or alias of docs/measures.md §3; an unknown one is a :class:`~inexeval.errors.ConfigError`),
-otherwise the run's ``task`` attribute when it names a known task.
+otherwise the run's ``task`` attribute when it names a known task.  A run is
+read as a FOL passage run only when ``task`` names a FOL task.
 """
 
 from __future__ import annotations
@@ -77,6 +110,8 @@ from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments
 from inexeval.numeric import TOLERANCE
 from inexeval.paths import is_ancestor, parent
+from inexeval.measures.fol import fol_findings
+from inexeval.readers.fol import FolQrels, FolTopic, read_fol_qrels, read_fol_run
 from inexeval.readers.runs import Block, Issue, RunObserver, RunReader, run_id_from_name
 from inexeval.readers.units import ELEMENT, UNITS, Unit
 from inexeval.tasks import DEFAULT_MAX_RESULTS, TASKS, find_task, unknown_task_message
@@ -86,7 +121,9 @@ __all__ = [
     "RunReport",
     "PROBLEM_KINDS",
     "WARNING_KINDS",
+    "FOL_STRATEGIES",
     "canonical_task",
+    "fol_task_letter",
     "validate_run",
     "validate_runs",
     "format_reports",
@@ -96,12 +133,21 @@ __all__ = [
 
 PROBLEM_KINDS = (
     "unreadable", "malformed", "invalid_path", "duplicate", "beyond_max_results",
-    "overlap", "interleaved", "unknown_topic", "duplicate_run_id",
+    "overlap", "interleaved", "multiple_results", "negative_length", "would_crash",
+    "unknown_topic", "duplicate_run_id",
 )
 WARNING_KINDS = (
     "rank", "rsv", "task", "run_id", "empty", "empty_topic", "repeated_topic",
-    "repeated_article", "missing_topic",
+    "repeated_article", "unjudged_topic", "missing_topic",
 )
+#: The FOL tasks (passage runs, docs/fol.md), by their task row's strategy: inex_eval 3.1's task option.
+FOL_STRATEGIES = {
+    "fol-thorough": "t",
+    "fol-focused": "f",
+    "fol-relevantincontext": "r",
+    "fol-bestincontext": "b",
+    "fol-t2i": "i",
+}
 #: Relative tolerance of the rsv comparison (docs/measures.md §10).
 RSV_RTOL = TOLERANCE
 #: Topics listed in one missing_topic warning before "and N more".
@@ -168,6 +214,21 @@ def _required_task(name: str) -> str:
     return task.name
 
 
+def fol_task_letter(task: str | None) -> str | None:
+    """inex_eval 3.1's option letter (``t f r b i``) of the FOL task called ``task``; None for other tasks.
+
+    Raises ConfigError for a passage task whose strategy is not a FOL one.
+    """
+    row = find_task(task) if task is not None else None
+    if row is None:
+        return None
+    letter = FOL_STRATEGIES.get(row.strategy)
+    if letter is None and row.unit == "passage":
+        raise ConfigError(f"task {row.name}: validate does not know how to check its passage runs "
+                          f"(strategy {row.strategy!r})", "--task")
+    return letter
+
+
 def _unit_of(task: str | None) -> Unit:
     """The unit of the task's results; ``element`` (INEX runs) when no task is given or its unit
     is not one the run reader reads."""
@@ -181,7 +242,7 @@ def validate_run(
     path: str | Path,
     *,
     task: str | None = None,
-    assessments: Assessments | None = None,
+    assessments: Assessments | FolQrels | None = None,
     max_results: int = DEFAULT_MAX_RESULTS,
 ) -> RunReport:
     """Check one run file and report every finding of the module table.
@@ -189,9 +250,12 @@ def validate_run(
     ``task`` (a docs/measures.md §3 name) selects the task-specific checks; without it
     the run's ``task`` attribute does, if it names a known task.  With
     ``assessments``, topics outside the recall-base are problems and
-    recall-base topics absent from the run are a warning.  Raises only
-    :class:`~inexeval.errors.ConfigError` for an unknown ``task`` or a
-    ``max_results`` below 1 (caller errors); bad run content is reported.
+    recall-base topics absent from the run are a warning.  For a FOL task
+    the run is a passage run and ``assessments`` its FOL qrels
+    (:func:`assessments_from`); ``max_results`` does not apply (every line
+    counts).  Raises only :class:`~inexeval.errors.ConfigError` for an
+    unknown ``task``, a ``max_results`` below 1 or assessments of the wrong
+    kind (caller errors); bad run content is reported.
     """
     chosen = _required_task(task) if task is not None else None
     if chosen is not None and TASKS[chosen].unit == "passage":
@@ -200,6 +264,12 @@ def validate_run(
                           "--task")
     if max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be a positive integer, got {max_results}", "--max-results")
+    letter = fol_task_letter(chosen)
+    if (letter is not None) != isinstance(assessments, FolQrels) and assessments is not None:
+        wanted = "a FOL qrels file" if letter is not None else "INEX assessments, not FOL qrels"
+        raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
+    if letter is not None:
+        return _validate_fol(path, chosen, letter, assessments)
     unit = _unit_of(chosen)
     reader = RunReader(path, unit=unit, max_results=max_results)
     seen = _Recorder()
@@ -227,14 +297,18 @@ def validate_runs(
     paths: Iterable[str | Path],
     *,
     task: str | None = None,
-    assessments: Assessments | None = None,
+    assessments: Assessments | FolQrels | None = None,
     max_results: int = DEFAULT_MAX_RESULTS,
 ) -> list[RunReport]:
-    """``validate_run`` for each path, plus ``duplicate_run_id`` across them (docs/formats.md §9.2)."""
+    """``validate_run`` for each path, plus ``duplicate_run_id`` across them (docs/formats.md §9.2).
+
+    FOL runs are named by their file (their RUN_ID is only printed), so they
+    may share a run id.
+    """
     reports = [validate_run(p, task=task, assessments=assessments, max_results=max_results) for p in paths]
     first: dict[str, str] = {}
     for r in reports:
-        if r.run_id is None or any(f.kind == "unreadable" for f in r.problems):
+        if r.run_id is None or any(f.kind == "unreadable" for f in r.problems) or fol_task_letter(r.task):
             continue
         if r.run_id in first:
             r.problems.append(Finding("duplicate_run_id", None, None,
@@ -249,12 +323,21 @@ def exit_status(reports: Sequence[RunReport]) -> int:
     return 0 if all(r.valid for r in reports) else 1
 
 
-def assessments_from(path: str | Path, *, source: str = "--assessments") -> Assessments:
+def assessments_from(path: str | Path, *, source: str = "--assessments",
+                     task: str | None = None) -> Assessments | FolQrels:
     """Load the assessments under ``path`` (file, directory or glob, docs/config.md) for ``--assessments``.
 
-    Raises ConfigErrors when nothing matches and InputError for a bad assessment file.
+    For a FOL ``task`` (:func:`fol_task_letter`) ``path`` is one FOL qrels
+    file (plain or gzip), read as inex_eval 3.1 reads it.  Raises
+    ConfigErrors for an unknown task or when nothing matches, and InputError
+    for a bad assessment file.
     """
     from inexeval.readers.assessments import load_assessments
+
+    if fol_task_letter(_required_task(task) if task is not None else None) is not None:
+        if str(path) != "-" and not Path(path).is_file():
+            raise ConfigError(f"{path}: no such file (the FOL qrels file of the task)", source)
+        return read_fol_qrels(path)
 
     files = expand_paths(str(path), Path.cwd(), "ASSESSMENTS_DIR", source, None)
     return load_assessments(files)
@@ -520,12 +603,96 @@ def _check_topics(topics: dict[str, _Topic], report: RunReport, assessments: Ass
         if topic not in known:
             report.problems.append(Finding("unknown_topic", topic, rec.first_line,
                                            f"topic {topic} is not in the assessments"))
-    missing = [t for t in known if t not in topics]
+    _missing_topics([t for t in known if t not in topics], "assessed topic(s)", report)
+
+
+def _missing_topics(missing: list[str], what: str, report: RunReport) -> None:
     if missing:
         shown = ", ".join(missing[:_MAX_LISTED])
         more = f" and {len(missing) - _MAX_LISTED} more" if len(missing) > _MAX_LISTED else ""
         report.warnings.append(Finding("missing_topic", None, None,
-                                       f"{len(missing)} assessed topic(s) without results: {shown}{more}"))
+                                       f"{len(missing)} {what} without results: {shown}{more}"))
+
+
+# --------------------------------------------------------------------------- FOL passage runs
+
+
+def _validate_fol(path: str | Path, task: str, letter: str, qrels: FolQrels | None) -> RunReport:
+    """A FOL run checked with inex_eval 3.1's checks (module docstring): every finding, in the tool's order."""
+    try:
+        run = read_fol_run(path)
+    except InputError as exc:
+        report = RunReport(path=str(exc.file) if exc.file is not None else str(path), format="unknown", task=task)
+        report.problems.append(Finding("unreadable", None, exc.line, exc.message))
+        return report
+    numbers, _, all_fields = run.columns()
+    lines = numbers if numbers is not None else range(1, len(all_fields) + 1)
+    report = RunReport(path=run.source, format="xml" if run.xml else "text", task=task)
+    first_line: dict[str, int] = {}
+    per_topic = report.results_per_topic
+    for line, fields in zip(lines, all_fields):
+        if len(fields) == 8:
+            topic = fields[0]
+            if topic in per_topic:
+                per_topic[topic] += 1
+            else:
+                per_topic[topic] = 1
+                first_line[topic] = line
+    report.topics = len(per_topic)
+    checked = qrels if qrels is not None else FolQrels({t: FolTopic() for t in per_topic}, "")  # all judged
+    for f in fol_findings(checked, run, letter):
+        report.problems.append(Finding(f.kind, f.topic, f.line, f.message))
+    judged = checked.topics
+    _fol_run_ids(lines, all_fields, judged, report)
+    _fol_blocks(lines, all_fields, judged, report)
+    if not per_topic:
+        report.warnings.append(Finding("empty", None, None, "the run has no result"))
+    if qrels is not None:
+        unjudged = [t for t in per_topic if t not in judged]
+        for topic in unjudged:
+            report.warnings.append(Finding("unjudged_topic", topic, first_line[topic],
+                                           f"topic {topic} is not in the qrels: inex_eval skips its lines"))
+        if per_topic and len(unjudged) == len(per_topic):
+            report.warnings.append(Finding("empty", None, None, "no result is for a topic of the qrels"))
+        _missing_topics([t for t in judged if t not in per_topic], "topic(s) of the qrels", report)
+    # problems stay in the tool's order (the first is what evaluation reports); warnings by line
+    report.warnings.sort(key=lambda f: (f.line is not None, f.line or 0))
+    return report
+
+
+def _fol_run_ids(lines: Iterable[int], all_fields: list[list[str]], judged: dict, report: RunReport) -> None:
+    """The run id the tool prints (RUN_ID of the last line of a judged topic) and a warning if there are several."""
+    ids: dict[str, int] = {}
+    last = None
+    for line, fields in zip(lines, all_fields):
+        if len(fields) == 8 and fields[0] in judged:
+            last = fields[5]
+            ids.setdefault(last, line)
+    report.run_id = last
+    if len(ids) > 1:
+        others = ", ".join(f"{t!r} (line {n})" for t, n in ids.items() if t != last)
+        report.warnings.append(Finding("run_id", None, None,
+                                       f"several run ids; inex_eval prints the last line's, {last!r}; "
+                                       f"also found {others}"))
+
+
+def _fol_blocks(lines: Iterable[int], all_fields: list[list[str]], judged: dict, report: RunReport) -> None:
+    """A ``repeated_topic`` warning for each judged topic whose lines come back after another topic's."""
+    seen: set[str] = set()
+    warned: set[str] = set()
+    current = None
+    for line, fields in zip(lines, all_fields):
+        if len(fields) != 8 or fields[0] not in judged or fields[0] == current:
+            continue  # the tool's state does not change topic on these lines
+        topic = fields[0]
+        if topic in seen and topic not in warned:
+            warned.add(topic)
+            report.warnings.append(Finding(
+                "repeated_topic", topic, line,
+                f"topic {topic} comes back after lines of topic {current}: inex_eval goes on with the ranks and "
+                f"articles of {current} (docs/fol.md); group each topic's lines"))
+        seen.add(topic)
+        current = topic
 
 
 # --------------------------------------------------------------------------- output

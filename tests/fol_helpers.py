@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 from pathlib import Path
 
 from inexeval.inex_eval import main as inex_eval_main
@@ -50,3 +51,41 @@ def ircl(points: int, ranges: list[tuple[int, int, str]]) -> list[str]:
             lines.append(f"ircl_prn.{label}\tall\t{value}")
     assert len(lines) == points + 1
     return lines
+
+
+def random_fol_case(rng: random.Random) -> tuple[list[str], list[tuple[str, str, str, str, str, str]]]:
+    """Random qrels lines and run results (topic, article, rank, rsv, offset, length) with the usual edge cases."""
+    topics = rng.sample(["1", "10", "9", "A", "a", "B2"], rng.randint(1, 4))
+    qrels = []
+    for topic in topics:
+        for art in rng.sample(["d1", "d2", "d3", "d4", "d5"], rng.randint(1, 5)):
+            rel = rng.choice([0, 0, rng.randint(1, 300), rng.randint(1, 300), -3])
+            if rng.random() < 0.25:
+                qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)}" + rng.choice(["", " 5"]))
+                continue
+            passages = [f"{rng.randint(0, 400)}:{rng.choice([rng.randint(0, 150), -5])}"
+                        for _ in range(rng.randint(1, 3))]
+            qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)} {rng.randint(-1, 400)} " + " ".join(passages))
+            if rng.random() < 0.1:
+                qrels.append(qrels[-1])  # a duplicate judgement line (D2)
+    results = []
+    run_topics = topics + ["Z"]
+    style = rng.choice(["free", "grouped", "bic"])  # bic: one line per article; grouped: no interleaving
+    for _ in range(rng.randint(1, 5)):  # blocks; a topic may come back (D5)
+        topic = rng.choice(run_topics)
+        pool = ["d1", "d2", "d3", "d4", "d5", "x9"]
+        if style != "free":
+            rng.shuffle(pool)
+        count = rng.randint(1, 6)
+        for art in pool[:count] if style != "free" else [rng.choice(pool) for _ in range(count)]:
+            for _ in range(1 if style == "bic" else rng.choice([1, 1, 2, 3])):
+                kind = rng.random()
+                if kind < 0.1:
+                    offset, length = rng.choice(["X", "-1"]), str(rng.randint(0, 50))
+                elif kind < 0.11:
+                    offset, length = "1O", "5"  # the tool dies on a qrels topic
+                else:
+                    offset = str(rng.randint(0, 500))
+                    length = str(rng.randint(0, 120) if rng.random() > 0.02 else -4)
+                results.append((topic, art, str(rng.randint(1, 9)), f"{rng.random():.3f}", offset, length))
+    return qrels, results

@@ -9,7 +9,7 @@ import re
 import sys
 
 import pytest
-from fol_helpers import write
+from fol_helpers import random_fol_case, write
 
 from inexeval.errors import InputError
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
@@ -194,39 +194,6 @@ def test_xml_refusals(tmp_path):
 # --------------------------------------------------------------------------- twins
 
 
-def _random_case(rng: random.Random) -> tuple[list[str], list[tuple[str, str, str, str, str, str]]]:
-    """Random qrels lines and run results (topic, article, rank, rsv, offset, length) with the usual edge cases."""
-    topics = rng.sample(["1", "10", "9", "A", "a", "B2"], rng.randint(1, 4))
-    qrels = []
-    for topic in topics:
-        for art in rng.sample(["d1", "d2", "d3", "d4", "d5"], rng.randint(1, 5)):
-            rel = rng.choice([0, 0, rng.randint(1, 300), rng.randint(1, 300), -3])
-            if rng.random() < 0.25:
-                qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)}" + rng.choice(["", " 5"]))
-                continue
-            passages = [f"{rng.randint(0, 400)}:{rng.choice([rng.randint(0, 150), -5])}"
-                        for _ in range(rng.randint(1, 3))]
-            qrels.append(f"{topic} Q0 {art} {rel} {rng.randint(50, 900)} {rng.randint(-1, 400)} " + " ".join(passages))
-            if rng.random() < 0.1:
-                qrels.append(qrels[-1])  # a duplicate judgement line (D2)
-    results = []
-    run_topics = topics + ["Z"]
-    for _ in range(rng.randint(1, 5)):  # blocks; a topic may come back (D5)
-        topic = rng.choice(run_topics)
-        for _ in range(rng.randint(1, 6)):
-            art = rng.choice(["d1", "d2", "d3", "d4", "d5", "x9"])
-            for _ in range(rng.choice([1, 1, 2, 3])):
-                kind = rng.random()
-                if kind < 0.1:
-                    offset, length = rng.choice(["X", "-1"]), str(rng.randint(0, 50))
-                elif kind < 0.12:
-                    offset, length = "1O", "5"  # the tool dies on a qrels topic
-                else:
-                    offset, length = str(rng.randint(0, 500)), str(rng.choice([rng.randint(0, 120), -4]))
-                results.append((topic, art, str(rng.randint(1, 9)), f"{rng.random():.3f}", offset, length))
-    return qrels, results
-
-
 def _xml(results) -> tuple[str, list[int]]:
     lines = ['<inex-submission participant-id="1" run-id="RID" task="x" query="automatic" result-type="fol">']
     where = []
@@ -247,7 +214,7 @@ def _xml(results) -> tuple[str, list[int]]:
 @pytest.mark.parametrize("seed", range(120))
 def test_xml_and_gzip_twins_score_as_the_text_run(tmp_path, seed):
     rng = random.Random(seed)
-    qrels_lines, results = _random_case(rng)
+    qrels_lines, results = random_fol_case(rng)
     qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_lines))
     text_lines = [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]
     text = read_fol_run(write(tmp_path / "run.txt", text_lines))
@@ -273,3 +240,19 @@ def test_xml_and_gzip_twins_score_as_the_text_run(tmp_path, seed):
                 assert b.death.line == (to_xml_line[a.death.line] if a.death.line else None)
             else:
                 assert format_outcome(b, task, "RUN", per_query=True) == shown
+
+
+@pytest.mark.parametrize("separator", ["\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\u3000"])
+def test_fields_are_not_cut_at_white_space_unknown_to_java(tmp_path, separator):
+    q = read_fol_qrels(write(tmp_path / "q.txt", [f"T{separator}1 Q0 d1 10 100 0 0:10"]))
+    assert list(q.topics) == [f"T{separator}1"]
+    run = read_fol_run(write(tmp_path / "r.txt", [f"T Q0 d{separator}1 1 1 R 0 10"]))
+    assert run.lines[0].fields[2] == f"d{separator}1"
+
+
+def test_ten_digit_numbers_are_range_checked(tmp_path):
+    q = read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 d1 10 100 0 2147483647:0 -2147483648:5"]))
+    assert q.topics["T"].judgements["d1"].passages == [(-2147483648, 5), (2147483647, 0)]
+    with pytest.raises(InputError, match="not 32-bit integers: '0:2147483648'") as info:
+        read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 d1 10 100 0 0:5", "T Q0 d1 10 100 0 0:2147483648"]))
+    assert info.value.line == 2

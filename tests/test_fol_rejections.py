@@ -331,3 +331,20 @@ def test_unreadable_qrels_and_runs(here):
                    + "IOException error: folder (Is a directory)\n"
                    + "IOException error: missing.txt (No such file or directory)\n")
     assert (err, status) == ("", 0)
+
+
+def test_through_the_inexeval_command(here):
+    """``inexeval inex-eval …``: the subcommand hands every argument, options included, to the drop-in."""
+    from click.testing import CliRunner
+
+    from inexeval.cli import main
+
+    write(here / "run.txt", run_lines("A", [("a1", 100, 50)]))
+    write(here / "crash.txt", ["A Q0 a1 1 1 R 1O 10"])
+    argv = ["-r", "-q", "-c", "-beta", "0.5", "qrels.txt", "run.txt", "crash.txt"]
+    out, err, status = drop_in(*argv)
+    result = CliRunner().invoke(main, ["inex-eval", *argv])
+    assert (result.stdout, result.stderr, result.exit_code) == (out, err, status)
+    assert status == 1 and out.startswith("<eval")
+    assert CliRunner().invoke(main, ["inex-eval", "-h", "qrels.txt"]).output == (
+        "ERROR *** Illegal command line option: -h\n" + USAGE)

@@ -4,7 +4,9 @@ Tasks: ``t`` Thorough, ``f`` Focused, ``r`` Relevant in Context, ``b`` Best
 in Context, ``i`` Relevant in Context with T2I.  :func:`score_fol_run`
 evaluates one run the way the tool does and returns a :class:`FolOutcome`
 (the values, or the tool's rejection message, or where the tool would die);
-printing is :mod:`inexeval.writers.inex_eval`'s job.
+printing is :mod:`inexeval.writers.inex_eval`'s job.  :func:`fol_findings`
+lists every reason to reject the run or die on it, not only the first, with
+the same checks (``inexeval validate``).
 
 How the tool reads a run (``docs/measures.md §4.4``, D5).  It keeps one
 *current state* -- a rank counter, the previous article and one table of
@@ -26,6 +28,23 @@ Where the tool dies (D16) -- a non-integer OFFSET or LENGTH, or a topic in
 several blocks whose in-context rank bookkeeping breaks -- the outcome
 carries ``death`` (an InputError naming the file and line) instead of
 values.
+
+Points the specification leaves open, and the reading taken here:
+
+- ``Impossible recall point`` lines are printed as each line is read, so
+  those of earlier lines stay in front of a later line's rejection or death.
+- OFFSET and LENGTH are parsed after the rank and article checks (#3, #4)
+  and before the overlap and size checks (#5, #6), the order of the tool's
+  reading of a line.
+- In context, a line that joins rank R of a topic (the counter equals the
+  topic's number of rank entries) while the topic has fewer than R entries
+  -- reachable only when a topic comes back after other topics -- makes the
+  tool die at once, while reading (IndexOutOfBoundsException), like the
+  entries missing at scoring time.
+- ``-b``: the score is ``((double) n - d) / n``; a distance whose absolute
+  value stays negative in int arithmetic (``|BEP - start| = 2^31``) scores
+  0, as the tool only scores distances above -1 (its "no BEP" mark).
+- art_prec and char_prec are 0.0 exactly when their denominator is 0.
 """
 
 from __future__ import annotations
@@ -40,6 +59,8 @@ __all__ = [
     "FOL_TASKS",
     "FolOutcome",
     "score_fol_run",
+    "FolFinding",
+    "fol_findings",
     "ddiv",
     "floor_int",
     "java_sorted",
@@ -109,6 +130,31 @@ class FolOutcome:
     death: InputError | None = None
     printed_before_death: int = 0
     curves: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FolFinding:
+    """One reason why the tool rejects a run or dies on it (the rejected runs of ``docs/fol.md``).
+
+    ``kind``: ``malformed`` (too many fields / fields missing), ``interleaved``,
+    ``multiple_results`` (-b), ``overlap``, ``negative_length`` (the rejections
+    #1-#6, with ``lines`` the tool's message lines, as ``FolOutcome.rejected``)
+    or ``would_crash`` (where the tool dies: ``death`` says where and why,
+    ``lines`` is empty).  ``line`` is the run line (None for a topic the tool
+    cannot score when the line where it came back is unknown); ``topic`` the
+    line's topic (None for ``malformed``).
+    """
+
+    kind: str
+    line: int | None
+    topic: str | None
+    lines: tuple[str, ...] = ()
+    death: InputError | None = None
+
+    @property
+    def message(self) -> str:
+        """The tool's message on one line (its second line starts with a TAB), or the death's message."""
+        return "".join(self.lines) if self.death is None else self.death.message
 
 
 # --------------------------------------------------------------------------- numeric helpers
@@ -239,14 +285,20 @@ def t2i_score(record: list[tuple[int, int]], judgement: FolJudgement, tolerance:
 
 
 class _Rejected(Exception):
-    def __init__(self, lines: list[str]):
+    """The tool rejects the run: its message ``lines``; ``kind``, ``topic`` and ``line`` say what and where."""
+
+    def __init__(self, lines: list[str], kind: str, topic: str | None, line: int):
         self.lines = lines
+        self.kind = kind
+        self.topic = topic
+        self.line = line
 
 
 class _Death(Exception):
-    def __init__(self, error: InputError, printed: int = 0):
+    def __init__(self, error: InputError, printed: int = 0, topic: str | None = None):
         self.error = error
         self.printed = printed
+        self.topic = topic
 
 
 class _TopicRun:
@@ -263,12 +315,18 @@ class _TopicRun:
 
 
 def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
-              impossible: list[str]) -> tuple[str, dict[str, _TopicRun]]:
+              impossible: list[str], collect: list[FolFinding] | None = None) -> tuple[str, dict[str, _TopicRun]]:
     """Walk the run's lines as the tool does: (run id, state per qrels topic met).
 
     Raises _Rejected with the tool's message lines, or _Death (InputError)
     where the tool dies while reading.  Appends ``Impossible recall point``
     lines to ``impossible`` as the tool prints them (-f, -t).
+
+    With ``collect``, a line that fails a check is recorded there as a
+    :class:`FolFinding` instead, what the line changed before failing is
+    undone (:class:`_Undo`), and reading goes on as if the line were not
+    in the file.  The undoing is worked out only when a line fails, so the
+    walk itself is the same either way.
     """
     numbers, raws, all_fields = run.columns()
     qtopics = qrels.topics
@@ -286,156 +344,286 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     qt = None
     iP = None
     rel_size = 0
+    reset_at = -1  # the line that reset the current state (D5)
+    # the last topic switch: line index, then what it changed (last topic, created, counter, previous
+    # article, table, the topic's R and back_at, reset_at), then the switch before it (without its own
+    # switch before) -- for undoing a failed line (collect)
+    switch: tuple = (-1,)
+    undo = None
 
-    for index, fields in enumerate(all_fields):
-        if len(fields) != 8:
-            number = numbers[index] if numbers is not None else index + 1
-            what = "too many fields" if len(fields) > 8 else "fields missing"
-            raise _Rejected([f"Error *** ({label}) {what} in line {number}: {raws[index]}"])
-        topic_id = fields[0]
-        if topic_id != last_topic:
-            found = qtopics.get(topic_id)
-            if found is None:
-                continue  # D19: nothing else of the line is looked at
-            qt = found
-            st = states.get(topic_id)
-            if st is None:
-                st = states[topic_id] = _TopicRun()
-                counter = 0
-                prev = ""
-                table = {}
-                if focused:
-                    st.iP = [0.0] * 101
-            elif st.back_at == 0 and last_topic is not None:
-                st.back_at = numbers[index] if numbers is not None else index + 1
-            last_topic = topic_id
-            iP = st.iP
-            rel_size = qt.rel_size
-        article = fields[2]
-        judgement = qt.judgements.get(article)
-        rel_chars = judgement.rel_chars if judgement is not None else 0
+    lines = enumerate(all_fields)
+    while True:
+        try:
+            for index, fields in lines:
+                if len(fields) != 8:
+                    number = numbers[index] if numbers is not None else index + 1
+                    what = "too many fields" if len(fields) > 8 else "fields missing"
+                    raise _Rejected([f"Error *** ({label}) {what} in line {number}: {raws[index]}"], "malformed",
+                                    None, number)
+                topic_id = fields[0]
+                if topic_id != last_topic:
+                    found = qtopics.get(topic_id)
+                    if found is None:
+                        continue  # D19: nothing else of the line is looked at
+                    qt = found
+                    st = states.get(topic_id)
+                    if st is None:
+                        switch = (index, last_topic, True, counter, prev, table, 0, 0, reset_at, switch[:9])
+                        st = states[topic_id] = _TopicRun()
+                        counter = 0
+                        prev = ""
+                        table = {}
+                        reset_at = index
+                        if focused:
+                            st.iP = [0.0] * 101
+                    else:
+                        switch = (index, last_topic, False, counter, prev, table, st.R, st.back_at, reset_at,
+                                  switch[:9])
+                        if st.back_at == 0 and last_topic is not None:
+                            st.back_at = numbers[index] if numbers is not None else index + 1
+                    last_topic = topic_id
+                    iP = st.iP
+                    rel_size = qt.rel_size
+                article = fields[2]
+                judgement = qt.judgements.get(article)
+                rel_chars = judgement.rel_chars if judgement is not None else 0
 
-        # ranks and article records (docs/measures.md §4.1, §4.4)
-        if article != prev:
-            counter += 1
-            st.R = counter
-            prev = article
-            record = table.get(article)
-            if record is not None:
-                if in_context:
-                    raise _Rejected([
-                        f"ERROR *** ({label}) article results are interleaved in topic {topic_id}"
-                        f"\tarticle id: {article}",
-                        "\tinterleaved results not allowed in inContext tasks!",
-                    ])
-            else:
-                record = table[article] = []
-                st.num_ret += 1
-                if rel_chars > 0:
-                    st.num_rel_ret += 1
-        else:
-            if bic:
-                number = numbers[index] if numbers is not None else index + 1
-                raise _Rejected([f"ERROR *** ({label}) multiple results from single article in topic {topic_id}"
-                                 f"\tarticle id: {article}\tin line: {number}"])
-            if task == "f":
-                counter += 1
-                st.R = counter
-            record = table[article]
-        run_id = fields[5]
-
-        # the passage (docs/measures.md §3.3, §3.5 #5, #6)
-        offset = fields[6]
-        if offset == "X" or offset == "-1":
-            known = False
-            start = UNKNOWN_START
-            size = UNKNOWN_SIZE
-        else:
-            known = True
-            if offset.isdigit() and offset.isascii() and len(offset) < 10:
-                start = int(offset)
-            else:
-                start = java_int(offset)
-                if start is None:
-                    raise _Death(_number_error(run, numbers, index, "OFFSET", offset))
-            length = fields[7]
-            if length.isdigit() and length.isascii() and len(length) < 10:
-                size = int(length)
-            else:
-                size = java_int(length)
-                if size is None:
-                    raise _Death(_number_error(run, numbers, index, "LENGTH", length))
-            end = start + size
-            if not -2147483648 <= end <= 2147483647:
-                end = wrap_int(end)
-            if not thorough:
-                for s2, e2 in record:
-                    if s2 < end and e2 > start:
+                # ranks and article records (docs/measures.md §4.1, §4.4)
+                if article != prev:
+                    counter += 1
+                    st.R = counter
+                    prev = article
+                    record = table.get(article)
+                    if record is not None:
+                        if in_context:
+                            raise _Rejected([
+                                f"ERROR *** ({label}) article results are interleaved in topic {topic_id}"
+                                f"\tarticle id: {article}",
+                                "\tinterleaved results not allowed in inContext tasks!",
+                            ], "interleaved", topic_id, _line_of(numbers, index))
+                    else:
+                        record = table[article] = []
+                        st.num_ret += 1
+                        if rel_chars > 0:
+                            st.num_rel_ret += 1
+                else:
+                    if bic:
                         number = numbers[index] if numbers is not None else index + 1
-                        raise _Rejected([
-                            f"ERROR *** ({label}) passage overlaps with previously retrieved passages in topic "
-                            f"{topic_id}\tarticle id: {article}\tin line: {number}"])
-                at = len(record)
-                while at and record[at - 1][0] > start:
-                    at -= 1
-                record.insert(at, (start, end))
-            if end < start:
-                number = numbers[index] if numbers is not None else index + 1
-                raise _Rejected([f"ERROR *** ({label}) negative passage size {number}: {raws[index]}"])
+                        raise _Rejected([f"ERROR *** ({label}) multiple results from single article in topic "
+                                         f"{topic_id}\tarticle id: {article}\tin line: {number}"],
+                                        "multiple_results", topic_id, number)
+                    if task == "f":
+                        counter += 1
+                        st.R = counter
+                    record = table[article]
+                run_id = fields[5]
 
-        # relevant characters and size of the line (docs/measures.md §5, §6.1, §7.3)
-        if bic:
-            score = 0.0
-            if rel_chars > 0 and judgement.bep > -1:
-                distance = wrap_int(abs(wrap_int(judgement.bep - start)))
-                if distance > -1:  # |MIN_VALUE| stays negative in Java: no score
-                    score = 0.0 if distance > n else ddiv(float(n) - distance, n)
-            st.entries.append([score, rel_chars, st.num_rel_ret])
+                # the passage (docs/measures.md §3.3, §3.5 #5, #6)
+                offset = fields[6]
+                if offset == "X" or offset == "-1":
+                    known = False
+                    start = UNKNOWN_START
+                    size = UNKNOWN_SIZE
+                else:
+                    known = True
+                    if offset.isdigit() and offset.isascii() and len(offset) < 10:
+                        start = int(offset)
+                    else:
+                        start = java_int(offset)
+                        if start is None:
+                            raise _Death(_number_error(run, numbers, index, "OFFSET", offset), 0, topic_id)
+                    length = fields[7]
+                    if length.isdigit() and length.isascii() and len(length) < 10:
+                        size = int(length)
+                    else:
+                        size = java_int(length)
+                        if size is None:
+                            raise _Death(_number_error(run, numbers, index, "LENGTH", length), 0, topic_id)
+                    end = start + size
+                    if not -2147483648 <= end <= 2147483647:
+                        end = wrap_int(end)
+                    if not thorough:
+                        for s2, e2 in record:
+                            if s2 < end and e2 > start:
+                                number = numbers[index] if numbers is not None else index + 1
+                                raise _Rejected([
+                                    f"ERROR *** ({label}) passage overlaps with previously retrieved passages in "
+                                    f"topic {topic_id}\tarticle id: {article}\tin line: {number}"],
+                                    "overlap", topic_id, number)
+                        at = len(record)
+                        while at and record[at - 1][0] > start:
+                            at -= 1
+                        record.insert(at, (start, end))
+                    if end < start:
+                        if not thorough:
+                            record.remove((start, end))  # nothing of a failed line stays (collect)
+                        number = numbers[index] if numbers is not None else index + 1
+                        raise _Rejected([f"ERROR *** ({label}) negative passage size {number}: {raws[index]}"],
+                                        "negative_length", topic_id, number)
+
+                # relevant characters and size of the line (docs/measures.md §5, §6.1, §7.3)
+                if bic:
+                    score = 0.0
+                    if rel_chars > 0 and judgement.bep > -1:
+                        distance = wrap_int(abs(wrap_int(judgement.bep - start)))
+                        if distance > -1:  # |MIN_VALUE| stays negative in Java: no score
+                            score = 0.0 if distance > n else ddiv(float(n) - distance, n)
+                    st.entries.append([score, rel_chars, st.num_rel_ret])
+                    continue
+                if thorough:
+                    if known:
+                        pieces = _novel_pieces(start, end, record)
+                        record.extend(p for p in pieces if p[1] > p[0])
+                    if rel_chars > 0:
+                        size = 0
+                        rel = 0
+                        if known:
+                            spans = judgement.spans
+                            for x, y in pieces:
+                                size += y - x
+                                if spans:
+                                    rel += relevant_chars(x, y, spans)
+                    else:
+                        rel = 0
+                elif known and rel_chars > 0 and judgement.spans:
+                    rel = relevant_chars(start, end, judgement.spans)
+                else:
+                    rel = 0
+
+                if focused:
+                    ret = st.ret_size = st.ret_size + size
+                    relret = st.rel_ret_size = st.rel_ret_size + rel
+                    precision = relret / ret if ret else ddiv(relret, ret)
+                    recall = relret / rel_size if rel_size else ddiv(relret, rel_size)
+                    x = 100 * recall
+                    b = int(x) if 0.0 <= x < 101.0 else floor_int(x)
+                    if b < 0 or b > 100:
+                        impossible.append(f"Impossible recall point: {b}")
+                    elif iP[b] < precision:
+                        iP[b] = precision
+                else:
+                    entries = st.entries
+                    if counter == len(entries):
+                        if st.R > len(entries):
+                            if known:
+                                record.remove((start, end))  # nothing of a failed line stays (collect)
+                            raise _Death(_rank_error(run, numbers, index, topic_id), 0, topic_id)
+                        entry = entries[st.R - 1]
+                        entry[0] += size
+                        entry[1] += rel
+                    else:
+                        entries.append([size, rel, rel_chars, st.num_rel_ret, judgement, record])
+                    st.ret_size += size
+                    st.rel_ret_size += rel
+        except (_Rejected, _Death) as problem:
+            if collect is None:
+                raise
+            collect.append(_finding(problem))
+            if undo is None:
+                undo = _Undo(all_fields, qtopics)
+            if problem.topic is not None:  # the line got past its topic switch
+                if switch[0] == index and switch[2]:  # it created its topic's state: drop it, restore the state
+                    _, last_topic, _, counter, prev, table, _, _, reset_at, _ = switch
+                    del states[topic_id]
+                else:
+                    counter, prev = undo.line(index, switch, reset_at, counter, table, st, rel_chars, task == "f")
+                    if switch[0] == index:  # it switched back to its topic
+                        last_topic = switch[1]
+                        st.back_at = switch[7]
+                if switch[0] == index:  # the switch before is in force again
+                    switch = switch[9]
+                    if last_topic is not None:
+                        st = states[last_topic]
+                        qt = qtopics[last_topic]
+                        iP = st.iP
+                        rel_size = qt.rel_size
+            undo.failed(index)
             continue
-        if thorough:
-            if known:
-                pieces = _novel_pieces(start, end, record)
-                record.extend(p for p in pieces if p[1] > p[0])
-            if rel_chars > 0:
-                size = 0
-                rel = 0
-                if known:
-                    spans = judgement.spans
-                    for x, y in pieces:
-                        size += y - x
-                        if spans:
-                            rel += relevant_chars(x, y, spans)
-            else:
-                rel = 0
-        elif known and rel_chars > 0 and judgement.spans:
-            rel = relevant_chars(start, end, judgement.spans)
-        else:
-            rel = 0
+        return run_id, states
 
-        if focused:
-            ret = st.ret_size = st.ret_size + size
-            relret = st.rel_ret_size = st.rel_ret_size + rel
-            precision = relret / ret if ret else ddiv(relret, ret)
-            recall = relret / rel_size if rel_size else ddiv(relret, rel_size)
-            x = 100 * recall
-            b = int(x) if 0.0 <= x < 101.0 else floor_int(x)
-            if b < 0 or b > 100:
-                impossible.append(f"Impossible recall point: {b}")
-            elif iP[b] < precision:
-                iP[b] = precision
+
+class _Undo:
+    """What a failed line changed in the current state (:func:`fol_findings`), worked out from the run's lines.
+
+    Lines fail in file order; every 8-field line of a qrels topic before the
+    failing one that did not fail was accepted.  What holds between topic
+    switches (the tool's current state, D5) then gives the values the line
+    replaced: the previous article is that of the last line accepted since
+    the switch (the one in force at the switch when there is none), and a
+    topic's R equals the counter once a line since the switch made a rank
+    (R at the switch before).  The line's article record is new iff it is
+    empty and no line accepted since the state's reset has the article.
+    Scans are incremental: each line is looked at a bounded number of times.
+    """
+
+    def __init__(self, all_fields: list[list[str]], qtopics: dict) -> None:
+        self.all_fields = all_fields
+        self.qtopics = qtopics
+        self.failed_lines: set[int] = set()
+        self.last_failed = -1
+        self.accepted_before_last_failed = -1
+        self.seen_reset = -2
+        self.seen_upto = 0
+        self.seen: set[str] = set()
+
+    def _accepted(self, j: int) -> bool:
+        fields = self.all_fields[j]
+        return len(fields) == 8 and fields[0] in self.qtopics and j not in self.failed_lines
+
+    def _last_accepted(self, index: int) -> int:
+        """The last accepted line before INDEX (-1: none)."""
+        for j in range(index - 1, self.last_failed, -1):
+            if self._accepted(j):
+                return j
+        return self.accepted_before_last_failed
+
+    def failed(self, index: int) -> None:
+        """Line INDEX failed (after :meth:`line`, if called for it)."""
+        self.accepted_before_last_failed = self._last_accepted(index)
+        self.last_failed = index
+        self.failed_lines.add(index)
+
+    def _had_article(self, reset_at: int, index: int, article: str) -> bool:
+        """Whether a line accepted in [reset_at, index) has ARTICLE."""
+        if self.seen_reset != reset_at:
+            self.seen_reset, self.seen_upto, self.seen = reset_at, reset_at, set()
+        for j in range(self.seen_upto, index):
+            if self._accepted(j):
+                self.seen.add(self.all_fields[j][2])
+        self.seen_upto = max(self.seen_upto, index)
+        return article in self.seen
+
+    def line(self, index: int, switch: tuple, reset_at: int, counter: int, table: dict[str, list],
+             st: _TopicRun, rel_chars: int, every_line: bool) -> tuple[int, str]:
+        """Undo the rank and article record that line INDEX (of the existing topic state ``st``) made.
+
+        ``switch`` is the last topic switch (see :func:`_read_run`); returns
+        the counter and previous article to go on with.  A passage the line
+        stored was taken back where it failed.
+        """
+        article = self.all_fields[index][2]
+        created = switch[2]
+        last = self._last_accepted(index)
+        if last >= switch[0]:
+            previous = self.all_fields[last][2]
         else:
-            entries = st.entries
-            if counter == len(entries):
-                if st.R > len(entries):
-                    raise _Death(_rank_error(run, numbers, index, topic_id))
-                entry = entries[st.R - 1]
-                entry[0] += size
-                entry[1] += rel
-            else:
-                entries.append([size, rel, rel_chars, st.num_rel_ret, judgement, record])
-            st.ret_size += size
-            st.rel_ret_size += rel
-    return run_id, states
+            previous = "" if created else switch[4]
+        new = article != previous
+        if new or every_line:
+            counter -= 1
+            st.R = counter if counter != (0 if created else switch[3]) else switch[6]
+        if new and not table[article] and not self._had_article(reset_at, index, article):
+            del table[article]
+            st.num_ret -= 1
+            if rel_chars > 0:
+                st.num_rel_ret -= 1
+        return counter, previous
+
+
+def _finding(problem: _Rejected | _Death) -> FolFinding:
+    if isinstance(problem, _Rejected):
+        return FolFinding(problem.kind, problem.line, problem.topic, tuple(problem.lines))
+    return FolFinding("would_crash", problem.error.line, problem.topic, (), problem.error)
 
 
 def _line_of(numbers, index: int) -> int:
@@ -491,6 +679,29 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
         outcome.topics = []
         outcome.curves = {}
     return outcome
+
+
+def fol_findings(qrels: FolQrels, run: FolRunFile, task: str, *, n: int = 500,
+                 run_label: str | None = None) -> list[FolFinding]:
+    """Every reason why inex_eval 3.1 rejects RUN or dies on it for TASK, not only the first.
+
+    The checks are :func:`score_fol_run`'s own, made in its order: a line
+    that fails one is recorded and the reading goes on as if the line were
+    not in the file (the tool's current state, D5, included); then each
+    topic the tool could not score is recorded, in the tool's topic
+    order.  So the first finding is what :func:`score_fol_run` reports
+    (its ``rejected`` lines, or its ``death``), and an empty list means the
+    run is scored.  ``n`` and ``run_label`` as for :func:`score_fol_run`.
+    """
+    if task not in FOL_TASKS:
+        raise ValueError(f"unknown FOL task {task!r} (one of {', '.join(FOL_TASKS)})")
+    label = run.source if run_label is None else run_label
+    findings: list[FolFinding] = []
+    _, states = _read_run(qrels, run, task, label, n, [], findings)
+    if task not in "ft":  # -f and -t never die while scoring
+        _score_in_context(qrels, states, java_sorted(qrels.topics), task, False, 0.25, 300, run,
+                          FolOutcome(run_id=""), findings)
+    return findings
 
 
 def _f1(p: float, r: float) -> float:
@@ -552,93 +763,106 @@ def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[st
 
 
 def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], task: str,
-                      complete: bool, beta: float, irr: int, run: FolRunFile, outcome: FolOutcome) -> None:
-    """Per-topic values and means of -r/-b/-i (docs/measures.md §7, §8); counts over every qrels topic (D11)."""
+                      complete: bool, beta: float, irr: int, run: FolRunFile, outcome: FolOutcome,
+                      collect: list[FolFinding] | None = None) -> None:
+    """Per-topic values and means of -r/-b/-i (docs/measures.md §7, §8); counts over every qrels topic (D11).
+
+    With ``collect``, a topic the tool cannot score is recorded there and skipped.
+    """
     empty = _TopicRun()
     counts = [0] * 6
     sums = [0.0] * (1 + 2 * len(CONTEXT_CUTOFFS))  # MAgP, gP[1], gR[1], …
     ircl = [0.0] * 11
     bb = beta * beta
     printed = 0
-    for topic_id in order:
-        st = states.get(topic_id) or empty
-        qt = qrels.topics[topic_id]
-        R = st.R
-        included = complete or R > 0
-        counts_row = (R, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size)
-        for i in range(6):
-            counts[i] += counts_row[i]
-        if included:
-            printed += 6
-        entries = st.entries
-        if len(entries) < R:
-            raise _Death(_scoring_error(run, topic_id, st), printed)
-        num_rel = qt.num_rel
-        gps: list[float] = []
-        grs: list[float] = []
-        iP = [0.0] * 11
-        total = 0.0
-        sum_gp = 0.0
-        for k in range(R):
-            entry = entries[k]
-            if task == "b":
-                s = entry[0]
-                rel_chars, found = entry[1], entry[2]
-            else:
-                rel_chars, found = entry[2], entry[3]
-                if task == "r":
-                    relret = entry[1]
-                    if relret > 0:
-                        p = ddiv(relret, entry[0])
-                        rc = ddiv(relret, rel_chars)
-                        s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
+    topics = iter(order)
+    while True:
+        try:
+            for topic_id in topics:
+                st = states.get(topic_id) or empty
+                qt = qrels.topics[topic_id]
+                R = st.R
+                included = complete or R > 0
+                counts_row = (R, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size)
+                for i in range(6):
+                    counts[i] += counts_row[i]
+                if included:
+                    printed += 6
+                entries = st.entries
+                if len(entries) < R:
+                    raise _Death(_scoring_error(run, topic_id, st), printed, topic_id)
+                num_rel = qt.num_rel
+                gps: list[float] = []
+                grs: list[float] = []
+                iP = [0.0] * 11
+                total = 0.0
+                sum_gp = 0.0
+                for k in range(R):
+                    entry = entries[k]
+                    if task == "b":
+                        s = entry[0]
+                        rel_chars, found = entry[1], entry[2]
                     else:
-                        s = 0.0
-                else:
-                    s = t2i_score(entry[5], entry[4], irr) if entry[4] is not None else 0.0
-            total += s
-            gp = total / (k + 1)
-            gr = found / num_rel if num_rel else ddiv(found, num_rel)
-            gps.append(gp)
-            grs.append(gr)
-            if rel_chars > 0:
-                sum_gp += gp
-            x = 10 * gr
-            b = int(x) if 0.0 <= x < 11.0 else floor_int(x)
-            if b > 100 or b < 0:
-                raise _Death(_scoring_error(run, topic_id, st, bin_=b), printed)
-            if b <= 10 and iP[b] < gp:
-                iP[b] = gp
-        if not included:
+                        rel_chars, found = entry[2], entry[3]
+                        if task == "r":
+                            relret = entry[1]
+                            if relret > 0:
+                                p = ddiv(relret, entry[0])
+                                rc = ddiv(relret, rel_chars)
+                                s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
+                            else:
+                                s = 0.0
+                        else:
+                            s = t2i_score(entry[5], entry[4], irr) if entry[4] is not None else 0.0
+                    total += s
+                    gp = total / (k + 1)
+                    gr = found / num_rel if num_rel else ddiv(found, num_rel)
+                    gps.append(gp)
+                    grs.append(gr)
+                    if rel_chars > 0:
+                        sum_gp += gp
+                    x = 10 * gr
+                    b = int(x) if 0.0 <= x < 11.0 else floor_int(x)
+                    if b > 100 or b < 0:
+                        raise _Death(_scoring_error(run, topic_id, st, bin_=b), printed, topic_id)
+                    if b <= 10 and iP[b] < gp:
+                        iP[b] = gp
+                if not included:
+                    continue
+                best = 0.0
+                for i in range(10, -1, -1):
+                    v = iP[i]
+                    if v > best:
+                        best = v
+                    elif v < best:
+                        iP[i] = best
+                outcome.curves[topic_id] = list(iP)
+                agp = ddiv(sum_gp, num_rel)
+                row = dict(zip(_COUNTS, counts_row))
+                values = [agp]
+                for r in CONTEXT_CUTOFFS:
+                    if R:
+                        at = min(r, R) - 1
+                        gp, gr = gps[at], grs[at]
+                    else:
+                        gp = gr = 0.0
+                    row[f"gP[{r}]"] = gp
+                    row[f"gR[{r}]"] = gr
+                    values += (gp, gr)
+                row["AgP"] = agp
+                printed += 15
+                outcome.topics.append(topic_id)
+                outcome.per_topic[topic_id] = row
+                for i, v in enumerate(values):
+                    sums[i] += v
+                for i in range(11):
+                    ircl[i] += iP[i]
+        except _Death as death:
+            if collect is None:
+                raise
+            collect.append(_finding(death))
             continue
-        best = 0.0
-        for i in range(10, -1, -1):
-            v = iP[i]
-            if v > best:
-                best = v
-            elif v < best:
-                iP[i] = best
-        outcome.curves[topic_id] = list(iP)
-        agp = ddiv(sum_gp, num_rel)
-        row = dict(zip(_COUNTS, counts_row))
-        values = [agp]
-        for r in CONTEXT_CUTOFFS:
-            if R:
-                at = min(r, R) - 1
-                gp, gr = gps[at], grs[at]
-            else:
-                gp = gr = 0.0
-            row[f"gP[{r}]"] = gp
-            row[f"gR[{r}]"] = gr
-            values += (gp, gr)
-        row["AgP"] = agp
-        printed += 15
-        outcome.topics.append(topic_id)
-        outcome.per_topic[topic_id] = row
-        for i, v in enumerate(values):
-            sums[i] += v
-        for i in range(11):
-            ircl[i] += iP[i]
+        break
     num_q = len(outcome.topics)
     out = outcome.all
     out["num_q"] = num_q

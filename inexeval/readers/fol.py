@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import operator
 import re
 import sys
 import zlib
@@ -63,7 +64,8 @@ _JAVA_WS = re.compile("[ \t\n\x0b\x0c\r]+")
 _LEADING_WS = " \t\x0b\x0c"
 _JAVA_INT = re.compile(r"[+-]?\d+")  # \d: Unicode decimal digits, as Character.digit(c, 10) accepts
 _GZIP_MAGIC = b"\x1f\x8b"
-_TEN_DIGITS = re.compile(r"[0-9]{10}")
+_OFFSET = operator.itemgetter(0)
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _XML_START = re.compile(r"[ \t\n\r\x0b\x0c]*<")
 
 
@@ -148,6 +150,18 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
+def _has_odd_white_space(text: str) -> bool:
+    """True when TEXT holds white space that ``str.split()`` splits at and Java does not."""
+    if text.isascii():  # then only the four separators 0x1C-0x1F; str.find is a memchr scan
+        return any(c in text for c in NON_JAVA_WHITESPACE[:4])
+    return _ODD_WS.search(text) is not None
+
+
+def _has_ten_digits(text: str) -> bool:
+    """True when ASCII TEXT holds a run of 10 or more digits (a number that may not fit in an int)."""
+    return b"0000000000" in text.encode("ascii").translate(_DIGITS_AS_ZERO)
+
+
 def _split_all(lines: list[str], odd: bool) -> list[list[str]]:
     """The fields of every line (D22); ``odd``: the text has white space that Java does not split at."""
     return [split_fields(ln) for ln in lines] if odd else _split_plain(lines)
@@ -199,10 +213,10 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     """
     text, source = _read_text(path)
     lines = _lines(text)
-    odd = _ODD_WS.search(text) is not None
+    odd = _has_odd_white_space(text)
     all_fields = _split_all(lines, odd)
     # ASCII without '_', odd white space or 10-digit numbers: int() accepts exactly what Java accepts
-    fast = text.isascii() and not odd and "_" not in text and _TEN_DIGITS.search(text) is None
+    fast = text.isascii() and not odd and "_" not in text and not _has_ten_digits(text)
     parse = int if fast else _strict_int
     topics: dict[str, FolTopic] = {}
     touched: list[FolJudgement] = []
@@ -232,13 +246,9 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     for judgement in touched:
         passages = judgement.passages
         if len(passages) > 1:
-            passages.sort(key=_offset)  # stable: equal offsets stay in file order
-        judgement.spans = [(o, wrap_int(o + n)) for o, n in passages]
+            passages.sort(key=_OFFSET)  # stable: equal offsets stay in file order
+        judgement.spans = [(o, e if INT_MIN <= (e := o + n) <= INT_MAX else wrap_int(e)) for o, n in passages]
     return FolQrels(topics=topics, source=source)
-
-
-def _offset(passage: tuple[int, int]) -> int:
-    return passage[0]
 
 
 def _strict_int(s: str) -> int:
@@ -338,7 +348,7 @@ def read_fol_run(path: str | Path) -> FolRunFile:
         raw, numbers = _xml_lines(text, source)
         return FolRunFile.from_columns(source, raw, [split_fields(r) for r in raw], numbers, xml=True)
     lines = _lines(text)
-    return FolRunFile.from_columns(source, lines, _split_all(lines, _ODD_WS.search(text) is not None))
+    return FolRunFile.from_columns(source, lines, _split_all(lines, _has_odd_white_space(text)))
 
 
 def _xml_lines(text: str, source: str) -> tuple[list[str], list[int]]:
