@@ -258,10 +258,6 @@ def validate_run(
     kind (caller errors); bad run content is reported.
     """
     chosen = _required_task(task) if task is not None else None
-    if chosen is not None and TASKS[chosen].unit == "passage":
-        raise ConfigError(f"task {chosen} scores passage (FOL) runs, which validate does not check: evaluate "
-                          "them (a run inex_eval rejects is reported with its file and line, docs/fol.md §2)",
-                          "--task")
     if max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be a positive integer, got {max_results}", "--max-results")
     letter = fol_task_letter(chosen)

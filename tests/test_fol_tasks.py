@@ -339,8 +339,11 @@ def test_rejected_run_is_an_input_error_the_others_are_scored(tmp_path):
                                "article id: a1\n\tinterleaved results not allowed in inContext tasks!\n")
 
 
-def test_validate_refuses_the_fol_tasks():
+def test_validate_checks_fol_runs_by_task_alias():
+    """validate reads a FOL run for a FOL task (also named by an alias) with inex_eval's own checks:
+    the shipped original slice interleaves articles, valid for Focused, invalid for Relevant in Context."""
     run = SLICE / "runs" / "original" / "bert_inex_converted_1.run.gz"
-    got = CliRunner().invoke(main, ["validate", str(run), "--task", "INEX2010.Focused"])
-    assert got.exit_code == 2
-    assert "task FOL.Focused scores passage (FOL) runs, which validate does not check" in got.stderr
+    focused = CliRunner().invoke(main, ["validate", str(run), "--task", "INEX2010.Focused"])
+    assert focused.exit_code == 0, focused.output
+    ric = CliRunner().invoke(main, ["validate", str(run), "--task", "INEX2010.RelevantInContext"])
+    assert ric.exit_code == 1 and "interleaved" in ric.output
