@@ -10,6 +10,7 @@ task.  Nothing here prints.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -292,11 +293,33 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     a worker.
     """
     out = Outcome(path=str(path))
+    inputs = UNITS[config.task_def.unit]
+    # a unit may read and score its runs in a context of its own (passages: the cyclic GC paused until
+    # the run is freed again, see inexeval.inputs.PassageInputs.scoring)
+    with getattr(inputs, "scoring", contextlib.nullcontext)():
+        if not _read_and_score(scorer, config, inputs, path, empty_as_zero, out):
+            return out
     try:
-        run = UNITS[config.task_def.unit].read_run(path, config, scorer.recall_base)
+        for r in out.results if write_to is not None else ():
+            final = run_file_path(write_to, config.task, r)
+            out.pending.append((write_pending(final, run_file_text(r), tag), final))
+    except BaseException:
+        for tmp, _final in out.pending:
+            discard_pending(tmp)
+        raise
+    if keep is not None:
+        for r in out.results:
+            r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()} if keep else {}
+    return out
+
+
+def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero: bool, out: Outcome) -> bool:
+    """Read the run at PATH and score it into OUT; False when it cannot be read (``out.problem``)."""
+    try:
+        run = inputs.read_run(path, config, scorer.recall_base)
     except InexevalError as e:
         out.problem = e
-        return out
+        return False
     out.run_id, out.source = run.run_id, run.source
     out.warnings.extend(run.warnings)
     unknown = sorted(set(run.topics) - set(scorer.recall_base.topics), key=natural_key)
@@ -311,19 +334,7 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     except InputError as e:  # e.g. a best entry point missing from its document
         out.problem = e
     out.undefined = scorer.undefined
-    del run
-    try:
-        for r in out.results if write_to is not None else ():
-            final = run_file_path(write_to, config.task, r)
-            out.pending.append((write_pending(final, run_file_text(r), tag), final))
-    except BaseException:
-        for tmp, _final in out.pending:
-            discard_pending(tmp)
-        raise
-    if keep is not None:
-        for r in out.results:
-            r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()} if keep else {}
-    return out
+    return True
 
 
 #: Runs a worker scores before it is replaced by a fresh fork: what its allocator keeps

@@ -83,7 +83,10 @@ class PassageInputs:
         if len(config.assessments) != 1:
             raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
                               f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
-        qrels = read_fol_qrels(config.assessments[0].path)
+        from inexeval.readers.passages import paused_gc
+
+        with paused_gc():
+            qrels = read_fol_qrels(config.assessments[0].path)
         if config.topics is not None:
             import dataclasses
 
@@ -94,6 +97,13 @@ class PassageInputs:
             warnings.append(f"{qrels.source}: {len(nothing)} topic(s) have no relevant judgement: their recall "
                             "values (and so their averages) are NaN, as inex_eval prints them: " + ", ".join(nothing))
         return RecallBase(dict.fromkeys(qrels.topics), qrels, warnings)
+
+    def scoring(self):
+        """The context a run is read and scored in: the cyclic garbage collector paused until the run
+        is freed (millions of small lists, no cycles; otherwise its passes cost as much as the work)."""
+        from inexeval.readers.passages import paused_gc
+
+        return paused_gc()
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
         from inexeval.readers.passages import read_passage_run

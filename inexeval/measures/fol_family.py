@@ -63,11 +63,13 @@ def _score(r: RunInput, task: str):
     outcome = r.memo.get("fol")
     if outcome is None:
         from inexeval.measures.fol import score_fol_run
+        from inexeval.readers.passages import paused_gc
 
         p = r.params
-        outcome = r.memo["fol"] = score_fol_run(r.recall_base, r.run.fol, task, complete=r.empty_as_zero,
-                                                n=p.bep_distance, beta=p.f_beta, irr=p.t2i_tolerance,
-                                                run_label=r.run.source)
+        with paused_gc():
+            outcome = r.memo["fol"] = score_fol_run(r.recall_base, r.run.fol, task, complete=r.empty_as_zero,
+                                                    n=p.bep_distance, beta=p.f_beta, irr=p.t2i_tolerance,
+                                                    run_label=r.run.source)
     return outcome
 
 
@@ -79,7 +81,7 @@ def rejection(outcome, r: RunInput, task: str) -> InputError:
     prefix), the run file and the line that made the tool reject it."""
     source = r.run.source
     text = " ".join(line.strip() for line in outcome.rejected)
-    text = re.sub(r"^(?:ERROR|Error) \*\*\* \(.*?\) ", "", text.replace(f"({source})", "(RUN)", 1))
+    text = re.sub(rf"^(?:ERROR|Error) \*\*\* \({re.escape(source)}\) ", "", text)
     line = getattr(outcome, "rejected_line", None)
     if line is None:
         m = _LINE.search(text)
@@ -112,7 +114,7 @@ def _rejecting_line(r: RunInput, task: str) -> int | None:
     return hi if numbers is None else numbers[hi - 1]
 
 
-def _family(strategy: str, description: str):
+def _family(strategy: str):
     task = TASK_OPTION[strategy]
     focused = task in ("t", "f")
     mean_name, topic_name = ("MAiP", "AiP") if focused else ("MAgP", "AgP")
@@ -184,7 +186,7 @@ for _strategy, _text in _FAMILIES:
         curves=(lambda p, c=FOCUSED_CURVE if _focused else CONTEXT_CURVE: [Curve(
             "iP", list(c), [float(n[len("ircl_prn."):]) for n in c],
             "recall", "interpolated precision")]),
-        compute_all=_family(_strategy, _text),
+        compute_all=_family(_strategy),
         aggregate=_run,
         bounded=False,  # counts; and recall can exceed 1 (docs/fol.md §3)
         ideal_one=(_ideal_focused if _focused else _ideal_context) if _strategy != "fol-t2i" else (lambda p: []),

@@ -26,9 +26,11 @@ order.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 import sys
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ from inexeval.errors import InputError
 from inexeval.model import Run
 from inexeval.readers.runs import BOM, Block, RunInput, RunReader, _RunBuilder, run_id_from_name
 
-__all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol"]
+__all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol", "paused_gc"]
 
 #: The first tag of an XML run that tells its results apart: ``<fol`` (passages) or ``<path`` (elements).
 _RESULT_KIND = re.compile(rb"<(fol|path)[ \t\r\n/>]")
@@ -52,6 +54,20 @@ class PassageRun(Run):
     ``fol.lines`` (file order); ``fol`` is what the kernel scores."""
 
     fol: Any = None  # inexeval.readers.fol.FolRunFile
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused meanwhile: reading and scoring a FOL run make millions of
+    small lists and no cycles, and its passes over them would cost as much as the work (the drop-in
+    ``inexeval inex-eval`` pauses it too)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def run_kind(path: str | Path) -> str:
@@ -102,16 +118,17 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
     when an element run needs it; it raises (naming COLLECTION_DIR) when
     there is none.  InputError (file, line) when the run cannot be read.
     """
-    if run_kind(path) == "element":
-        fol, warnings = element_run_as_fol(path, collection())
-    else:
-        from inexeval.readers.fol import read_fol_run
+    with paused_gc():
+        if run_kind(path) == "element":
+            fol, warnings = element_run_as_fol(path, collection())
+        else:
+            from inexeval.readers.fol import read_fol_run
 
-        fol, warnings = read_fol_run(path), []
-    topics: dict[str, list[int]] = {}
-    for i, fields in enumerate(fol.columns()[2]):
-        if fields:
-            topics.setdefault(fields[0], []).append(i)
+            fol, warnings = read_fol_run(path), []
+        topics: dict[str, list[int]] = {}
+        for i, fields in enumerate(fol.columns()[2]):
+            if fields:
+                topics.setdefault(fields[0], []).append(i)
     return PassageRun(run_id=run_id_from_name(fol.source), source=fol.source, task=None, topics=topics,
                       warnings=warnings, unit="passage", fol=fol)
 
