@@ -2,8 +2,8 @@
 
     inexeval inex-eval (-t|-f|-r|-b|-i) [-q] [-c] [-n INT] [-beta NUM] [-irr INT] QRELS [RUN ...]
 
-Standard output is byte for byte the tool's (``docs/measures.md §1``,
-``docs/formats.md §9``): arguments are options for as long as they begin
+Standard output is byte for byte the tool's (``docs/inex_eval.md §1``,
+``§9``): arguments are options for as long as they begin
 with ``-`` (the last task option wins), the first other argument is QRELS
 and the rest are RUN files, evaluated one after the other, each run's output
 written as soon as it is done.  Fewer than two arguments print the usage

@@ -19,7 +19,7 @@ the topics it cannot score), so the first problem is the one evaluation
 reports.  A FOL run is INVALID exactly when evaluation rejects it or the
 tool would die on it.  The checks depend on the qrels (the tool skips the
 lines of topics it has no judgement for, and a topic's lines that come back
-after other topics continue that other topic's state, docs/fol.md): with
+after other topics continue that other topic's state, docs/inex_eval.md §4.4): with
 ``assessments`` (a FOL qrels file) they are exact; without, every topic of
 the run is checked as if it were in the qrels.  RANK and RSV are not looked
 at (the tool never reads them: the ranking is the file order).
@@ -53,7 +53,7 @@ interleaved          problem RelevantInContext: an article's results are not
 multiple_results     problem FOL BestInContext: two results in a row from one article
 negative_length      problem FOL: a passage that ends before it starts (a negative
                              LENGTH, or OFFSET + LENGTH beyond 2^31 - 1)
-would_crash          problem FOL: where inex_eval 3.1 would die (docs/fol.md): an OFFSET or
+would_crash          problem FOL: where inex_eval 3.1 would die (docs/inex_eval.md §10): an OFFSET or
                              LENGTH that is not an integer, a topic whose lines come
                              back after other topics' and break the in-context rank
                              bookkeeping (line: where it came back)
@@ -70,7 +70,7 @@ empty                warning the run has no result at all (FOL with assessments:
                              for a topic of the qrels)
 empty_topic          warning an XML ``<topic>`` without results (same as absent)
 repeated_topic       warning a topic id that reappears after another topic (FOL: the
-                             tool then goes on with the other topic's state, docs/fol.md)
+                             tool then goes on with the other topic's state, docs/inex_eval.md §4.4)
 repeated_article     warning BestInContext: a second, non-overlapping result of an
                              article (the evaluator drops it, docs/measures.md §7)
 unjudged_topic       warning FOL with assessments: a topic not in the qrels (the tool

@@ -1,6 +1,6 @@
 """A slow, literal second reading of the inex_eval 3.1 computation, for cross-checking the fast scorer.
 
-Written straight from the rules of docs/measures.md §3-§8 in a different
+Written straight from the rules of docs/inex_eval.md §3-§8 in a different
 style from ``inexeval.measures.fol``: one dict per line, no caches, no early
 exits, Thorough novelty from explicit sets of covered character positions
 (so only for small offsets), T2I reading order rebuilt from scratch.  It

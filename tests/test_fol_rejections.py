@@ -1,4 +1,4 @@
-"""Rejected runs (docs/measures.md §3.5), where inex_eval 3.1 dies (§10, D16) and the command line (§1)."""
+"""Rejected runs (docs/inex_eval.md §3.5), where inex_eval 3.1 dies (§10, D16) and the command line (§1)."""
 
 from __future__ import annotations
 

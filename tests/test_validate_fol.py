@@ -125,7 +125,7 @@ def _random_case(rng: random.Random) -> tuple[list[str], list[str]]:
 
 
 def _comeback_case(rng: random.Random) -> tuple[list[str], list[str]]:
-    """Topics that come back after others (docs/measures.md §4.4), sharing article ids, with violations."""
+    """Topics that come back after others (docs/inex_eval.md §4.4), sharing article ids, with violations."""
     qrels = [f"{t} Q0 {a} {rng.choice([0, 10, 40])} 200 {rng.randint(-1, 50)} {rng.randint(0, 60)}:{rng.randint(0, 40)}"
              for t in ("A", "B", "C") for a in ("d1", "d2", "d3", "d4") if rng.random() < 0.7]
     lines = []
@@ -144,7 +144,7 @@ def _comeback_case(rng: random.Random) -> tuple[list[str], list[str]]:
 
 def _crash_case(rng: random.Random) -> tuple[list[str], list[str]]:
     """A comes back after B, then after C ending with an article A takes up: the in-context rank
-    bookkeeping breaks while reading when A's rank entries match C's counter (docs/measures.md §4.4)."""
+    bookkeeping breaks while reading when A's rank entries match C's counter (docs/inex_eval.md §4.4)."""
     qrels = [f"{t} Q0 {t.lower()}{k} {rng.choice([0, 10])} 100 0 0:10" for t in "ABC" for k in range(1, 7)]
     x = rng.randint(1, 3)
     z = x + 1 if rng.random() < 0.6 else rng.randint(1, 5)

@@ -1,4 +1,4 @@
-"""The computation of inex_eval 3.1 for the INEX 2007-2010 FOL tasks (``docs/measures.md §4``-``§8``).
+"""The computation of inex_eval 3.1 for the INEX 2007-2010 FOL tasks (``docs/inex_eval.md §4``-``§8``).
 
 Tasks: ``t`` Thorough, ``f`` Focused, ``r`` Relevant in Context, ``b`` Best
 in Context, ``i`` Relevant in Context with T2I.  :func:`score_fol_run`
@@ -8,14 +8,14 @@ printing is :mod:`inexeval.writers.inex_eval`'s job.  :func:`fol_findings`
 lists every reason to reject the run or die on it, not only the first, with
 the same checks (``inexeval validate``).
 
-How the tool reads a run (``docs/measures.md §4.4``, D5).  It keeps one
+How the tool reads a run (``docs/inex_eval.md §4.4``, D5).  It keeps one
 *current state* -- a rank counter, the previous article and one table of
 article records -- and resets it only at the first line of a qrels topic
 that has no rank yet.  A topic whose lines come in several blocks therefore
 continues the state of the topic before it; that is reproduced literally
 (it decides the public ``bert_inex_converted.run`` numbers).  Checks are
 made line by line in the tool's order and the first failing line rejects
-the run (``docs/measures.md §3.5``).
+the run (``docs/inex_eval.md §3.5``).
 
 Numbers.  Java ``int`` arithmetic is reproduced where the tool's per-line
 results depend on it (D17): ``end = offset + length`` and
@@ -77,7 +77,7 @@ FOL_TASKS = ("t", "f", "r", "b", "i")
 FOCUSED_CUTOFFS = (0, 1, 5, 10)
 #: Ranks at which gP[r] and gR[r] are printed by -r/-b/-i.
 CONTEXT_CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
-#: An unknown passage (OFFSET ``X`` or ``-1``): its size and its start (= end) (docs/measures.md §3.3).
+#: An unknown passage (OFFSET ``X`` or ``-1``): its size and its start (= end) (docs/inex_eval.md §3.3).
 UNKNOWN_SIZE = 18
 UNKNOWN_START = -10000
 
@@ -134,7 +134,7 @@ class FolOutcome:
 
 @dataclass(frozen=True)
 class FolFinding:
-    """One reason why the tool rejects a run or dies on it (the rejected runs of ``docs/fol.md``).
+    """One reason why the tool rejects a run or dies on it (``docs/inex_eval.md §3.5``, ``§10``).
 
     ``kind``: ``malformed`` (too many fields / fields missing), ``interleaved``,
     ``multiple_results`` (-b), ``overlap``, ``negative_length`` (the rejections
@@ -200,7 +200,7 @@ def java_sorted(keys) -> list[str]:
 
 
 def relevant_chars(start: int, end: int, spans: list[tuple[int, int]]) -> int:
-    """Relevant characters of the retrieved passage [start, end) (``docs/measures.md §5``, D6: literal cases)."""
+    """Relevant characters of the retrieved passage [start, end) (``docs/inex_eval.md §5``, D6: literal cases)."""
     total = 0
     for k, l in spans:
         if start <= k:
@@ -232,7 +232,7 @@ def _novel_pieces(start: int, end: int, stored: list[tuple[int, int]]) -> list[t
 
 
 def t2i_score(record: list[tuple[int, int]], judgement: FolJudgement, tolerance: int) -> float:
-    """The T2I document score of one rank (``docs/measures.md §7.5``, D10)."""
+    """The T2I document score of one rank (``docs/inex_eval.md §7.5``, D10)."""
     reading = list(record)
     cursor = 0
     for s, e in record:
@@ -388,7 +388,7 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                 judgement = qt.judgements.get(article)
                 rel_chars = judgement.rel_chars if judgement is not None else 0
 
-                # ranks and article records (docs/measures.md §4.1, §4.4)
+                # ranks and article records (docs/inex_eval.md §4.1, §4.4)
                 if article != prev:
                     counter += 1
                     st.R = counter
@@ -418,7 +418,7 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                     record = table[article]
                 run_id = fields[5]
 
-                # the passage (docs/measures.md §3.3, §3.5 #5, #6)
+                # the passage (docs/inex_eval.md §3.3, §3.5 #5, #6)
                 offset = fields[6]
                 if offset == "X" or offset == "-1":
                     known = False
@@ -461,7 +461,7 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         raise _Rejected([f"ERROR *** ({label}) negative passage size {number}: {raws[index]}"],
                                         "negative_length", topic_id, number)
 
-                # relevant characters and size of the line (docs/measures.md §5, §6.1, §7.3)
+                # relevant characters and size of the line (docs/inex_eval.md §5, §6.1, §7.3)
                 if bic:
                     score = 0.0
                     if rel_chars > 0 and judgement.bep > -1:
@@ -712,7 +712,7 @@ def _f1(p: float, r: float) -> float:
 
 def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], complete: bool,
                    outcome: FolOutcome) -> None:
-    """Per-topic values and means of -f/-t (docs/measures.md §6.2, §6.3, §8)."""
+    """Per-topic values and means of -f/-t (docs/inex_eval.md §6.2, §6.3, §8)."""
     empty = _TopicRun()
     counts = [0] * 6
     sums = [0.0] * 11  # art_prec … char_f1, iP[4 points], AiP
@@ -765,7 +765,7 @@ def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[st
 def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], task: str,
                       complete: bool, beta: float, irr: int, run: FolRunFile, outcome: FolOutcome,
                       collect: list[FolFinding] | None = None) -> None:
-    """Per-topic values and means of -r/-b/-i (docs/measures.md §7, §8); counts over every qrels topic (D11).
+    """Per-topic values and means of -r/-b/-i (docs/inex_eval.md §7, §8); counts over every qrels topic (D11).
 
     With ``collect``, a topic the tool cannot score is recorded there and skipped.
     """

@@ -1,8 +1,8 @@
 """Reader of INEX 2007-2010 passage ("FOL") qrels and runs, read the way inex_eval 3.1 reads them.
 
-Qrels (``docs/measures.md §2``) are "INEX 2008 native" lines
+Qrels (``docs/inex_eval.md §2``) are "INEX 2008 native" lines
 ``TOPIC Q0 ARTICLE REL_CHARS DOC_LENGTH [BEP OFFSET:LENGTH ...]``; runs
-(``docs/measures.md §3``) are 8-column lines
+(``docs/inex_eval.md §3``) are 8-column lines
 ``TOPIC Q0 ARTICLE RANK RSV RUN_ID OFFSET LENGTH`` or INEX 2008 XML FOL
 submissions, which are turned into the same 8-field lines (D4).
 
@@ -204,7 +204,7 @@ class FolQrels:
 
 
 def read_fol_qrels(path: str | Path) -> FolQrels:
-    """Read FOL qrels (plain or gzip; ``-`` is standard input) as inex_eval 3.1 does (``docs/measures.md §2``).
+    """Read FOL qrels (plain or gzip; ``-`` is standard input) as inex_eval 3.1 does (``docs/inex_eval.md §2``).
 
     A second line for the same (topic, article) counts again in num_rel and
     rel_size when its REL_CHARS > 0, adds its passages and replaces the BEP;

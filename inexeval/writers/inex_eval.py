@@ -1,4 +1,4 @@
-"""The text inex_eval 3.1 prints for one run (``docs/formats.md §9``).
+"""The text inex_eval 3.1 prints for one run (``docs/inex_eval.md §9``).
 
 Layout of a scored run::
 
