@@ -183,9 +183,13 @@ for _strategy, _text in _FAMILIES:
         # the official INEX 2007-2010 figures; the result files and summaries hold every value
         scalars=(lambda p: ["MAiP", *IP_POINTS]) if _focused
         else (lambda p: ["MAgP", "gP[5]", "gP[10]", "gP[25]", "gP[50]"]),
-        curves=(lambda p, c=FOCUSED_CURVE if _focused else CONTEXT_CURVE: [Curve(
+        # the tool's ircl_prn points: iP over character recall (-t, -f), interpolated gP over gR (-r, -b, -i)
+        curves=(lambda p, c=FOCUSED_CURVE: [Curve(
             "iP", list(c), [float(n[len("ircl_prn."):]) for n in c],
-            "recall", "interpolated precision")]),
+            "recall", "interpolated precision")]) if _focused
+        else (lambda p, c=CONTEXT_CURVE: [Curve(
+            "gP", list(c), [float(n[len("ircl_prn."):]) for n in c],
+            "generalised recall", "interpolated generalised precision")]),
         compute_all=_family(_strategy),
         aggregate=_run,
         bounded=False,  # counts; and recall can exceed 1 (docs/fol.md §3)
