@@ -195,6 +195,8 @@ def _main(argv: list[str], out: TextIO, err: TextIO) -> int:
         if outcome.death is not None:
             _report(err, outcome.death)
             status = 1
+        # free this run before the next one is read: one run in memory at a time
+        del run, outcome
     return status
 
 

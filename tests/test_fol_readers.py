@@ -256,3 +256,23 @@ def test_ten_digit_numbers_are_range_checked(tmp_path):
     with pytest.raises(InputError, match="not 32-bit integers: '0:2147483648'") as info:
         read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 d1 10 100 0 0:5", "T Q0 d1 10 100 0 0:2147483648"]))
     assert info.value.line == 2
+
+
+@pytest.mark.parametrize("odd", [False, True])
+def test_lazy_fields_split_as_the_whole_list(odd):
+    """A run keeps raw lines only; its fields, split when read, equal the eager split of every line."""
+    from inexeval.readers.fol import LazyFields, _split_all
+
+    rng = random.Random(7)
+    pieces = ["2009001", "Q0", "123", "1", "0.5", "run", "X", "-1", "", " ", "\t", "  ", "\x0b", "\x0c"]
+    if odd:
+        pieces += ["\x1c", "\u00a0", "\u2003"]
+    lines = ["".join(rng.choice(pieces) + rng.choice(["", " ", "\t"]) for _ in range(rng.randrange(0, 12)))
+             for _ in range(2000)] + ["", " ", "\ta b", "a  b "]
+    eager = _split_all(lines, odd)
+    lazy = LazyFields(lines, odd)
+    assert len(lazy) == len(eager)
+    assert list(lazy) == eager
+    assert [lazy[i] for i in range(len(lines))] == eager
+    assert list(lazy[10:500]) == eager[10:500]
+    assert [split_fields(ln) for ln in lines] == eager  # and both are the Java split

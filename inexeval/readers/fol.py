@@ -32,6 +32,7 @@ import re
 import sys
 import zlib
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -165,6 +166,44 @@ def _has_ten_digits(text: str) -> bool:
 def _split_all(lines: list[str], odd: bool) -> list[list[str]]:
     """The fields of every line (D22); ``odd``: the text has white space that Java does not split at."""
     return [split_fields(ln) for ln in lines] if odd else _split_plain(lines)
+
+
+def _split_plain_one(line: str) -> list[str]:
+    """split_fields of a line known to hold no non-Java white space (the fast path)."""
+    fields = line.split()
+    if not fields:
+        return fields if line else [""]
+    if line[0] in _LEADING_WS:
+        fields.insert(0, "")
+    return fields
+
+
+class LazyFields(Sequence):
+    """The fields of each raw line, split when asked for (D22).
+
+    A run keeps its raw lines only: lists of eight field strings per line
+    would take several times the file's size, and the scorer reads each
+    line's fields once, in file order.
+    """
+
+    __slots__ = ("_raw", "_split")
+
+    def __init__(self, raw: list[str], odd: bool):
+        self._raw = raw
+        self._split = split_fields if odd else _split_plain_one
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            out = LazyFields(self._raw[i], False)
+            out._split = self._split
+            return out
+        return self._split(self._raw[i])
+
+    def __iter__(self):
+        return map(self._split, self._raw)
 
 
 # --------------------------------------------------------------------------- qrels
@@ -347,8 +386,10 @@ def read_fol_run(path: str | Path) -> FolRunFile:
     if _XML_START.match(text.removeprefix("\ufeff")):
         raw, numbers = _xml_lines(text, source)
         return FolRunFile.from_columns(source, raw, [split_fields(r) for r in raw], numbers, xml=True)
+    odd = _has_odd_white_space(text)
     lines = _lines(text)
-    return FolRunFile.from_columns(source, lines, _split_all(lines, _has_odd_white_space(text)))
+    del text
+    return FolRunFile.from_columns(source, lines, LazyFields(lines, odd))
 
 
 def _xml_lines(text: str, source: str) -> tuple[list[str], list[int]]:
