@@ -175,7 +175,8 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     """
     config = load(config, options.overrides, options.results_dir)
     check_format(config, options.fmt)
-    keep = None if options.keep_per_topic else kept_measures(
+    # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
+    keep = None if options.keep_per_topic or options.fmt == "trec_eval" else kept_measures(
         config, options.per_query, options.per_query and options.topic_graphs and options.draws)
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,

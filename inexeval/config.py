@@ -711,6 +711,9 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
     task = values.get("task")
     if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
         fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
+    if isinstance(task, str) and isinstance(values.get("metrics"), tuple):
+        for message in unknown_metrics(values["metrics"], task):
+            fail(chosen["METRICS"], message)
     if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].unit == "passage":
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
@@ -731,6 +734,27 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         overridden=tuple(k for k, e in chosen.items() if e.source == OVERRIDE_SOURCE),
         **values,
     )
+
+
+def unknown_metrics(names: Sequence[str], task: str) -> list[str]:
+    """Problems of METRICS NAMES for TASK, all at once (an empty list when every name is a measure of
+    the task): unknown names together, and each bad parameter of a measure-name pattern."""
+    from inexeval.measures import registry
+
+    strategy = TASKS[task].strategy
+    unknown, problems = [], []
+    for name in names:
+        try:
+            if registry.find(name, strategy) is None:
+                unknown.append(name)
+        except ConfigError as err:  # a measure-name pattern with a bad parameter
+            problems.append(err.message.removeprefix("METRICS: "))
+    if unknown:
+        listed_names = ", ".join(repr(n) for n in unknown)
+        verb = "is not a measure" if len(unknown) == 1 else "are not measures"
+        problems.insert(0, f"{listed_names} {verb} of task {task} (known: "
+                           f"{', '.join(registry.names_for(strategy))}; `inexeval metrics` lists every name)")
+    return problems
 
 
 def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from inexeval.config import Config
-from inexeval.errors import ConfigError, InputError
+from inexeval.aggregate import natural_key
+from inexeval.errors import ConfigError, EmptySelection, InputError
+
+
+def placed(err: EmptySelection, config: Config) -> EmptySelection:
+    """ERR located where its key was set: the config file's line, or ``--set``."""
+    file, line = config.origin(err.key)
+    return EmptySelection(err.key, err.detail, file, line)
 
 
 @dataclass
@@ -40,8 +47,11 @@ class ElementInputs:
 
         # strict and genLifted quantise exhaustivity, so it must be there (docs/measures.md §4.1)
         needs_e = config.task_def.quantised and any(q != "gen" for q in config.quant_functions)
-        a = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
-                             query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic)
+        try:
+            a = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
+                                 query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic)
+        except EmptySelection as err:
+            raise placed(err, config) from None
         return RecallBase(a.topics, a, list(a.warnings))
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
@@ -90,7 +100,13 @@ class PassageInputs:
         if config.topics is not None:
             import dataclasses
 
-            qrels = dataclasses.replace(qrels, topics={t: v for t, v in qrels.topics.items() if t in config.topics})
+            chosen = {t: v for t, v in qrels.topics.items() if t in config.topics}
+            if qrels.topics and not chosen:
+                shown = sorted(qrels.topics, key=natural_key)
+                raise placed(EmptySelection("TOPICS", f"selects none of the {len(shown)} topic(s) of the qrels "
+                                                      f"({', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"),
+                             config)
+            qrels = dataclasses.replace(qrels, topics=chosen)
         warnings = []
         nothing = [t for t, v in qrels.topics.items() if v.num_rel == 0]
         if nothing:
