@@ -150,7 +150,7 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: 
                 keep=keep)
     if ev.results:
         write_summary(config.results_dir, config.task, ev.results)
-        write_stamp(config, empty_as_zero, ev.results)
+        write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings)
     return ev
 
 
