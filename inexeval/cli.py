@@ -275,11 +275,14 @@ Examples:
   inexeval validate fol.run --task FOL.RelevantInContext --assessments qrels.txt
 
 Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
-Problems: unreadable or malformed file, invalid paths, duplicates, results
-beyond --max-results, overlapping results (Focussed, BestInContext),
-interleaved articles (RelevantInContext), topics unknown to the
-assessments, a run id used twice.  Warnings only: rank/rsv inconsistencies,
-task attribute differences, empty topics.
+The verdict is evaluation's.  Problems (evaluation skips the run or leaves
+results out): unreadable or malformed file, invalid paths, duplicates,
+results beyond --max-results, overlap and a second result per article
+(BestInContext), topics unknown to the assessments, a run id used twice.
+Warnings (scored as submitted): overlap (Focussed), interleaved articles
+(RelevantInContext), rank/rsv inconsistencies, several <path> in a
+<result>, task attribute differences, empty topics.
+--task trec: the run read as evaluation reads it (--assessments: the qrels).
 FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
 (field count, interleaved articles, several results per article, overlapping
 passages, negative sizes) and every place where it would die, with its
@@ -289,7 +292,7 @@ message; the first one listed is what evaluation reports.  With
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--task", help="Task the runs are for (checks overlap or grouping); default: each run's task attribute.")
 @click.option("--assessments", type=click.Path(),
-              help="Assessments (file, directory or glob; FOL tasks: the qrels file) to check topics against.")
+              help="Assessments (file, directory or glob; FOL tasks and trec: the qrels file) to check topics against.")
 @click.option("--max-results", type=click.IntRange(min=1), default=DEFAULT_MAX_RESULTS, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
