@@ -64,11 +64,11 @@ would_crash          problem FOL: where inex_eval 3.1 would die (docs/inex_eval.
                              back after other topics' and break the in-context rank
                              bookkeeping (line: where it came back)
 unknown_topic        problem with assessments: a topic that is not in the recall-base
+                             (TREC runs, ``--task trec``: evaluation's message, as for
+                             ``duplicate``; a refused line is ``malformed``, reading stops)
 duplicate_run_id     problem ``validate_runs``: two runs with the same run id (docs/formats.md §9.2)
 repeated_field       warning XML: a ``<result>`` with several ``<file>``, ``<path>``,
                              ``<rank>`` or ``<rsv>`` (the last one of each is read)
-trec                 warning TREC runs (task ``trec``), with the qrels: what evaluation
-                             warns about (duplicate results dropped, topics not in the qrels)
 rank                 warning rank not increasing strictly in document order, or a
                              non-integer ``<rank>`` (one per topic)
 rsv                  warning rsv increasing down the ranking (beyond a relative
@@ -719,8 +719,8 @@ def _validate_fol(path: str | Path, task: str, letter: str, qrels: FolQrels | No
 
 def _validate_trec(path: str | Path, task: str, table: TopicTable | None) -> RunReport:
     """A TREC run (docs/formats.md §8) read as evaluation reads it: what makes evaluation skip the run
-    is its one problem (the reader stops there); what evaluation warns about (several tags, with the
-    qrels: duplicates dropped, topics not in the qrels) is a warning."""
+    is its one problem (the reader stops there); with the qrels, what evaluation leaves out (duplicate
+    results, topics not in the qrels) are problems, with its messages; several tags are a warning."""
     from inexeval.measures.classic_join import rank_run, run_id_of
     from inexeval.readers.trec import read_run as read_trec_run
 
@@ -740,7 +740,12 @@ def _validate_trec(path: str | Path, task: str, table: TopicTable | None) -> Run
     for message in said:
         report.warnings.append(Finding("run_id", None, None, message))
     if table is not None:
-        rank_run(run, table, warn=lambda m: report.warnings.append(Finding("trec", None, None, m)))
+        said.clear()
+        rank_run(run, table, warn=said.append)
+        for message in said:  # what evaluation leaves out: the verdict is its own
+            kind = "duplicate" if "duplicate" in message else "unknown_topic" if "not in the qrels" in message \
+                else None
+            (report.problems if kind else report.warnings).append(Finding(kind or "run_id", None, None, message))
         _missing_topics([t for t in table.names if t not in report.results_per_topic], "qrels topic(s)", report)
     return report
 

@@ -280,13 +280,71 @@ def test_fuzz_run_reader_and_validator_agree(data, task, max_results):
         # valid: nothing was dropped, and the task's rules hold in what the evaluator reads
         assert {t: len(rs) for t, rs in run.topics.items()} == report.results_per_topic
         for results in run.topics.values():
-            if report.task in ("CO.Focussed", "BestInContext"):
-                for i, (f, p) in enumerate(results):
-                    assert not any(f == g and (is_ancestor(p, q) or is_ancestor(q, p)) for g, q in results[:i])
-            if report.task == "RelevantInContext":
+            if report.task == "BestInContext":  # evaluation would leave out a later result of an article
                 files = [f for f, _ in results]
-                blocks = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
-                assert len(blocks) == len(set(blocks))
+                assert len(files) == len(set(files))
+        # overlap (Focussed) and interleaving (RelevantInContext) are scored as submitted: warnings
+        for kind in ("overlap", "interleaved"):
+            assert kind not in {f.kind for f in report.problems}
+
+
+#: Evaluation's warnings about a run that it scores with some of its results left out -> the validator's
+#: finding of the same reason (Best in Context's later results of an article: overlapping or not).
+_LEFT_OUT = {r"beyond MAX_RESULTS=\d+ dropped": "beyond_max_results", r"invalid results? skipped": "invalid_path",
+             r"duplicate results? dropped": "duplicate", r"not in the recall-base ignored": "unknown_topic",
+             r"later result\(s\) of the article dropped": "article"}
+_SAME_REASON = {"overlap": "article", "repeated_article": "article"}
+
+
+def _evaluation_verdict(res, path: Path) -> set[str]:
+    """{'skipped'} (a problem), or why some results were left out (empty: scored as submitted)."""
+    if res.problems:
+        return {"skipped"}
+    return {kind for pattern, kind in _LEFT_OUT.items()
+            if any(str(path) in w and re.search(pattern, w) for w in res.warnings)}
+
+
+def _validation_verdict(report: RunReport) -> set[str]:
+    if any(f.kind in ("unreadable", "malformed") for f in report.problems):
+        return {"skipped"}
+    return {_SAME_REASON.get(f.kind, f.kind) for f in report.problems}
+
+
+#: A run against the task rules: overlap (Focussed), an article resumed (RelevantInContext), a second
+#: result of an article (BestInContext).
+RUN_AGAINST_RULES = b"""1 Q0 f1 1 3 rules /article[1]/sec[1]
+1 Q0 f2 2 2 rules /article[1]/p[1]
+1 Q0 f1 3 1 rules /article[1]/sec[1]/p[1]
+"""
+
+
+@settings(FUZZ, max_examples=80)
+@given(data=st.one_of(mutated(RUN_XML), mutated(RUN_TEXT), mutated(RUN_AGAINST_RULES, 1)),
+       task=st.sampled_from(["CO.Focussed", "BestInContext", "RelevantInContext", "CO.Thorough"]),
+       max_results=st.sampled_from([1500, 1500, 2]))
+def test_fuzz_validate_gives_evaluations_verdict(data, task, max_results):
+    """The same run, validated (with the assessments) and evaluated: validate is INVALID exactly when
+    evaluation skips the run or leaves some of its results out, and says why at the same line."""
+    import inexeval
+    from inexeval.validate import assessments_from
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        _write(root / "assess" / "pool-11.xml", ASSESSMENTS)
+        for d, body in DOCUMENTS.items():
+            _write(root / "docs" / f"{d}.xml", body)
+        path = _write(root / "runs" / "run.xml", data)
+        report = validate_run(path, task=task, assessments=assessments_from(str(root / "assess")),
+                              max_results=max_results)
+        res = inexeval.evaluate({"TASK": task, "ASSESSMENTS_DIR": str(root / "assess"),
+                                 "SUBMISSIONRUNS_DIR": str(root / "runs"), "COLLECTION_DIR": str(root / "docs"),
+                                 "MAX_RESULTS": max_results, "RESULTS_DIR": str(root / "out")})
+        verdict = _evaluation_verdict(res, path)
+        assert _validation_verdict(report) == verdict, (report.problems, res.problems, res.warnings)
+        assert report.valid == (not verdict)
+        if verdict == {"skipped"}:
+            (problem,) = res.problems
+            assert (problem.line, problem.message) in [(f.line, f.message) for f in report.problems]
 
 
 #: (seed, file name): the name decides the format; the last pair feeds .prop text to the YAML reader.
@@ -452,3 +510,33 @@ def test_regression_run_topic_id_that_int_refuses(tmp_path, topic):
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert result.exit_code == 0
     assert f"1 topic(s) not in the recall-base ignored: {topic}" in result.output
+
+
+TREC_QRELS = b"1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n"
+TREC_RUN = b"1 Q0 d1 1 2.5 tr\n1 Q0 d2 2 1.5 tr\n2 Q0 d3 1 9 tr\n2 Q0 d9 2 8 tr\n"
+
+
+@settings(FUZZ, max_examples=80)
+@given(data=mutated(TREC_RUN))
+def test_fuzz_validate_trec_gives_evaluations_verdict(data):
+    """`validate --task trec` and evaluation on the same TREC run: the same run skipped at the same line
+    with the same message, the same results left out."""
+    import inexeval
+    from inexeval.validate import assessments_from
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        qrels = _write(root / "qrels.txt", TREC_QRELS)
+        path = _write(root / "runs" / "run.txt", data)
+        report = validate_run(path, task="trec", assessments=assessments_from(str(qrels), task="trec"))
+        res = inexeval.evaluate({"TASK": "trec", "ASSESSMENTS_DIR": str(qrels), "METRICS": "map",
+                                 "SUBMISSIONRUNS_DIR": str(root / "runs"), "RESULTS_DIR": str(root / "out")})
+        assert report.valid == (not res.problems and not any(
+            re.search("duplicate|not in the qrels", w) for w in res.warnings)), (report, res.warnings)
+        if res.problems:
+            (problem,) = res.problems
+            assert [(f.kind, f.line, f.message) for f in report.problems] == [
+                ("malformed", problem.line, problem.message)]
+        else:
+            assert sorted(f.message for f in report.problems) == sorted(
+                w for w in res.warnings if re.search("duplicate|not in the qrels", w))
