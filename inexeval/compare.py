@@ -196,7 +196,9 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> None:
     for r in rows:
         lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else str(v) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
-    atomic_write(out / f"{name}.json", json.dumps(rows, indent=1, default=_jsonable) + "\n")
+    # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10): JSON has no NaN
+    clean = [{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in r.items()} for r in rows]
+    atomic_write(out / f"{name}.json", json.dumps(clean, indent=1, default=_jsonable, allow_nan=False) + "\n")
 
 
 def _jsonable(v):

@@ -540,3 +540,45 @@ def test_fuzz_validate_trec_gives_evaluations_verdict(data):
         else:
             assert sorted(f.message for f in report.problems) == sorted(
                 w for w in res.warnings if re.search("duplicate|not in the qrels", w))
+
+
+#: Command-line pieces, valid or not, combined at random (CONFIG: the config file, OUT: a results dir).
+_MAIN_OPTIONS = [["-config", "CONFIG"], ["-config", "CONFIG"], ["-q"], ["-e"], ["-gnu"], ["--topic-graphs"],
+                 ["--set", "DCV=3"], ["--set", "TOPICS=9"], ["--set", "METRICS=nope"], ["--results-dir", "OUT"],
+                 ["--format", "table"], ["--format", "json"], ["--format", "trec_eval"], ["--format", "inex_eval"],
+                 ["--format", "csv"], ["--digits", "3"], ["--jobs", "1"], ["--quiet"], ["--list-metrics"]]
+_COMPARE_OPTIONS = [["-config", "CONFIG"], ["-e"], ["--measure", "MAep"], ["--measure", "nope"],
+                    ["--test", "bootstrap"], ["--samples", "20"], ["--seed", "3"], ["--runs", "myrun,textrun"],
+                    ["--runs", "myrun,myrun"], ["-gnu"], ["--results-dir", "OUT"], ["--reevaluate"], ["--quiet"]]
+_VALIDATE_OPTIONS = [["--task", "CO.Focussed"], ["--task", "trec"], ["--format", "json"], ["--max-results", "1"],
+                     ["--assessments", "ASSESS"], ["--format", "text"]]
+
+
+@settings(FUZZ, max_examples=60)
+@given(command=st.sampled_from(["main", "compare", "validate", "metrics"]), data=st.data())
+def test_fuzz_option_combinations_never_give_a_traceback(command, data):
+    """Random combinations of options (repeated, contradictory, without effect) on every command: exit
+    status 0, 1 or 2 and a message, never a traceback."""
+    pool = {"main": _MAIN_OPTIONS, "compare": _COMPARE_OPTIONS, "validate": _VALIDATE_OPTIONS,
+            "metrics": _MAIN_OPTIONS[2:4]}[command]
+    picked = data.draw(st.lists(st.sampled_from(pool), max_size=5), label="options")
+    before = data.draw(st.lists(st.sampled_from(_MAIN_OPTIONS[2:]), max_size=1), label="before")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        _write(root / "assess" / "pool-11.xml", ASSESSMENTS)
+        _write(root / "runs" / "a.xml", RUN_XML)
+        _write(root / "runs" / "b.txt", RUN_TEXT)
+        config = _write(root / "c.prop", CONFIG_PROP)
+        names = {"CONFIG": str(config), "OUT": str(root / "out"), "ASSESS": str(root / "assess")}
+        args = [names.get(a, a) for option in picked for a in option]
+        if command == "compare" and "-config" not in args:
+            args += ["-config", str(config)]
+        if command == "validate":
+            args += [str(root / "runs" / "a.xml")]
+        args = ([] if command == "main" else [*(a for o in before for a in o), command]) + args
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exc_info)
+        assert result.exit_code in (0, 1, 2), (args, result.output)
+        assert "Traceback" not in result.output, args
+        if result.exit_code == 2:
+            assert "rror" in result.output, (args, result.output)
