@@ -78,17 +78,20 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
     status, all_tables, first_out = 0, [], None
-    for source in configs:
+    loaded = []
+    for source in configs:  # every config and --measure checked before anything is evaluated
         config = load(source, options.overrides, options.results_dir)
-        out = Path(config.results_dir) / config.task
-        first_out = first_out or out
         measures = resolve_measures(config)
         params = params_of(config, measures)
         columns = [c for m in measures for c in m.scalars(params)]
         chosen = compare.tested_measure(columns, options.measure)
-        if chosen not in columns:  # checked before anything is evaluated
+        if chosen not in columns:
             raise ConfigError(f"--measure: {chosen!r} is not a measure of {config.task} "
-                              f"({', '.join(columns)})")
+                              f"({', '.join(columns)})", config.source)
+        loaded.append((config, columns, chosen))
+    for config, columns, chosen in loaded:
+        out = Path(config.results_dir) / config.task
+        first_out = first_out or out
         results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
         if results is None:
             # each run's files are written as it is scored; only what compare reads is kept

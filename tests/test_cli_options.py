@@ -161,6 +161,8 @@ def test_every_unknown_metrics_name_is_reported_with_the_other_errors(tmp_path, 
     (["compare", "-config", "C", "--test", "t", "--test", "bootstrap"], "--test given more than once"),
     (["validate", "R", "--task", "CO.Focussed", "--task", "Thorough"], "--task given more than once"),
     (["validate", "R", "--format", "json", "--format", "text"], "--format given more than once"),
+    (["validate", "R", "--task", "FOL.Focused", "--max-results", "5"], "--max-results has no effect"),
+    (["validate", "R", "--task", "trec", "--max-results", "5"], "--max-results has no effect"),
 ])
 def test_repeated_and_ineffective_options_are_refused(sample, tmp_path, args, words):
     names = {"C": sample / "configs" / "co-thorough.prop", "O": tmp_path / "out",
@@ -199,6 +201,13 @@ def test_compare_unknown_measure_is_refused_before_evaluating(sample, tmp_path):
               "--results-dir", tmp_path / "out")
     assert res.exit_code == 2 and "--measure: 'nope'" in res.output
     assert not (tmp_path / "out").exists()  # nothing evaluated, nothing written
+
+
+def test_compare_measure_is_checked_in_every_config_before_evaluating(sample, tmp_path):
+    res = run("compare", "-config", sample / "configs" / "co-thorough.prop", "-config",
+              sample / "configs" / "trec.prop", "--measure", "MAep", "--results-dir", tmp_path / "out")
+    assert res.exit_code == 2 and "trec.prop: --measure: 'MAep' is not a measure of trec" in res.output
+    assert not (tmp_path / "out").exists()  # not even the first config was evaluated
 
 
 def _with_bad_run(sample, tmp_path) -> Path:
