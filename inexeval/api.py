@@ -77,6 +77,10 @@ def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str |
     """
     from inexeval.config import Config, load_config
 
+    if results_dir is not None and any(str(o).split("=", 1)[0].strip().upper() == "RESULTS_DIR" for o in overrides):
+        from inexeval.errors import ConfigError
+
+        raise ConfigError("--results-dir and --set RESULTS_DIR=... both given: give one", "--results-dir")
     sets = [*overrides, *([f"RESULTS_DIR={results_dir}"] if results_dir is not None else [])]
     if isinstance(config, Config):
         if overrides:

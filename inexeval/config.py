@@ -684,11 +684,15 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
             errors.append(ConfigError(f"duplicate key {entry.key} (given as {first.written!r} and as "
                                       f"{entry.written!r})", entry.source, entry.line))
     cwd = Path(os.getcwd())
+    overridden: set[str] = set()
     for text in overrides:
         key, value, error = _parse_override(text)
         if error is not None:
             errors.append(error)
+        elif key in overridden:  # the later one would silently win
+            errors.append(ConfigError(f"{key} is set twice (give each key once)", OVERRIDE_SOURCE))
         else:
+            overridden.add(key)
             chosen.pop(key, None)  # keep the --set order among overridden keys
             chosen[key] = _Entry(key, value, None, OVERRIDE_SOURCE, cwd)
 
