@@ -374,15 +374,17 @@ SCHEMA: tuple[Key, ...] = (
         doc="Keep only the topics whose assessment file gives this `inex_topic/@query_type` (e.g. "
             "`CO+S`).",
         note="Compared ignoring case, spaces and `+` (`CO+S` matches `COS`). A topic whose file "
-             "gives no query type is kept, with a warning. Not used by `trec` and the FOL tasks."),
+             "gives no query type is kept, with a warning. An error for `trec` and the FOL tasks (their "
+             "qrels have no query types)."),
     Key("POOLS", "pools", parse_id_set, unset="none (every pool)",
         doc="Pool ids to use: a topic's assessments are taken from a file of a listed pool.",
         note="Topics without a listed pool are left out, and listed pools without a file are "
-             "reported, as warnings. Not used by `trec` and the FOL tasks."),
+             "reported, as warnings. An error for `trec` and the FOL tasks (one qrels file, no pools)."),
     Key("TOPICS", "topics", parse_id_set, unset="none (every topic of the assessments)",
         doc="Topic ids to evaluate; the other topics of the assessments are left out.",
-        note="Applied before POOLS and QUERY_TYPE. Not used by `trec`. For the FOL tasks, the "
-             "other topics of the qrels are left out before anything is computed."),
+        note="Applied before POOLS and QUERY_TYPE. For `trec` and the FOL tasks, the other topics "
+             "of the qrels are left out before anything is computed. Ids that no assessment has are "
+             "reported; TOPICS matching none is an error."),
     Key("COLLECTION_DIR", "collection_dir", _collection_dir, aliases=("INEXDOCCOLL_DIR",),
         doc="The documents (docs/formats.md §1.4): sizes of retrieved elements the assessments do "
             "not list, character offsets for Best in Context, and the passages of element runs "
@@ -718,6 +720,10 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
     if isinstance(task, str) and isinstance(values.get("metrics"), tuple):
         for message in unknown_metrics(values["metrics"], task):
             fail(chosen["METRICS"], message)
+    for key in ("POOLS", "QUERY_TYPE"):  # only INEX assessment files have pools and query types
+        if isinstance(task, str) and key in chosen and TASKS[task].unit != "element":
+            fail(chosen[key], f"task {task} has no {'pools' if key == 'POOLS' else 'query types'} "
+                              "(its judgements are one qrels file); remove it")
     if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].unit == "passage":
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")

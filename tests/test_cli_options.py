@@ -268,3 +268,28 @@ def test_compare_pairs_over_different_topics_say_which_and_why(tmp_path):
     assert "X vs Z: compared over the 1 common topic(s): X has no value for topic(s) 3; Z has no value " \
            "for topic(s) 2" in res.output
     assert "left out, without a value in both runs: 2, 3" in res.output
+
+
+def test_trec_topics_selects_qrels_topics(sample):
+    """TOPICS used to be ignored by TASK trec (a silent average over every topic): it now keeps those
+    topics, with the same per-topic values, and their average."""
+    import inexeval
+
+    config = sample / "configs" / "trec.prop"
+    full = inexeval.evaluate(config, METRICS="map, P_10, ndcg")
+    part = inexeval.evaluate(config, METRICS="map, P_10, ndcg", TOPICS="401, 402, 999")
+    assert "TOPICS without a judgement in the qrels: 999" in part.warnings
+    for run in full.runs:
+        got = part.per_topic(run)
+        assert set(got) <= {"401", "402"} and got
+        for topic, values in got.items():
+            assert values == full.per_topic(run)[topic]
+        for m in ("map", "P_10", "ndcg"):
+            assert part.average(run)[m] == pytest.approx(sum(v[m] for v in got.values()) / len(got), rel=1e-12)
+
+
+@pytest.mark.parametrize("family", ["trec", "fol-focused"])
+@pytest.mark.parametrize("key", ["POOLS", "QUERY_TYPE"])
+def test_pools_and_query_type_are_refused_without_pools(sample, tmp_path, family, key):
+    res = run("-config", sample / "configs" / f"{family}.prop", "--set", f"{key}=x", "--results-dir", tmp_path)
+    assert res.exit_code == 2 and f"--set: {key}: task " in res.output and "remove it" in res.output
