@@ -398,6 +398,29 @@ class SignificanceRow(NamedTuple):
     p: float
     p_holm: float
     significant: bool
+    topics: int = 0  # the common topics the pair is compared over
+    note: str = ""  # the topics left out, and why p is undefined (NaN), if so
+
+
+def _pair_note(ra: str, rb: str, sa: Mapping, sb: Mapping, topics: list, p: float, test: str) -> str:
+    """What a reader of a significance row must know: topics left out, and why p is undefined."""
+    used = set(topics)
+    parts = []
+    for run, mine, other in ((ra, sa, sb), (rb, sb, sa)):
+        missing = [t for t in other if _defined(other[t]) and t not in used]
+        missing = [t for t in missing if not (t in mine and _defined(mine[t]))]
+        if missing:
+            missing.sort(key=lambda t: natural_key(str(t)))
+            shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
+            parts.append(f"{run} has no value for topic(s) {shown}")
+    note = "; ".join(parts)
+    if math.isnan(p):
+        why = "no common topic" if not topics else (f"the t test needs 2 common topics, there is {len(topics)}"
+                                                      if test == "t" else "undefined")
+        note = f"p undefined: {why}" + (f" ({note})" if note else "")
+    elif note:
+        note = f"compared over the {len(topics)} common topic(s): {note}"
+    return note
 
 
 def _common(a: Mapping[Hashable, float | None], b: Mapping[Hashable, float | None]) -> list:
@@ -422,6 +445,8 @@ def pairwise_significance(
     p does not depend on the other runs). p_holm is Holm-Bonferroni over
     all pairs; significant iff p_holm <= alpha. A pair with no (or, for the
     t-test, one) common topic has p NaN and is left out of the correction.
+    ``topics`` counts the common topics; ``note`` names the topics left out
+    and says why p is undefined.
     """
     if test not in SIGNIFICANCE_TESTS:
         raise ConfigError(f"unknown significance test {test!r} (expected one of {', '.join(SIGNIFICANCE_TESTS)})")
@@ -445,9 +470,10 @@ def pairwise_significance(
                 p = bootstrap_test(va, vb, samples=samples, seed=seed)
             mean_a = float(va.mean()) if topics else math.nan
             mean_b = float(vb.mean()) if topics else math.nan
-            raw.append((ra, rb, mean_a, mean_b, mean_a - mean_b, p))
+            raw.append((ra, rb, mean_a, mean_b, mean_a - mean_b, p, len(topics),
+                        _pair_note(ra, rb, sa, sb, topics, p, test)))
     adjusted = holm_bonferroni([r[5] for r in raw])
-    return [SignificanceRow(*r, float(h), bool(h <= alpha)) for r, h in zip(raw, adjusted)]
+    return [SignificanceRow(*r[:6], float(h), bool(h <= alpha), *r[6:]) for r, h in zip(raw, adjusted)]
 
 
 # ---------------------------------------------------------------------------

@@ -77,6 +77,10 @@ def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str |
     """
     from inexeval.config import Config, load_config
 
+    if results_dir is not None and any(str(o).split("=", 1)[0].strip().upper() == "RESULTS_DIR" for o in overrides):
+        from inexeval.errors import ConfigError
+
+        raise ConfigError("--results-dir and --set RESULTS_DIR=... both given: give one", "--results-dir")
     sets = [*overrides, *([f"RESULTS_DIR={results_dir}"] if results_dir is not None else [])]
     if isinstance(config, Config):
         if overrides:
@@ -150,7 +154,7 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: 
                 keep=keep)
     if ev.results:
         write_summary(config.results_dir, config.task, ev.results)
-        write_stamp(config, empty_as_zero, ev.results)
+        write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings)
     return ev
 
 
@@ -175,7 +179,8 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     """
     config = load(config, options.overrides, options.results_dir)
     check_format(config, options.fmt)
-    keep = None if options.keep_per_topic else kept_measures(
+    # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
+    keep = None if options.keep_per_topic or options.fmt == "trec_eval" else kept_measures(
         config, options.per_query, options.per_query and options.topic_graphs and options.draws)
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,

@@ -37,7 +37,47 @@ def _fail(err: InexevalError, debug: bool) -> None:
     sys.exit(err.exit_status)
 
 
-class _Group(click.Group):
+def _check_repeats(ctx: click.Context, order) -> None:
+    """A UsageError when an option that takes one value is given twice (``-config A -config B`` would
+    silently use B): options that take several values are declared ``multiple``; a flag given twice is
+    the same flag."""
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.is_flag or param.count:
+            continue
+        if param.name in seen:
+            raise click.UsageError(f"option {param.opts[-1]} given more than once (it takes one value; "
+                                   "give it once)", ctx)
+        seen.add(param.name)
+
+
+class _Once(click.Command):
+    """A command whose options that take one value may be given once (see _check_repeats)."""
+
+    def make_parser(self, ctx):
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args):
+            opts, rest, order = parse(args=args)
+            _check_repeats(ctx, order)
+            return opts, rest, order
+
+        parser.parse_args = parse_args
+        return parser
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the option NAME was given on the command line (not its default)."""
+    return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def refuse(ctx: click.Context, message: str) -> None:
+    """An option that would have no effect with the others given: exit 2 with MESSAGE."""
+    raise click.UsageError(message, ctx)
+
+
+class _Group(_Once, click.Group):
     """A group whose own options run the evaluation when no subcommand is given."""
 
     def format_usage(self, ctx, formatter):
@@ -76,11 +116,21 @@ class _Group(click.Group):
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
          jobs, quiet, list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
+    own = [p for p in ctx.command.params if isinstance(p, click.Option) and given(ctx, p.name)
+           and p.name not in ("debug",)]
     if ctx.invoked_subcommand is not None:
+        if own:
+            refuse(ctx, f"{own[0].opts[-1]} is an option of the evaluation, not of "
+                        f"'inexeval {ctx.invoked_subcommand}': give the subcommand's own options after its name")
         return
     if list_metrics:
+        others = [p for p in own if p.name != "list_metrics"]
+        if others:
+            refuse(ctx, f"--list-metrics lists the measures and evaluates nothing: {others[0].opts[-1]} "
+                        "has no effect with it")
         click.echo(metrics_text())
         return
+    _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits)
     if not config_path:
         click.echo(ctx.get_help())
         click.echo("\ninexeval: error: -config FILE is required", err=True)
@@ -94,6 +144,15 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
     except InexevalError as err:
         _fail(err, debug)
     sys.exit(status)
+
+
+def _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits) -> None:
+    """Refuse options that would have no effect with the others given (exit 2)."""
+    if digits is not None and fmt != "trec_eval":
+        refuse(ctx, f"--digits rounds the values of --format trec_eval; --format {fmt} prints "
+                    "full precision (tsv, csv, json) or its own rounding (table, inex_eval)")
+    if topic_graphs and not (per_query and (gnuplot or png)):
+        refuse(ctx, "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png")
 
 
 def default_jobs() -> int:
@@ -125,13 +184,13 @@ def progress(n_runs: int, quiet: bool, stream=None):
         yield lambda _path=None: bar.update(1)
 
 
-@main.command("metrics")
+@main.command("metrics", cls=_Once)
 def metrics_cmd():
     """List every registered measure with its description."""
     click.echo(metrics_text())
 
 
-@main.command("compare", epilog="""\b
+@main.command("compare", cls=_Once, epilog="""\b
 Examples:
   inexeval compare -config configs/co-thorough.prop
   inexeval compare -config configs/co-thorough.prop --measure Q --test randomisation
@@ -162,14 +221,18 @@ Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
 @click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date.")
 @click.option("--quiet", is_flag=True, help="No warnings on standard error.")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks.")
-def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
+@click.pass_context
+def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
                 overrides, results_dir, reevaluate, quiet, debug):
     """Rank correlations between measures and quantisations, significance tests between
     runs, and per-topic differences, from one or more configs."""
     from inexeval.comparing import CompareOptions, run_compare
 
+    debug = debug or ctx.find_root().params.get("debug", False)  # `inexeval --debug compare` too
+    run_ids = tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else ()
+    _check_compare_options(ctx, test, run_ids, gnuplot, png)
     options = CompareOptions(empty_as_zero=empty_as_zero, measure=measure, test=test,
-                             runs=tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else (),
+                             runs=run_ids,
                              method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
                              overrides=tuple(overrides), results_dir=results_dir, reevaluate=reevaluate,
                              quiet=quiet, jobs=default_jobs())
@@ -177,6 +240,22 @@ def compare_cmd(configs, empty_as_zero, measure, test, runs, method, samples, se
         sys.exit(run_compare(configs, options, echo=click.echo))
     except InexevalError as err:
         _fail(err, debug)
+
+
+def _check_compare_options(ctx, test, run_ids, gnuplot, png) -> None:
+    """Refuse compare options that would have no effect with the others given (exit 2)."""
+    if test == "t":
+        for name, flag in (("samples", "--samples"), ("seed", "--seed")):
+            if given(ctx, name):
+                refuse(ctx, f"{flag} is a parameter of --test randomisation and bootstrap; the t test "
+                            "has no samples")
+    twice = sorted({r for r in run_ids if run_ids.count(r) > 1})
+    if twice:
+        refuse(ctx, f"--runs: run id(s) given twice: {', '.join(twice)}")
+    if ctx.params.get("runs") is not None and not run_ids:
+        refuse(ctx, "--runs: no run id given")
+    if (gnuplot or png) and len(run_ids) != 2:
+        refuse(ctx, "-gnu and -png draw the per-topic differences of two runs: give --runs A,B")
 
 
 @main.command("inex-eval", add_help_option=False,
@@ -189,18 +268,21 @@ def inex_eval_cmd(args):
     sys.exit(run_cli(list(args)))
 
 
-@main.command("validate", epilog="""\b
+@main.command("validate", cls=_Once, epilog="""\b
 Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
   inexeval validate run.xml.gz --format json
   inexeval validate fol.run --task FOL.RelevantInContext --assessments qrels.txt
 
 Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
-Problems: unreadable or malformed file, invalid paths, duplicates, results
-beyond --max-results, overlapping results (Focussed, BestInContext),
-interleaved articles (RelevantInContext), topics unknown to the
-assessments, a run id used twice.  Warnings only: rank/rsv inconsistencies,
-task attribute differences, empty topics.
+The verdict is evaluation's.  Problems (evaluation skips the run or leaves
+results out): unreadable or malformed file, invalid paths, duplicates,
+results beyond --max-results, overlap and a second result per article
+(BestInContext), topics unknown to the assessments, a run id used twice.
+Warnings (scored as submitted): overlap (Focussed), interleaved articles
+(RelevantInContext), rank/rsv inconsistencies, several <path> in a
+<result>, task attribute differences, empty topics.
+--task trec: the run read as evaluation reads it (--assessments: the qrels).
 FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
 (field count, interleaved articles, several results per article, overlapping
 passages, negative sizes) and every place where it would die, with its
@@ -210,15 +292,25 @@ message; the first one listed is what evaluation reports.  With
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--task", help="Task the runs are for (checks overlap or grouping); default: each run's task attribute.")
 @click.option("--assessments", type=click.Path(),
-              help="Assessments (file, directory or glob; FOL tasks: the qrels file) to check topics against.")
+              help="Assessments (file, directory or glob; FOL tasks and trec: the qrels file) to check topics against.")
 @click.option("--max-results", type=click.IntRange(min=1), default=DEFAULT_MAX_RESULTS, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Text (one line per finding) or JSON (every finding, for scripts).")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks.")
-def validate_cmd(runs, task, assessments, max_results, fmt, debug):
+@click.pass_context
+def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
     """Check submission runs before evaluating them: one report per run."""
     from inexeval import validate
+
+    debug = debug or ctx.find_root().params.get("debug", False)  # `inexeval --debug validate` too
+    from inexeval.tasks import find_task
+
+    row = find_task(task) if task else None
+    if row is not None and row.unit != "element" and given(ctx, "max_results"):
+        refuse(ctx, f"--max-results has no effect on {row.name} runs: "
+                    + ("every result counts, as inex_eval counts them" if row.unit == "passage"
+                       else "results beyond it are cut off as trec_eval -M does, which no run fails"))
 
     try:
         rb = validate.assessments_from(assessments, task=task) if assessments else None

@@ -17,6 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from inexeval import analysis
+from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
 from inexeval.writers.files import atomic_write, fmt
@@ -91,7 +92,11 @@ def format_correlations(tables: Sequence[CorrelationTable], task: str) -> str:
     blocks = []
     for t in tables:
         title = f"== {task}  {t.method} correlation of {t.kind}  ({t.scope}) =="
-        blocks.append(title + "\n" + analysis.format_lower_triangle(t.names, t.matrix, digits=2))
+        block = title + "\n" + analysis.format_lower_triangle(t.names, t.matrix, digits=2)
+        if t.names and np.isnan(t.matrix[np.tril_indices(len(t.names), -1)]).any():
+            block += ("\n- : undefined: fewer than two runs have a value for both, or one of them ranks "
+                      "every run the same")
+        blocks.append(block)
     return "\n\n".join(blocks)
 
 
@@ -110,10 +115,18 @@ def format_significance(rows: Sequence[dict], alpha: float) -> str:
         return "(no pair of runs to compare)"
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
-    table = [[r["run_a"], r["run_b"], r["mean_a"], r["mean_b"], r["diff"], r["p"], r["p_holm"],
+    def cell(v: float) -> str:
+        return "-" if v is None or np.isnan(v) else f"{v:.4f}"
+
+    table = [[r["run_a"], r["run_b"], r["topics"], *(cell(r[k]) for k in ("mean_a", "mean_b", "diff", "p", "p_holm")),
               "*" if r["significant"] else ""] for r in rows]
-    return head + "\n" + tabulate(table, headers=["run A", "run B", "mean A", "mean B", "A - B", "p", "p (Holm)",
-                                                  ""], floatfmt=".4f")
+    text = head + "\n" + tabulate(table, headers=["run A", "run B", "topics", "mean A", "mean B", "A - B", "p",
+                                                  "p (Holm)", ""], disable_numparse=True,
+                                   colalign=("left", "left", "right", *["right"] * 5, "left"))
+    notes = [f"  {r['run_a']} vs {r['run_b']}: {r['note']}" for r in rows if r["note"]]
+    if notes:
+        text += "\nmeans and p are over the topics where both runs have a value (topics); - : undefined:\n" + "\n".join(notes)
+    return text
 
 
 def topic_difference_text(results: Sequence[RunResult], setting: str, measure: str, a: str, b: str):
@@ -129,6 +142,9 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
     lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",
              *(f"{t}\t{d:+.4f}" for t, d in zip(topics, diffs)),
              f"{a} better on {wins_a} topic(s), {b} on {wins_b}, {ties} tied"]
+    left_out = [t for t in sorted((set(va) | set(vb)) - set(topics), key=natural_key)]
+    if left_out:
+        lines.append(f"left out, without a value in both runs: {', '.join(left_out)}")
     return "\n".join(lines), topics, diffs
 
 
@@ -180,7 +196,9 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> None:
     for r in rows:
         lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else str(v) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
-    atomic_write(out / f"{name}.json", json.dumps(rows, indent=1, default=_jsonable) + "\n")
+    # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10): JSON has no NaN
+    clean = [{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in r.items()} for r in rows]
+    atomic_write(out / f"{name}.json", json.dumps(clean, indent=1, default=_jsonable, allow_nan=False) + "\n")
 
 
 def _jsonable(v):

@@ -15,6 +15,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from inexeval.api import ConfigSource, Echo, evaluate_and_write, load, report
@@ -71,14 +72,24 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     from inexeval import compare
     from inexeval.errors import ConfigError
     from inexeval.engine import params_of, resolve_measures
-    from inexeval.stamp import read_if_fresh
+    from inexeval.stamp import read_if_fresh, stamped_report
     from inexeval.writers.files import safe_name
 
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
     status, all_tables, first_out = 0, [], None
-    for source in configs:
+    loaded = []
+    for source in configs:  # every config and --measure checked before anything is evaluated
         config = load(source, options.overrides, options.results_dir)
+        measures = resolve_measures(config)
+        params = params_of(config, measures)
+        columns = [c for m in measures for c in m.scalars(params)]
+        chosen = compare.tested_measure(columns, options.measure)
+        if chosen not in columns:
+            raise ConfigError(f"--measure: {chosen!r} is not a measure of {config.task} "
+                              f"({', '.join(columns)})", config.source)
+        loaded.append((config, columns, chosen))
+    for config, columns, chosen in loaded:
         out = Path(config.results_dir) / config.task
         first_out = first_out or out
         results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
@@ -89,16 +100,18 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
             report(ev, say, options.quiet)
             status = 1 if ev.problems else status
             results = ev.results
-        elif not options.quiet:
-            say(f"inexeval: reusing up-to-date result files in {out}", err=True)
+        else:
+            if not options.quiet:
+                say(f"inexeval: reusing up-to-date result files in {out}", err=True)
+            # what the evaluation that wrote them skipped is reported again, with the same exit status
+            problems, warnings = stamped_report(config)
+            report(SimpleNamespace(problems=problems, warnings=warnings), say, options.quiet)
+            status = 1 if problems else status
         if wanted:
             unknown = sorted(set(wanted) - {r.run_id for r in results})
             if unknown:
                 raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
             results = [r for r in results if r.run_id in wanted]
-        measures = resolve_measures(config)
-        params = params_of(config, measures)
-        columns = [c for m in measures for c in m.scalars(params)]
         settings = compare.sorted_settings(results)
         tables = []
         for mth in options.methods:
@@ -107,9 +120,6 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
         all_tables += [(config.task, t) for t in tables]
         say(compare.format_correlations(tables, config.task))
         compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
-        chosen = compare.tested_measure(columns, options.measure)
-        if chosen not in columns:
-            raise ConfigError(f"--measure: {chosen!r} is not among {', '.join(columns)}")
         sig_rows = []
         for s in settings:
             rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,

@@ -374,15 +374,17 @@ SCHEMA: tuple[Key, ...] = (
         doc="Keep only the topics whose assessment file gives this `inex_topic/@query_type` (e.g. "
             "`CO+S`).",
         note="Compared ignoring case, spaces and `+` (`CO+S` matches `COS`). A topic whose file "
-             "gives no query type is kept, with a warning. Not used by `trec` and the FOL tasks."),
+             "gives no query type is kept, with a warning. An error for `trec` and the FOL tasks (their "
+             "qrels have no query types)."),
     Key("POOLS", "pools", parse_id_set, unset="none (every pool)",
         doc="Pool ids to use: a topic's assessments are taken from a file of a listed pool.",
         note="Topics without a listed pool are left out, and listed pools without a file are "
-             "reported, as warnings. Not used by `trec` and the FOL tasks."),
+             "reported, as warnings. An error for `trec` and the FOL tasks (one qrels file, no pools)."),
     Key("TOPICS", "topics", parse_id_set, unset="none (every topic of the assessments)",
         doc="Topic ids to evaluate; the other topics of the assessments are left out.",
-        note="Applied before POOLS and QUERY_TYPE. Not used by `trec`. For the FOL tasks, the "
-             "other topics of the qrels are left out before anything is computed."),
+        note="Applied before POOLS and QUERY_TYPE. For `trec` and the FOL tasks, the other topics "
+             "of the qrels are left out before anything is computed. Ids that no assessment has are "
+             "reported; TOPICS matching none is an error."),
     Key("COLLECTION_DIR", "collection_dir", _collection_dir, aliases=("INEXDOCCOLL_DIR",),
         doc="The documents (docs/formats.md §1.4): sizes of retrieved elements the assessments do "
             "not list, character offsets for Best in Context, and the passages of element runs "
@@ -684,11 +686,15 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
             errors.append(ConfigError(f"duplicate key {entry.key} (given as {first.written!r} and as "
                                       f"{entry.written!r})", entry.source, entry.line))
     cwd = Path(os.getcwd())
+    overridden: set[str] = set()
     for text in overrides:
         key, value, error = _parse_override(text)
         if error is not None:
             errors.append(error)
+        elif key in overridden:  # the later one would silently win
+            errors.append(ConfigError(f"{key} is set twice (give each key once)", OVERRIDE_SOURCE))
         else:
+            overridden.add(key)
             chosen.pop(key, None)  # keep the --set order among overridden keys
             chosen[key] = _Entry(key, value, None, OVERRIDE_SOURCE, cwd)
 
@@ -711,6 +717,13 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
     task = values.get("task")
     if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
         fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
+    if isinstance(task, str) and isinstance(values.get("metrics"), tuple):
+        for message in unknown_metrics(values["metrics"], task):
+            fail(chosen["METRICS"], message)
+    for key in ("POOLS", "QUERY_TYPE"):  # only INEX assessment files have pools and query types
+        if isinstance(task, str) and key in chosen and TASKS[task].unit != "element":
+            fail(chosen[key], f"task {task} has no {'pools' if key == 'POOLS' else 'query types'} "
+                              "(its judgements are one qrels file); remove it")
     if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].unit == "passage":
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
@@ -731,6 +744,27 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         overridden=tuple(k for k, e in chosen.items() if e.source == OVERRIDE_SOURCE),
         **values,
     )
+
+
+def unknown_metrics(names: Sequence[str], task: str) -> list[str]:
+    """Problems of METRICS NAMES for TASK, all at once (an empty list when every name is a measure of
+    the task): unknown names together, and each bad parameter of a measure-name pattern."""
+    from inexeval.measures import registry
+
+    strategy = TASKS[task].strategy
+    unknown, problems = [], []
+    for name in names:
+        try:
+            if registry.find(name, strategy) is None:
+                unknown.append(name)
+        except ConfigError as err:  # a measure-name pattern with a bad parameter
+            problems.append(err.message.removeprefix("METRICS: "))
+    if unknown:
+        listed_names = ", ".join(repr(n) for n in unknown)
+        verb = "is not a measure" if len(unknown) == 1 else "are not measures"
+        problems.insert(0, f"{listed_names} {verb} of task {task} (known: "
+                           f"{', '.join(registry.names_for(strategy))}; `inexeval metrics` lists every name)")
+    return problems
 
 
 def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -53,3 +53,13 @@ class InputError(InexevalError):
 
 class InvalidPath(ValueError):
     """An XPath or file id that inexeval refuses to match (docs/formats.md §1.1)."""
+
+
+class EmptySelection(ConfigError):
+    """A selection key (TOPICS, POOLS, QUERY_TYPE) that leaves no assessed topic: a config error
+    naming ``key``; the reader raises it unlocated and the caller, which has the config, places it."""
+
+    def __init__(self, key: str, message: str, file: object | None = None, line: int | None = None):
+        super().__init__(f"{key}: {message}", file, line)
+        self.key = key
+        self.detail = message

@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from inexeval.config import Config
-from inexeval.errors import ConfigError, InputError
+from inexeval.aggregate import natural_key
+from inexeval.errors import ConfigError, EmptySelection, InputError
+
+
+def placed(err: EmptySelection, config: Config) -> EmptySelection:
+    """ERR located where its key was set: the config file's line, or ``--set``."""
+    file, line = config.origin(err.key)
+    return EmptySelection(err.key, err.detail, file, line)
 
 
 @dataclass
@@ -40,8 +47,11 @@ class ElementInputs:
 
         # strict and genLifted quantise exhaustivity, so it must be there (docs/measures.md §4.1)
         needs_e = config.task_def.quantised and any(q != "gen" for q in config.quant_functions)
-        a = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
-                             query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic)
+        try:
+            a = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
+                                 query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic)
+        except EmptySelection as err:
+            raise placed(err, config) from None
         return RecallBase(a.topics, a, list(a.warnings))
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
@@ -60,13 +70,39 @@ class DocumentInputs:
         if len(config.assessments) != 1:
             raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
                               f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
-        table = topic_table(read_qrels(config.assessments[0].path), config.rel_level)
-        return RecallBase(dict.fromkeys(table.names), table)
+        qrels = read_qrels(config.assessments[0].path)
+        warnings = []
+        if config.topics is not None:  # TOPICS keeps some qrels topics, as for the other tasks
+            qrels, warnings = _select_qrels_topics(qrels, config)
+        table = topic_table(qrels, config.rel_level)
+        return RecallBase(dict.fromkeys(table.names), table, warnings)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
         from inexeval.measures.classic_join import read_ranked_run
 
         return read_ranked_run(path, recall_base.data, max_results=config.max_results)
+
+
+def _select_qrels_topics(qrels, config: Config):
+    """The TREC qrels rows of the TOPICS, and a warning naming the TOPICS the qrels lack;
+    EmptySelection when none is in the qrels."""
+    import dataclasses
+
+    import numpy as np
+
+    have = {q.decode("utf-8", "replace") for q in np.unique(qrels.qid).tolist()}
+    wanted = sorted(config.topics, key=natural_key)
+    chosen = [t for t in wanted if t in have]
+    if have and not chosen:
+        shown = sorted(have, key=natural_key)
+        raise placed(EmptySelection("TOPICS", f"selects none of the {len(shown)} topic(s) of the qrels "
+                                              f"({', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"),
+                     config)
+    keep = np.isin(qrels.qid, np.array([t.encode("utf-8") for t in chosen], dtype=qrels.qid.dtype))
+    qrels = dataclasses.replace(qrels, qid=qrels.qid[keep], docno=qrels.docno[keep], rel=qrels.rel[keep],
+                                line=qrels.line[keep])
+    missing = [t for t in wanted if t not in have]
+    return qrels, [f"TOPICS without a judgement in the qrels: {', '.join(missing)}"] if missing else []
 
 
 class PassageInputs:
@@ -90,7 +126,13 @@ class PassageInputs:
         if config.topics is not None:
             import dataclasses
 
-            qrels = dataclasses.replace(qrels, topics={t: v for t, v in qrels.topics.items() if t in config.topics})
+            chosen = {t: v for t, v in qrels.topics.items() if t in config.topics}
+            if qrels.topics and not chosen:
+                shown = sorted(qrels.topics, key=natural_key)
+                raise placed(EmptySelection("TOPICS", f"selects none of the {len(shown)} topic(s) of the qrels "
+                                                      f"({', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"),
+                             config)
+            qrels = dataclasses.replace(qrels, topics=chosen)
         warnings = []
         nothing = [t for t, v in qrels.topics.items() if v.num_rel == 0]
         if nothing:

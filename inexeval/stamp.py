@@ -2,18 +2,22 @@
 
 The stamp records what produced the result files (the resolved config, the
 -e flag, every input file's size and modification time, the version) and
-which files were written.  ``inexeval compare`` reuses the files when the
-stamp still matches, and re-evaluates otherwise.
+which files were written, and what the evaluation skipped and warned
+about.  ``inexeval compare`` reuses the files when the stamp still
+matches, and re-evaluates otherwise; reusing them, it reports the skipped
+inputs and warnings again (same exit status).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 from inexeval import __version__
 from inexeval.config import Config
+from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.writers.files import atomic_write, run_file_path
 
@@ -33,12 +37,32 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
     return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
 
 
-def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult]) -> None:
+def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult],
+                problems: Sequence[InexevalError] = (), warnings: Sequence[str] = ()) -> None:
+    """The stamp of RESULTS; with the inputs the evaluation skipped (PROBLEMS) and its WARNINGS, so
+    that reusing the files reports them again, with the same exit status."""
     base = Path(config.results_dir) / config.task
     files = [[str(run_file_path(config.results_dir, config.task, r).relative_to(base)), r.run_id]
              for r in results]
-    atomic_write(base / STAMP, json.dumps({"fingerprint": fingerprint(config, empty_as_zero), "files": files},
+    skipped = [[type(p).__name__, p.message, p.file, p.line] for p in problems]
+    atomic_write(base / STAMP, json.dumps({"fingerprint": fingerprint(config, empty_as_zero), "files": files,
+                                           "problems": skipped, "warnings": list(warnings)},
                                           indent=1) + "\n")
+
+
+def stamped_report(config: Config) -> tuple[list[InexevalError], list[str]]:
+    """The problems (inputs skipped) and warnings the stamp recorded, as the evaluation reported them."""
+    from inexeval import errors
+
+    try:
+        stamp = json.loads((Path(config.results_dir) / config.task / STAMP).read_text())
+    except (OSError, ValueError):  # removed since read_if_fresh read it: nothing recorded
+        return [], []
+    problems = []
+    for kind, message, file, line in stamp.get("problems", []):
+        cls = {"ConfigError": errors.ConfigError, "InexevalError": InexevalError}.get(kind, errors.InputError)
+        problems.append(cls(message, file, line))
+    return problems, list(stamp.get("warnings", []))
 
 
 def read_if_fresh(config: Config, empty_as_zero: bool) -> list[RunResult] | None:

@@ -25,7 +25,10 @@ the run is checked as if it were in the qrels.  RANK and RSV are not looked
 at (the tool never reads them: the ranking is the file order).
 
 Findings and whether they make a run invalid (``RunReport.valid`` is False
-iff there is at least one *problem*):
+iff there is at least one *problem*).  The verdict is evaluation's: a
+problem is something for which evaluation skips the run or leaves some of
+its results out (and says so); what evaluation scores as submitted, even
+where a task's submission rules forbid it, is a warning:
 
 ==================== ======= =====================================================
 kind                 level   meaning
@@ -42,14 +45,17 @@ malformed            problem a line or element the evaluator's reader refuses (t
 invalid_path         problem file id or path invalid or missing (docs/formats.md §1.1)
 duplicate            problem ``(file, path)`` already returned earlier in the topic
 beyond_max_results   problem a topic with more than MAX_RESULTS results (one per topic)
-overlap              problem Focussed / BestInContext: a result that is an ancestor
-                             or descendant of an earlier result of the topic.  FOL
-                             (all but Thorough): a passage that overlaps an earlier
-                             passage of its article (in the tool's current state)
-interleaved          problem RelevantInContext: an article's results are not
-                             contiguous (seed 002: results grouped per article).  FOL
-                             RelevantInContext, BestInContext, T2I: an article met
-                             again after another article (in the tool's current state)
+overlap              problem BestInContext: a result that is an ancestor or
+                             descendant of an earlier result of the topic (evaluation
+                             leaves it out).  FOL (all but Thorough): a passage that
+                             overlaps an earlier passage of its article (in the tool's
+                             current state).  Focussed: a *warning* (scored as submitted)
+interleaved          problem FOL RelevantInContext, BestInContext, T2I: an article met
+                             again after another article (in the tool's current state).
+                             RelevantInContext: a *warning*, an article's results not
+                             contiguous (seed 002: grouped per article; scored as submitted)
+repeated_article     problem BestInContext: a second, non-overlapping result of an
+                             article (evaluation leaves it out, docs/measures.md §7)
 multiple_results     problem FOL BestInContext: two results in a row from one article
 negative_length      problem FOL: a passage that ends before it starts (a negative
                              LENGTH, or OFFSET + LENGTH beyond 2^31 - 1)
@@ -58,7 +64,11 @@ would_crash          problem FOL: where inex_eval 3.1 would die (docs/inex_eval.
                              back after other topics' and break the in-context rank
                              bookkeeping (line: where it came back)
 unknown_topic        problem with assessments: a topic that is not in the recall-base
+                             (TREC runs, ``--task trec``: evaluation's message, as for
+                             ``duplicate``; a refused line is ``malformed``, reading stops)
 duplicate_run_id     problem ``validate_runs``: two runs with the same run id (docs/formats.md §9.2)
+repeated_field       warning XML: a ``<result>`` with several ``<file>``, ``<path>``,
+                             ``<rank>`` or ``<rsv>`` (the last one of each is read)
 rank                 warning rank not increasing strictly in document order, or a
                              non-integer ``<rank>`` (one per topic)
 rsv                  warning rsv increasing down the ranking (beyond a relative
@@ -71,8 +81,6 @@ empty                warning the run has no result at all (FOL with assessments:
 empty_topic          warning an XML ``<topic>`` without results (same as absent)
 repeated_topic       warning a topic id that reappears after another topic (FOL: the
                              tool then goes on with the other topic's state, docs/inex_eval.md §4.4)
-repeated_article     warning BestInContext: a second, non-overlapping result of an
-                             article (the evaluator drops it, docs/measures.md §7)
 unjudged_topic       warning FOL with assessments: a topic not in the qrels (the tool
                              skips its lines after the field count)
 missing_topic        warning with assessments: recall-base topics absent from the run
@@ -111,6 +119,7 @@ from inexeval.model import Assessments
 from inexeval.numeric import TOLERANCE
 from inexeval.paths import is_ancestor, parent
 from inexeval.measures.fol import fol_findings
+from inexeval.measures.classic_join import TopicTable
 from inexeval.readers.fol import FolQrels, FolTopic, read_fol_qrels, read_fol_run
 from inexeval.readers.runs import Block, Issue, RunObserver, RunReader, run_id_from_name
 from inexeval.readers.units import ELEMENT, UNITS, Unit
@@ -261,11 +270,17 @@ def validate_run(
     if max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be a positive integer, got {max_results}", "--max-results")
     letter = fol_task_letter(chosen)
+    trec = chosen is not None and TASKS[chosen].unit == "document"
+    if assessments is not None and trec != isinstance(assessments, TopicTable):
+        wanted = "a TREC qrels file" if trec else "INEX assessments, not TREC qrels"
+        raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
     if (letter is not None) != isinstance(assessments, FolQrels) and assessments is not None:
         wanted = "a FOL qrels file" if letter is not None else "INEX assessments, not FOL qrels"
         raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
     if letter is not None:
         return _validate_fol(path, chosen, letter, assessments)
+    if chosen is not None and TASKS[chosen].unit == "document":
+        return _validate_trec(path, chosen, assessments)
     unit = _unit_of(chosen)
     reader = RunReader(path, unit=unit, max_results=max_results)
     seen = _Recorder()
@@ -286,7 +301,38 @@ def validate_run(
             report.warnings.append(Finding("run_id", None, None, f"no run-id; the file name {report.run_id!r} is used"))
     report.task = _decide_task(chosen, report)
     _check(seen, report, unit, assessments, max_results)
+    if report.format == "xml" and unreadable is None:
+        _repeated_fields(path, report)
     return report
+
+
+#: The children of a ``<result>`` whose last one the evaluator reads (module docstring).
+_RESULT_FIELDS = ("file", "path", "rank", "rsv")
+
+
+def _repeated_fields(path: str | Path, report: RunReport) -> None:
+    """A warning for each ``<result>`` with two ``<file>``, ``<path>``, ``<rank>`` or ``<rsv>``
+    children: evaluation reads the last one, as validation does; the submitter may have meant
+    another (a second pass over the file, bounded memory)."""
+    from inexeval.readers import safe_iterparse
+    from inexeval.readers.runs import RunInput
+
+    found = []
+    try:
+        with RunInput(path, report.path).open() as stream:
+            for _, elem in safe_iterparse(stream, report.path, events=("end",), tag="result"):
+                tags = [child.tag for child in elem]
+                twice = [t for t in _RESULT_FIELDS if tags.count(t) > 1]
+                if twice:
+                    topic = elem.getparent().get("topic-id") if elem.getparent() is not None else None
+                    found.append(Finding("repeated_field", topic, elem.sourceline,
+                                         f"<result> with several {', '.join(f'<{t}>' for t in twice)}: "
+                                         "the last one of each is used"))
+                elem.clear()
+    except InputError:  # already reported by the first pass
+        return
+    report.warnings.extend(found)
+    report.warnings.sort(key=lambda f: (f.line is not None, f.line or 0))
 
 
 def validate_runs(
@@ -334,6 +380,13 @@ def assessments_from(path: str | Path, *, source: str = "--assessments",
         if str(path) != "-" and not Path(path).is_file():
             raise ConfigError(f"{path}: no such file (the FOL qrels file of the task)", source)
         return read_fol_qrels(path)
+    if task is not None and TASKS[_required_task(task)].unit == "document":
+        from inexeval.measures.classic_join import topic_table
+        from inexeval.readers.trec import read_qrels
+
+        if str(path) != "-" and not Path(path).is_file():
+            raise ConfigError(f"{path}: no such file (the TREC qrels file of the task)", source)
+        return topic_table(read_qrels(path))
 
     files = expand_paths(str(path), Path.cwd(), "ASSESSMENTS_DIR", source, None)
     return load_assessments(files)
@@ -482,14 +535,15 @@ def _at(line: int | None) -> str:
 
 
 def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated_article: bool) -> None:
-    """Focussed / BestInContext: no result may overlap an earlier one (docs/formats.md §1.1 overlap).
+    """Focussed / BestInContext: no result may overlap an earlier one (docs/formats.md §1.1 overlap):
+    a warning for Focussed (evaluation scores it), a problem for BestInContext (left out).
 
     Per file, ``returned`` holds the results so far and ``below`` maps every
     proper ancestor of a returned result to that result; a new path overlaps
     iff one of its proper ancestors is in ``returned`` or it is in ``below``
     (O(depth) per result).  With ``repeated_article`` (BestInContext, one
     result per article, docs/measures.md §7) a non-overlapping later result of an
-    article is a warning.
+    article is a problem too: evaluation leaves it out.
     """
     returned: dict[str, dict[str, _Kept]] = {}
     below: dict[str, dict[str, _Kept]] = {}
@@ -503,15 +557,20 @@ def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated
             up = parent(up)
         if other is not None:
             how = "contains" if is_ancestor(k.path, other.path) else "is inside"
-            report.problems.append(Finding(
+            # Best in Context: evaluation leaves it out (a later result of the article); Focussed: it is
+            # scored as submitted (the task's rules forbid it; the overlap-on measures penalise it)
+            found = report.problems if repeated_article else report.warnings
+            found.append(Finding(
                 "overlap", topic, k.line,
-                f"topic {topic}: {k.file} {k.path} {how} the earlier result {other.path}{_at(other.line)}"))
+                f"topic {topic}: {k.file} {k.path} {how} the earlier result {other.path}{_at(other.line)}"
+                + ("; evaluation leaves it out (only the article's first result counts)" if repeated_article
+                   else "; the task's rules forbid it (evaluation scores it as submitted)")))
         elif repeated_article and done:
             first = next(iter(done.values()))
-            report.warnings.append(Finding(
+            report.problems.append(Finding(
                 "repeated_article", topic, k.line,
                 f"topic {topic}: second result in article {k.file} (first{_at(first.line)}); "
-                "only the first counts in Best in Context"))
+                "only the first counts in Best in Context: evaluation leaves it out"))
         done.setdefault(k.path, k)
         up = parent(k.path)
         while up is not None:
@@ -520,15 +579,17 @@ def _check_overlap(topic: str, kept: list[_Kept], report: RunReport, *, repeated
 
 
 def _check_contiguous(topic: str, kept: list[_Kept], report: RunReport) -> None:
-    """RelevantInContext: each article's results form one block of the ranking (seed 002 §6.1)."""
+    """RelevantInContext: each article's results form one block of the ranking (seed 002 §6.1); a
+    warning, as evaluation scores the ranking as submitted."""
     last_line: dict[str, int | None] = {}  # file -> line of its latest result
     current: str | None = None
     for k in kept:
         if k.file != current and k.file in last_line:
-            report.problems.append(Finding(
+            report.warnings.append(Finding(
                 "interleaved", topic, k.line,
                 f"topic {topic}: article {k.file} resumes after other articles "
-                f"(its previous result{_at(last_line[k.file])})"))
+                f"(its previous result{_at(last_line[k.file])}); the task's rules forbid it "
+                "(evaluation scores the ranking as submitted)"))
         last_line[k.file] = k.line
         current = k.file
 
@@ -653,6 +714,39 @@ def _validate_fol(path: str | Path, task: str, letter: str, qrels: FolQrels | No
         _missing_topics([t for t in judged if t not in per_topic], "topic(s) of the qrels", report)
     # problems stay in the tool's order (the first is what evaluation reports); warnings by line
     report.warnings.sort(key=lambda f: (f.line is not None, f.line or 0))
+    return report
+
+
+def _validate_trec(path: str | Path, task: str, table: TopicTable | None) -> RunReport:
+    """A TREC run (docs/formats.md §8) read as evaluation reads it: what makes evaluation skip the run
+    is its one problem (the reader stops there); with the qrels, what evaluation leaves out (duplicate
+    results, topics not in the qrels) are problems, with its messages; several tags are a warning."""
+    from inexeval.measures.classic_join import rank_run, run_id_of
+    from inexeval.readers.trec import read_run as read_trec_run
+
+    try:
+        run = read_trec_run(path)
+    except InputError as exc:
+        report = RunReport(path=str(exc.file) if exc.file is not None else str(path), format="text", task=task)
+        report.problems.append(Finding("malformed", None, exc.line, exc.message))
+        return report
+    said: list[str] = []
+    report = RunReport(path=run.source, format="text", run_id=run_id_of(run, said.append), task=task)
+    topics, first = np.unique(run.qid, return_index=True)
+    order = np.argsort(first, kind="stable")
+    counts = np.bincount(np.searchsorted(topics, run.qid), minlength=topics.size)
+    report.results_per_topic = {topics[i].decode("utf-8", "replace"): int(counts[i]) for i in order}
+    report.topics = len(report.results_per_topic)
+    for message in said:
+        report.warnings.append(Finding("run_id", None, None, message))
+    if table is not None:
+        said.clear()
+        rank_run(run, table, warn=said.append)
+        for message in said:  # what evaluation leaves out: the verdict is its own
+            kind = "duplicate" if "duplicate" in message else "unknown_topic" if "not in the qrels" in message \
+                else None
+            (report.problems if kind else report.warnings).append(Finding(kind or "run_id", None, None, message))
+        _missing_topics([t for t in table.names if t not in report.results_per_topic], "qrels topic(s)", report)
     return report
 
 

@@ -748,11 +748,15 @@ def test_overrides_replace_keys_and_are_relative_to_cwd(tmp_path: Path, monkeypa
     touch(tmp_path / "elsewhere" / "r.xml")
     path = write_prop(conf, MINIMAL + "ALPHA: 0.5\n")
     monkeypatch.chdir(tmp_path)
-    c = load_config(path, ["alpha=0.25", "SUBMISSIONRUNS_DIR = elsewhere", "RESULTS_DIR=res", "ALPHA=0"])
-    assert c.alpha == 0.0  # the last --set of a key wins
+    c = load_config(path, ["SUBMISSIONRUNS_DIR = elsewhere", "RESULTS_DIR=res", "ALPHA=0"])
+    assert c.alpha == 0.0
     assert files(c.runs, tmp_path) == [("elsewhere/r.xml", "elsewhere")]
     assert c.results_dir == tmp_path / "res"
-    assert c.overridden == ("SUBMISSIONRUNS_DIR", "RESULTS_DIR", "ALPHA")  # order of their last --set
+    assert c.overridden == ("SUBMISSIONRUNS_DIR", "RESULTS_DIR", "ALPHA")  # order of their --set
+    # a key set twice: neither value silently wins
+    with pytest.raises(ConfigErrors) as err:
+        load_config(path, ["alpha=0.25", "RESULTS_DIR=res", "ALPHA=0"])
+    assert [str(e) for e in err.value.errors] == ["--set: ALPHA is set twice (give each key once)"]
     assert c.line_of("ALPHA") is None and c.line_of("TASK") == 1
     assert c.origin("alpha") == ("--set", None)
     assert c.origin("TASK") == (str(path), 1)

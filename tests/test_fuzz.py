@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import inexeval.config as config_module
 from inexeval.cli import main
 from inexeval.config import MAX_RANK, InputFile, load_config
-from inexeval.errors import ConfigErrors, InexevalError, InputError, InvalidPath
+from inexeval.errors import ConfigErrors, EmptySelection, InexevalError, InputError, InvalidPath
 from inexeval.paths import is_ancestor, normalise_path
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.runs import read_run
@@ -237,6 +237,9 @@ def test_fuzz_assessments_loader(a, b, require_e, query_type, pools):
             files.append(InputFile(_write(root / "other" / "pool-12.xml", b), root))
         try:
             result = load_assessments(files, pools=pools, query_type=query_type, require_exhaustivity=require_e)
+        except EmptySelection as exc:  # a config error: the caller places it at the key (tests/test_config.py)
+            assert exc.key in ("POOLS", "QUERY_TYPE") and exc.file is None, exc
+            return
         except InexevalError as exc:
             assert exc.file is not None, exc
             return
@@ -277,13 +280,71 @@ def test_fuzz_run_reader_and_validator_agree(data, task, max_results):
         # valid: nothing was dropped, and the task's rules hold in what the evaluator reads
         assert {t: len(rs) for t, rs in run.topics.items()} == report.results_per_topic
         for results in run.topics.values():
-            if report.task in ("CO.Focussed", "BestInContext"):
-                for i, (f, p) in enumerate(results):
-                    assert not any(f == g and (is_ancestor(p, q) or is_ancestor(q, p)) for g, q in results[:i])
-            if report.task == "RelevantInContext":
+            if report.task == "BestInContext":  # evaluation would leave out a later result of an article
                 files = [f for f, _ in results]
-                blocks = [f for i, f in enumerate(files) if i == 0 or files[i - 1] != f]
-                assert len(blocks) == len(set(blocks))
+                assert len(files) == len(set(files))
+        # overlap (Focussed) and interleaving (RelevantInContext) are scored as submitted: warnings
+        for kind in ("overlap", "interleaved"):
+            assert kind not in {f.kind for f in report.problems}
+
+
+#: Evaluation's warnings about a run that it scores with some of its results left out -> the validator's
+#: finding of the same reason (Best in Context's later results of an article: overlapping or not).
+_LEFT_OUT = {r"beyond MAX_RESULTS=\d+ dropped": "beyond_max_results", r"invalid results? skipped": "invalid_path",
+             r"duplicate results? dropped": "duplicate", r"not in the recall-base ignored": "unknown_topic",
+             r"later result\(s\) of the article dropped": "article"}
+_SAME_REASON = {"overlap": "article", "repeated_article": "article"}
+
+
+def _evaluation_verdict(res, path: Path) -> set[str]:
+    """{'skipped'} (a problem), or why some results were left out (empty: scored as submitted)."""
+    if res.problems:
+        return {"skipped"}
+    return {kind for pattern, kind in _LEFT_OUT.items()
+            if any(str(path) in w and re.search(pattern, w) for w in res.warnings)}
+
+
+def _validation_verdict(report: RunReport) -> set[str]:
+    if any(f.kind in ("unreadable", "malformed") for f in report.problems):
+        return {"skipped"}
+    return {_SAME_REASON.get(f.kind, f.kind) for f in report.problems}
+
+
+#: A run against the task rules: overlap (Focussed), an article resumed (RelevantInContext), a second
+#: result of an article (BestInContext).
+RUN_AGAINST_RULES = b"""1 Q0 f1 1 3 rules /article[1]/sec[1]
+1 Q0 f2 2 2 rules /article[1]/p[1]
+1 Q0 f1 3 1 rules /article[1]/sec[1]/p[1]
+"""
+
+
+@settings(FUZZ, max_examples=80)
+@given(data=st.one_of(mutated(RUN_XML), mutated(RUN_TEXT), mutated(RUN_AGAINST_RULES, 1)),
+       task=st.sampled_from(["CO.Focussed", "BestInContext", "RelevantInContext", "CO.Thorough"]),
+       max_results=st.sampled_from([1500, 1500, 2]))
+def test_fuzz_validate_gives_evaluations_verdict(data, task, max_results):
+    """The same run, validated (with the assessments) and evaluated: validate is INVALID exactly when
+    evaluation skips the run or leaves some of its results out, and says why at the same line."""
+    import inexeval
+    from inexeval.validate import assessments_from
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        _write(root / "assess" / "pool-11.xml", ASSESSMENTS)
+        for d, body in DOCUMENTS.items():
+            _write(root / "docs" / f"{d}.xml", body)
+        path = _write(root / "runs" / "run.xml", data)
+        report = validate_run(path, task=task, assessments=assessments_from(str(root / "assess")),
+                              max_results=max_results)
+        res = inexeval.evaluate({"TASK": task, "ASSESSMENTS_DIR": str(root / "assess"),
+                                 "SUBMISSIONRUNS_DIR": str(root / "runs"), "COLLECTION_DIR": str(root / "docs"),
+                                 "MAX_RESULTS": max_results, "RESULTS_DIR": str(root / "out")})
+        verdict = _evaluation_verdict(res, path)
+        assert _validation_verdict(report) == verdict, (report.problems, res.problems, res.warnings)
+        assert report.valid == (not verdict)
+        if verdict == {"skipped"}:
+            (problem,) = res.problems
+            assert (problem.line, problem.message) in [(f.line, f.message) for f in report.problems]
 
 
 #: (seed, file name): the name decides the format; the last pair feeds .prop text to the YAML reader.
@@ -449,3 +510,75 @@ def test_regression_run_topic_id_that_int_refuses(tmp_path, topic):
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert result.exit_code == 0
     assert f"1 topic(s) not in the recall-base ignored: {topic}" in result.output
+
+
+TREC_QRELS = b"1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n"
+TREC_RUN = b"1 Q0 d1 1 2.5 tr\n1 Q0 d2 2 1.5 tr\n2 Q0 d3 1 9 tr\n2 Q0 d9 2 8 tr\n"
+
+
+@settings(FUZZ, max_examples=80)
+@given(data=mutated(TREC_RUN))
+def test_fuzz_validate_trec_gives_evaluations_verdict(data):
+    """`validate --task trec` and evaluation on the same TREC run: the same run skipped at the same line
+    with the same message, the same results left out."""
+    import inexeval
+    from inexeval.validate import assessments_from
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        qrels = _write(root / "qrels.txt", TREC_QRELS)
+        path = _write(root / "runs" / "run.txt", data)
+        report = validate_run(path, task="trec", assessments=assessments_from(str(qrels), task="trec"))
+        res = inexeval.evaluate({"TASK": "trec", "ASSESSMENTS_DIR": str(qrels), "METRICS": "map",
+                                 "SUBMISSIONRUNS_DIR": str(root / "runs"), "RESULTS_DIR": str(root / "out")})
+        assert report.valid == (not res.problems and not any(
+            re.search("duplicate|not in the qrels", w) for w in res.warnings)), (report, res.warnings)
+        if res.problems:
+            (problem,) = res.problems
+            assert [(f.kind, f.line, f.message) for f in report.problems] == [
+                ("malformed", problem.line, problem.message)]
+        else:
+            assert sorted(f.message for f in report.problems) == sorted(
+                w for w in res.warnings if re.search("duplicate|not in the qrels", w))
+
+
+#: Command-line pieces, valid or not, combined at random (CONFIG: the config file, OUT: a results dir).
+_MAIN_OPTIONS = [["-config", "CONFIG"], ["-config", "CONFIG"], ["-q"], ["-e"], ["-gnu"], ["--topic-graphs"],
+                 ["--set", "DCV=3"], ["--set", "TOPICS=9"], ["--set", "METRICS=nope"], ["--results-dir", "OUT"],
+                 ["--format", "table"], ["--format", "json"], ["--format", "trec_eval"], ["--format", "inex_eval"],
+                 ["--format", "csv"], ["--digits", "3"], ["--jobs", "1"], ["--quiet"], ["--list-metrics"]]
+_COMPARE_OPTIONS = [["-config", "CONFIG"], ["-e"], ["--measure", "MAep"], ["--measure", "nope"],
+                    ["--test", "bootstrap"], ["--samples", "20"], ["--seed", "3"], ["--runs", "myrun,textrun"],
+                    ["--runs", "myrun,myrun"], ["-gnu"], ["--results-dir", "OUT"], ["--reevaluate"], ["--quiet"]]
+_VALIDATE_OPTIONS = [["--task", "CO.Focussed"], ["--task", "trec"], ["--format", "json"], ["--max-results", "1"],
+                     ["--assessments", "ASSESS"], ["--format", "text"]]
+
+
+@settings(FUZZ, max_examples=60)
+@given(command=st.sampled_from(["main", "compare", "validate", "metrics"]), data=st.data())
+def test_fuzz_option_combinations_never_give_a_traceback(command, data):
+    """Random combinations of options (repeated, contradictory, without effect) on every command: exit
+    status 0, 1 or 2 and a message, never a traceback."""
+    pool = {"main": _MAIN_OPTIONS, "compare": _COMPARE_OPTIONS, "validate": _VALIDATE_OPTIONS,
+            "metrics": _MAIN_OPTIONS[2:4]}[command]
+    picked = data.draw(st.lists(st.sampled_from(pool), max_size=5), label="options")
+    before = data.draw(st.lists(st.sampled_from(_MAIN_OPTIONS[2:]), max_size=1), label="before")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        _write(root / "assess" / "pool-11.xml", ASSESSMENTS)
+        _write(root / "runs" / "a.xml", RUN_XML)
+        _write(root / "runs" / "b.txt", RUN_TEXT)
+        config = _write(root / "c.prop", CONFIG_PROP)
+        names = {"CONFIG": str(config), "OUT": str(root / "out"), "ASSESS": str(root / "assess")}
+        args = [names.get(a, a) for option in picked for a in option]
+        if command == "compare" and "-config" not in args:
+            args += ["-config", str(config)]
+        if command == "validate":
+            args += [str(root / "runs" / "a.xml")]
+        args = ([] if command == "main" else [*(a for o in before for a in o), command]) + args
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exc_info)
+        assert result.exit_code in (0, 1, 2), (args, result.output)
+        assert "Traceback" not in result.output, args
+        if result.exit_code == 2:
+            assert "rror" in result.output, (args, result.output)

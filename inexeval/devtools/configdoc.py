@@ -90,8 +90,10 @@ SUBMISSIONRUNS_DIR: runs/
 
 ## `--set` on the command line
 
-`--set KEY=VALUE`, which may be repeated, replaces a key of the file or
-supplies one the file lacks; the last `--set` of a key wins. Relative paths
+`--set KEY=VALUE`, which may be repeated for different keys, replaces a key
+of the file or supplies one the file lacks; a key set twice by `--set` is an
+error (neither value is silently dropped), as is `--set RESULTS_DIR=...`
+together with `--results-dir`. Relative paths
 in a `--set` value are relative to the current directory, and its errors
 are reported as `--set: ...`.
 

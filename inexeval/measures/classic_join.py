@@ -252,7 +252,8 @@ def rank_run(
     return Ranking(table, start, rel), present
 
 
-def _run_id(run: TrecRun, say: Callable[[str], None]) -> str:
+def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:
+    """The run id evaluation uses: the tag column's one value, else the file name (said)."""
     if len(run.tags) == 1:
         return run.tags[0]
     name = Path(run.source).name
@@ -278,7 +279,7 @@ def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None) 
     run = read_run(path)
     warnings: list[str] = []
     ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append)
-    run_id = _run_id(run, warnings.append)
+    run_id = run_id_of(run, warnings.append)
     topics = dict.fromkeys(table.names[t] for t in np.flatnonzero(present).tolist())
     return RankedRun(run_id, run.source, ranking, topics, warnings)
 

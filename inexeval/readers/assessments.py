@@ -32,7 +32,7 @@ from pathlib import Path
 
 from inexeval.aggregate import natural_key
 from inexeval.config import InputFile
-from inexeval.errors import InputError, InvalidPath
+from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path, parent
 from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
@@ -92,11 +92,24 @@ def load_assessments(
         missing = sorted(wanted - by_topic.keys(), key=natural_key)
         if missing:
             warnings.append(f"TOPICS without an assessment file: {', '.join(missing)}")
-        by_topic = {t: hs for t, hs in by_topic.items() if t in wanted}
+        chosen = {t: hs for t, hs in by_topic.items() if t in wanted}
+        if by_topic and not chosen:
+            raise EmptySelection("TOPICS", f"selects none of the {len(by_topic)} assessed topic(s) "
+                                           f"({_some(by_topic)})")
+        by_topic = chosen
 
     selected = _select_pools(by_topic, pools, warnings)
+    if by_topic and not selected:
+        found = {h.pool for hs in by_topic.values() for h in hs if h.pool is not None}
+        raise EmptySelection("POOLS", f"no assessed topic has a file of pool(s) {_some(pools)} "
+                                      f"(pools of the assessments: {_some(found) if found else 'none given'})")
     if query_type is not None:
+        before = selected
         selected = _filter_query_type(selected, query_type, warnings)
+        if before and not selected:
+            found = {h.query_type for h in before.values() if h.query_type is not None}
+            raise EmptySelection("QUERY_TYPE", f"no assessed topic has query type {query_type!r} "
+                                               f"(query types of the assessments: {_some(found)})")
 
     result = Assessments(warnings=warnings)
     for topic in sorted(selected, key=natural_key):
@@ -105,6 +118,12 @@ def load_assessments(
             on_topic(ta)
         result.topics[topic] = ta
     return result
+
+
+def _some(ids, shown: int = 10) -> str:
+    """Up to SHOWN ids in natural order, for a message."""
+    ordered = sorted(ids, key=natural_key)
+    return ", ".join(ordered[:shown]) + (", ..." if len(ordered) > shown else "")
 
 
 # --------------------------------------------------------------------------- first pass

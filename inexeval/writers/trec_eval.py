@@ -33,15 +33,18 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
             for topic in sorted(res.per_topic, key=lambda t: t.encode("utf-8")):
                 vals = res.per_topic[topic]
                 for name in res.measures:
-                    v = vals[name]
-                    if v is not None and name not in not_per_topic:
+                    v = vals.get(name)
+                    if v is not None and name not in not_per_topic and name != "num_q":
                         out.append(f"{name:<22}\t{topic}\t{_fmt(name, v, digits, integer)}\n")
-        num_q = sum(1 for v in res.per_topic.values() if any(x is not None for x in v.values()))
+        # a measure's own num_q (the FOL tasks: inex_eval's topic count) is the one printed
+        num_q = res.average.get("num_q")
+        if num_q is None:
+            num_q = sum(1 for v in res.per_topic.values() if any(x is not None for x in v.values()))
         out.append(f"{'runid':<22}\tall\t{res.run_id}\n")
-        out.append(f"{'num_q':<22}\tall\t{num_q}\n")
+        out.append(f"{'num_q':<22}\tall\t{_fmt('num_q', num_q, digits, frozenset({'num_q'}))}\n")
         for name in res.measures:
-            v = res.average[name]
-            if v is not None:
+            v = res.average.get(name)
+            if v is not None and name != "num_q":
                 out.append(f"{name:<22}\tall\t{_fmt(name, v, digits, integer)}\n")
     return "".join(out)
 

@@ -1,0 +1,295 @@
+"""Issue 15: options and config keys that used to give a traceback, a wrong number or a silent choice.
+
+- every ``--format`` works for every task family (or is refused, exit 2, with a message), with and
+  without -q/-e; trec_eval's ``num_q`` is the number of topics scored;
+- a selection (TOPICS, POOLS, QUERY_TYPE) matching nothing is a config error naming the key and where
+  it was set; every unknown METRICS name is reported with the config's other errors;
+- options given twice, or without effect with the others given, are refused on every command;
+- ``compare``: ``--measure`` checked first; run twice, same exit status and same bad runs reported; pairs
+  of runs with different topic sets say which topics were used and why a value is undefined.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inexeval.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """A copy of configs/ and sample_data/ (results written inside the copy)."""
+    root = tmp_path_factory.mktemp("sample")
+    shutil.copytree(REPO / "configs", root / "configs")
+    shutil.copytree(REPO / "sample_data", root / "sample_data")
+    return root
+
+
+# --------------------------------------------------------------------------- --format x task
+
+
+#: one config per task family: XCG, Best in Context, FOL Focused, FOL in context, trec
+FAMILIES = ["co-thorough", "best-in-context", "fol-focused", "fol-relevant-in-context", "trec"]
+FORMATS = ["table", "tsv", "csv", "json", "trec_eval", "inex_eval"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_format_works_or_is_refused_for_every_task(sample, family, tmp_path):
+    config = sample / "configs" / f"{family}.prop"
+    fol = family.startswith("fol")
+    for fmt in FORMATS:
+        for flags in ([], ["-q"], ["-e"], ["-q", "-e"]):
+            res = run("-config", config, "--format", fmt, *flags, "--results-dir", tmp_path / "out", "--quiet")
+            label = (family, fmt, flags, res.output[-300:])
+            assert "Traceback" not in res.output and not isinstance(res.exception, KeyError), label
+            if fmt == "inex_eval" and not fol:
+                assert res.exit_code == 2 and "--format inex_eval" in res.output and "FOL" in res.output, label
+            else:
+                assert res.exit_code == 0, label
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_trec_eval_num_q_is_the_number_of_topics_scored(sample, family, tmp_path):
+    """num_q was 0 without -q (the per-topic values were already freed), and twice for FOL tasks."""
+    config = sample / "configs" / f"{family}.prop"
+    plain = run("-config", config, "--format", "trec_eval", "--results-dir", tmp_path / "a", "--quiet")
+    per_topic = run("-config", config, "--format", "trec_eval", "-q", "--results-dir", tmp_path / "b", "--quiet")
+    assert plain.exit_code == per_topic.exit_code == 0
+    for out in (plain.output, per_topic.output):
+        runs = out.split("runid                 \tall\t")[1:]
+        assert runs
+        for block in runs:
+            num_q = [line for line in block.splitlines() if line.startswith("num_q ")]
+            assert len(num_q) == 1, num_q
+            assert int(num_q[0].split("\t")[2]) > 0
+    # with -q: num_q counts the topics printed per topic for the run (the FOL tasks: the tool's own count,
+    # every qrels topic, which the run need not answer)
+    counted: list[int] = []
+    topics: set[str] = set()
+    for line in per_topic.output.splitlines():
+        measure, topic, value = line.split("\t")
+        if topic != "all":
+            topics.add(topic)
+        elif measure.strip() == "num_q":
+            counted.append(int(value))
+            if not family.startswith("fol"):
+                assert int(value) == len(topics), (line, topics)
+            topics = set()
+    plain_num_q = [int(line.split("\t")[2]) for line in plain.output.splitlines() if line.startswith("num_q ")]
+    assert plain_num_q == counted
+
+
+def test_trec_eval_digits(sample, tmp_path):
+    res = run("-config", sample / "configs" / "trec.prop", "--format", "trec_eval", "--digits", "3",
+              "--results-dir", tmp_path, "--quiet")
+    assert res.exit_code == 0
+    values = [line.split("\t")[2] for line in res.output.splitlines() if line.startswith("map ")]
+    assert values and all(re.fullmatch(r"\d\.\d{3}", v) for v in values)
+
+
+# --------------------------------------------------------------------------- selections and METRICS
+
+
+@pytest.mark.parametrize("key, value, family", [
+    ("TOPICS", "999", "co-thorough"), ("POOLS", "nopool", "co-thorough"), ("QUERY_TYPE", "XX", "co-focussed"),
+    ("TOPICS", "999", "fol-focused"),
+])
+def test_selection_matching_nothing_is_a_config_error_at_its_line(sample, tmp_path, key, value, family):
+    text = (sample / "configs" / f"{family}.prop").read_text()
+    text = "\n".join(line for line in text.splitlines() if not line.upper().startswith(key))
+    config = sample / "configs" / f"sel-{key}-{family}.prop"
+    config.write_text(text + f"\n{key}: {value}\n")
+    line = len(text.splitlines()) + 1
+    res = run("-config", config, "--results-dir", tmp_path)
+    assert res.exit_code == 2, res.output
+    assert f"{config}:{line}: {key}: " in res.output, res.output
+    assert "ASSESSMENTS_DIR" not in res.output
+    # the same from --set: named as --set
+    res = run("-config", sample / "configs" / f"{family}.prop", "--set", f"{key}={value}", "--results-dir", tmp_path)
+    assert res.exit_code == 2 and f"--set: {key}: " in res.output, res.output
+
+
+def test_selection_keeping_some_topics_still_evaluates(sample, tmp_path):
+    res = run("-config", sample / "configs" / "co-thorough.prop", "--set", "TOPICS=202,999",
+              "--results-dir", tmp_path)
+    assert res.exit_code == 0 and "TOPICS without an assessment file: 999" in res.output
+
+
+def test_every_unknown_metrics_name_is_reported_with_the_other_errors(tmp_path, sample):
+    config = tmp_path / "c.prop"
+    config.write_text(f"TASK: CO.Thorough\nALPHA: 3\nMETRICS: q, nope, zilch\n"
+                      f"ASSESSMENTS_DIR: {sample}/sample_data/inex2005/assessments/CO\n"
+                      f"SUBMISSIONRUNS_DIR: {sample}/sample_data/inex2005/runs/CO\n")
+    res = run("-config", config, "--results-dir", tmp_path / "out")
+    assert res.exit_code == 2
+    assert f"{config}:2: ALPHA:" in res.output
+    assert f"{config}:3: METRICS: 'nope', 'zilch' are not measures of task CO.Thorough" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+# --------------------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-config", "C", "-config", "C"], "--config given more than once"),
+    (["-config", "C", "--format", "json", "--format", "tsv"], "--format given more than once"),
+    (["-config", "C", "--results-dir", "O", "--results-dir", "O"], "--results-dir given more than once"),
+    (["-config", "C", "--set", "DCV=5", "--set", "dcv=6"], "--set: DCV is set twice"),
+    (["-config", "C", "--set", "RESULTS_DIR=O", "--results-dir", "O"], "--results-dir and --set RESULTS_DIR"),
+    (["compare", "-config", "C", "--set", "ALPHA=1", "--set", "ALPHA=0"], "--set: ALPHA is set twice"),
+    (["-config", "C", "--digits", "3"], "--digits"),
+    (["-config", "C", "--format", "json", "--digits", "3"], "--digits"),
+    (["-config", "C", "--topic-graphs", "-q"], "--topic-graphs"),
+    (["-config", "C", "--topic-graphs", "-gnu"], "--topic-graphs"),
+    (["--list-metrics", "-config", "C"], "--list-metrics"),
+    (["-q", "compare", "-config", "C"], "not of 'inexeval compare'"),
+    (["--quiet", "validate", "R"], "not of 'inexeval validate'"),
+    (["compare", "-config", "C", "--samples", "50"], "--samples"),
+    (["compare", "-config", "C", "--seed", "5"], "--seed"),
+    (["compare", "-config", "C", "-png"], "-gnu and -png"),
+    (["compare", "-config", "C", "--runs", "Medium,Medium"], "given twice"),
+    (["compare", "-config", "C", "--measure", "Q", "--measure", "MAep"], "--measure given more than once"),
+    (["compare", "-config", "C", "--test", "t", "--test", "bootstrap"], "--test given more than once"),
+    (["validate", "R", "--task", "CO.Focussed", "--task", "Thorough"], "--task given more than once"),
+    (["validate", "R", "--format", "json", "--format", "text"], "--format given more than once"),
+    (["validate", "R", "--task", "FOL.Focused", "--max-results", "5"], "--max-results has no effect"),
+    (["validate", "R", "--task", "trec", "--max-results", "5"], "--max-results has no effect"),
+])
+def test_repeated_and_ineffective_options_are_refused(sample, tmp_path, args, words):
+    names = {"C": sample / "configs" / "co-thorough.prop", "O": tmp_path / "out",
+             "R": sample / "sample_data" / "inex2005" / "runs" / "CO" / "Poor.xml"}
+    res = run(*[names.get(a, a) for a in args])
+    assert res.exit_code == 2, res.output
+    assert words in res.output, res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_options_that_may_repeat_still_do(sample, tmp_path):
+    config = sample / "configs" / "co-thorough.prop"
+    res = run("-config", config, "-q", "-q", "--set", "DCV=5", "--set", "QUANT_FUNCTIONS=gen",
+              "--results-dir", tmp_path / "a", "--quiet")
+    assert res.exit_code == 0, res.output
+    res = run("compare", "-config", config, "-config", sample / "configs" / "co-focussed.prop",
+              "--results-dir", tmp_path / "b", "--quiet")
+    assert res.exit_code == 0, res.output
+    res = run("compare", "-config", config, "--test", "bootstrap", "--samples", "50", "--seed", "2",
+              "--runs", "Medium,Poor", "-gnu", "--results-dir", tmp_path / "c", "--quiet")
+    assert res.exit_code == 0, res.output
+
+
+def test_debug_before_a_subcommand_is_honoured(sample, tmp_path):
+    res = run("--debug", "compare", "-config", sample / "configs" / "co-thorough.prop", "--measure", "nope",
+              "--results-dir", tmp_path)
+    assert res.exit_code == 2
+    assert "Traceback" in res.output  # what --debug after the subcommand shows
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare_unknown_measure_is_refused_before_evaluating(sample, tmp_path):
+    res = run("compare", "-config", sample / "configs" / "co-thorough.prop", "--measure", "nope",
+              "--results-dir", tmp_path / "out")
+    assert res.exit_code == 2 and "--measure: 'nope'" in res.output
+    assert not (tmp_path / "out").exists()  # nothing evaluated, nothing written
+
+
+def test_compare_measure_is_checked_in_every_config_before_evaluating(sample, tmp_path):
+    res = run("compare", "-config", sample / "configs" / "co-thorough.prop", "-config",
+              sample / "configs" / "trec.prop", "--measure", "MAep", "--results-dir", tmp_path / "out")
+    assert res.exit_code == 2 and "trec.prop: --measure: 'MAep' is not a measure of trec" in res.output
+    assert not (tmp_path / "out").exists()  # not even the first config was evaluated
+
+
+def _with_bad_run(sample, tmp_path) -> Path:
+    runs = tmp_path / "runs"
+    shutil.copytree(sample / "sample_data" / "inex2005" / "runs" / "CO", runs)
+    (runs / "Broken.xml").write_text("<inex-submission run-id='Broken'><topic topic-id='202'><result>")
+    config = tmp_path / "c.prop"
+    text = (sample / "configs" / "co-thorough.prop").read_text()
+    text = re.sub(r"(?m)^SUBMISSIONRUNS_DIR:.*$", f"SUBMISSIONRUNS_DIR: {runs}", text)
+    text = re.sub(r"(?m)^ASSESSMENTS_DIR: \.\./", f"ASSESSMENTS_DIR: {sample}/", text)
+    config.write_text(text)
+    return config
+
+
+def test_compare_twice_same_status_and_same_bad_runs(sample, tmp_path):
+    config = _with_bad_run(sample, tmp_path)
+    first = run("compare", "-config", config, "--results-dir", tmp_path / "out")
+    second = run("compare", "-config", config, "--results-dir", tmp_path / "out")
+    assert "reusing up-to-date result files" in second.output
+    assert first.exit_code == second.exit_code == 1
+
+    def errors(out):
+        return [line for line in out.splitlines() if line.startswith("inexeval: error:")]
+
+    assert errors(first.output) and errors(first.output) == errors(second.output)
+    assert "Broken.xml" in errors(second.output)[0]
+    third = run("compare", "-config", config, "--results-dir", tmp_path / "out", "--reevaluate")
+    assert third.exit_code == 1 and errors(third.output) == errors(first.output)
+
+
+def test_compare_pairs_over_different_topics_say_which_and_why(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n3 0 d 1\n3 0 e 0\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "x.txt").write_text("1 Q0 a 1 2 X\n1 Q0 b 2 1 X\n2 Q0 c 1 1 X\n")  # topics 1, 2
+    (runs / "y.txt").write_text("3 Q0 d 1 2 Y\n3 Q0 e 2 1 Y\n")  # topic 3: nothing in common with X
+    (runs / "z.txt").write_text("1 Q0 b 1 2 Z\n1 Q0 a 2 1 Z\n3 Q0 d 1 1 Z\n")  # topics 1, 3
+    config = tmp_path / "c.prop"
+    config.write_text(f"TASK: trec\nMETRICS: map\nASSESSMENTS_DIR: {qrels}\nSUBMISSIONRUNS_DIR: {runs}\n"
+                      f"RESULTS_DIR: {tmp_path}/out\n")
+    res = run("compare", "-config", config)
+    assert res.exit_code == 0, res.output
+    assert "nan" not in res.output
+    assert "X vs Y: p undefined: no common topic (X has no value for topic(s) 3; Y has no value for " \
+           "topic(s) 1, 2)" in res.output
+    assert "X vs Z: p undefined: the t test needs 2 common topics, there is 1 (X has no value for topic(s) 3; " \
+           "Z has no value for topic(s) 2)" in res.output
+    rows = {(r["run_a"], r["run_b"]): r for r in json.loads((tmp_path / "out" / "trec" / "significance.json")
+                                                            .read_text())}
+    assert rows["X", "Y"]["topics"] == 0 and rows["X", "Z"]["topics"] == 1 and rows["Y", "Z"]["topics"] == 1
+    assert rows["X", "Y"]["p"] is None and rows["X", "Y"]["note"].startswith("p undefined: no common topic")
+    # randomisation over the one common topic is defined: the note says which topics were used
+    res = run("compare", "-config", config, "--test", "randomisation", "--runs", "X,Z")
+    assert "X vs Z: compared over the 1 common topic(s): X has no value for topic(s) 3; Z has no value " \
+           "for topic(s) 2" in res.output
+    assert "left out, without a value in both runs: 2, 3" in res.output
+
+
+def test_trec_topics_selects_qrels_topics(sample):
+    """TOPICS used to be ignored by TASK trec (a silent average over every topic): it now keeps those
+    topics, with the same per-topic values, and their average."""
+    import inexeval
+
+    config = sample / "configs" / "trec.prop"
+    full = inexeval.evaluate(config, METRICS="map, P_10, ndcg")
+    part = inexeval.evaluate(config, METRICS="map, P_10, ndcg", TOPICS="401, 402, 999")
+    assert "TOPICS without a judgement in the qrels: 999" in part.warnings
+    for run in full.runs:
+        got = part.per_topic(run)
+        assert set(got) <= {"401", "402"} and got
+        for topic, values in got.items():
+            assert values == full.per_topic(run)[topic]
+        for m in ("map", "P_10", "ndcg"):
+            assert part.average(run)[m] == pytest.approx(sum(v[m] for v in got.values()) / len(got), rel=1e-12)
+
+
+@pytest.mark.parametrize("family", ["trec", "fol-focused"])
+@pytest.mark.parametrize("key", ["POOLS", "QUERY_TYPE"])
+def test_pools_and_query_type_are_refused_without_pools(sample, tmp_path, family, key):
+    res = run("-config", sample / "configs" / f"{family}.prop", "--set", f"{key}=x", "--results-dir", tmp_path)
+    assert res.exit_code == 2 and f"--set: {key}: task " in res.output and "remove it" in res.output
