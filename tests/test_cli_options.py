@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -293,3 +294,18 @@ def test_trec_topics_selects_qrels_topics(sample):
 def test_pools_and_query_type_are_refused_without_pools(sample, tmp_path, family, key):
     res = run("-config", sample / "configs" / f"{family}.prop", "--set", f"{key}=x", "--results-dir", tmp_path)
     assert res.exit_code == 2 and f"--set: {key}: task " in res.output and "remove it" in res.output
+
+
+def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
+    from inexeval.api import EvalOptions, run_evaluation
+    from inexeval.comparing import CompareOptions, run_compare
+    from inexeval.errors import ConfigError
+
+    config = sample / "configs" / "trec.prop"
+    for options in (EvalOptions(fmt="json", digits=3), EvalOptions(topic_graphs=True, per_query=True),
+                    EvalOptions(fmt="xml")):
+        with pytest.raises(ConfigError):
+            run_evaluation(config, dataclasses.replace(options, results_dir=tmp_path / "out"))
+    with pytest.raises(ConfigError, match="two runs"):
+        run_compare([config], CompareOptions(gnuplot=True, runs=("good",), results_dir=tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
