@@ -92,6 +92,14 @@ def test_trec_eval_num_q_is_the_number_of_topics_scored(sample, family, tmp_path
     assert plain_num_q == counted
 
 
+def test_trec_eval_prints_fol_counts_as_integers(sample, tmp_path):
+    res = run("-config", sample / "configs" / "fol-focused.prop", "--format", "trec_eval", "-q",
+              "--results-dir", tmp_path, "--quiet")
+    counts = [line.split("\t") for line in res.output.splitlines()
+              if line.split("\t")[0].strip() in ("num_ret", "num_rel", "rel_size", "num_q")]
+    assert counts and all(re.fullmatch(r"\d+", value) for _, _, value in counts), counts
+
+
 def test_trec_eval_digits(sample, tmp_path):
     res = run("-config", sample / "configs" / "trec.prop", "--format", "trec_eval", "--digits", "3",
               "--results-dir", tmp_path, "--quiet")
