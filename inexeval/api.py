@@ -177,6 +177,7 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     exit status (0, or 1 when some input was skipped); a bad config raises
     :class:`~inexeval.errors.ConfigError`.
     """
+    check_options(options)
     config = load(config, options.overrides, options.results_dir)
     check_format(config, options.fmt)
     # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
@@ -200,6 +201,19 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
         for p in ev.problems:
             echo(f"  - {p.file}: {p.message}", err=True)
     return ev, 1
+
+
+def check_options(options: EvalOptions) -> None:
+    """ConfigError for options that would have no effect with the others (as the command line refuses them)."""
+    from inexeval.errors import ConfigError
+
+    if options.fmt not in FORMATS:
+        raise ConfigError(f"unknown format {options.fmt!r} (one of {', '.join(FORMATS)})", "--format")
+    if options.digits is not None and options.fmt != "trec_eval":
+        raise ConfigError(f"digits round the values of --format trec_eval, not of --format {options.fmt}",
+                          "--digits")
+    if options.topic_graphs and not (options.per_query and options.draws):
+        raise ConfigError("topic graphs need per_query (-q) and gnuplot or png (-gnu, -png)", "--topic-graphs")
 
 
 def check_format(config: Config, fmt: str) -> None:

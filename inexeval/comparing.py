@@ -77,6 +77,9 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
 
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
+    if (options.gnuplot or options.png) and len(set(options.runs)) != 2:
+        raise ConfigError("the per-topic difference graphs (-gnu, -png) are drawn for two runs: give --runs A,B",
+                          "--runs")
     status, all_tables, first_out = 0, [], None
     loaded = []
     for source in configs:  # every config and --measure checked before anything is evaluated

@@ -301,6 +301,10 @@ def validate_run(
             report.warnings.append(Finding("run_id", None, None, f"no run-id; the file name {report.run_id!r} is used"))
     report.task = _decide_task(chosen, report)
     _check(seen, report, unit, assessments, max_results)
+    if chosen is None and report.format == "text" and report.problems and not report.topics and all(
+            f.kind == "malformed" and f.message.endswith("found 6") for f in report.problems):
+        report.warnings.insert(0, Finding("task", None, None, "every line has 6 columns, as in a TREC run: "
+                                                              "check it with --task trec"))
     if report.format == "xml" and unreadable is None:
         _repeated_fields(path, report)
     return report

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -50,7 +51,7 @@ def test_every_format_works_or_is_refused_for_every_task(sample, family, tmp_pat
     config = sample / "configs" / f"{family}.prop"
     fol = family.startswith("fol")
     for fmt in FORMATS:
-        for flags in ([], ["-q"], ["-e"], ["-q", "-e"]):
+        for flags in ([], ["-q"], ["-q", "-e"]):  # -e alone takes the -q-less path again
             res = run("-config", config, "--format", fmt, *flags, "--results-dir", tmp_path / "out", "--quiet")
             label = (family, fmt, flags, res.output[-300:])
             assert "Traceback" not in res.output and not isinstance(res.exception, KeyError), label
@@ -89,6 +90,14 @@ def test_trec_eval_num_q_is_the_number_of_topics_scored(sample, family, tmp_path
             topics = set()
     plain_num_q = [int(line.split("\t")[2]) for line in plain.output.splitlines() if line.startswith("num_q ")]
     assert plain_num_q == counted
+
+
+def test_trec_eval_prints_fol_counts_as_integers(sample, tmp_path):
+    res = run("-config", sample / "configs" / "fol-focused.prop", "--format", "trec_eval", "-q",
+              "--results-dir", tmp_path, "--quiet")
+    counts = [line.split("\t") for line in res.output.splitlines()
+              if line.split("\t")[0].strip() in ("num_ret", "num_rel", "rel_size", "num_q")]
+    assert counts and all(re.fullmatch(r"\d+", value) for _, _, value in counts), counts
 
 
 def test_trec_eval_digits(sample, tmp_path):
@@ -293,3 +302,18 @@ def test_trec_topics_selects_qrels_topics(sample):
 def test_pools_and_query_type_are_refused_without_pools(sample, tmp_path, family, key):
     res = run("-config", sample / "configs" / f"{family}.prop", "--set", f"{key}=x", "--results-dir", tmp_path)
     assert res.exit_code == 2 and f"--set: {key}: task " in res.output and "remove it" in res.output
+
+
+def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
+    from inexeval.api import EvalOptions, run_evaluation
+    from inexeval.comparing import CompareOptions, run_compare
+    from inexeval.errors import ConfigError
+
+    config = sample / "configs" / "trec.prop"
+    for options in (EvalOptions(fmt="json", digits=3), EvalOptions(topic_graphs=True, per_query=True),
+                    EvalOptions(fmt="xml")):
+        with pytest.raises(ConfigError):
+            run_evaluation(config, dataclasses.replace(options, results_dir=tmp_path / "out"))
+    with pytest.raises(ConfigError, match="two runs"):
+        run_compare([config], CompareOptions(gnuplot=True, runs=("good",), results_dir=tmp_path / "out"))
+    assert not (tmp_path / "out").exists()

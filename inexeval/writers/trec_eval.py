@@ -8,8 +8,8 @@ from inexeval.model import RunResult
 
 
 def _fmt(name: str, value: float, digits: int | None, integer: frozenset[str]) -> str:
-    if name in integer:
-        return str(int(round(value)))
+    if name in integer and float(value).is_integer():
+        return str(int(value))
     return repr(float(value)) if digits is None else f"{value:.{digits}f}"
 
 
@@ -51,6 +51,11 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
 
 def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False) -> str:
     """An Evaluation's results in trec_eval's layout, with its measures' declarations."""
+    from inexeval.measures.fol_family import COUNTS
+
     integer = frozenset(n for m in ev.measures if m.integer for n in m.outputs(ev.params))
+    # the FOL tasks' counts, which inex_eval prints as integers (docs/fol.md §3)
+    integer |= frozenset(n for m in ev.measures if m.name.startswith("fol-")
+                         for n in m.outputs(ev.params) if n in COUNTS)
     hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
     return format_trec_eval(ev.results, digits, per_query=per_query, integer=integer, not_per_topic=hidden)
