@@ -186,8 +186,13 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     if options.draws:
         from inexeval.writers import graphs
 
+        renamed: list[str] = []
         graphs.write_graphs(ev, gnuplot=options.gnuplot, png=options.png,
-                            per_topic=options.per_query and options.topic_graphs)
+                            per_topic=options.per_query and options.topic_graphs, warnings=renamed)
+        ev.warnings += renamed
+        if echo is not None and not options.quiet:
+            for w in renamed:
+                echo(f"inexeval: warning: {w}", err=True)
     if not ev.problems:
         return ev, 0
     if echo is not None:

@@ -19,6 +19,7 @@ import numpy as np
 from inexeval import analysis
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
+from inexeval.names import cell, text_columns
 from inexeval.writers.files import atomic_write, fmt
 
 
@@ -110,10 +111,10 @@ def format_significance(rows: Sequence[dict], alpha: float) -> str:
         return "(no pair of runs to compare)"
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
-    table = [[r["run_a"], r["run_b"], r["mean_a"], r["mean_b"], r["diff"], r["p"], r["p_holm"],
+    table = [[cell(r["run_a"]), cell(r["run_b"]), r["mean_a"], r["mean_b"], r["diff"], r["p"], r["p_holm"],
               "*" if r["significant"] else ""] for r in rows]
     return head + "\n" + tabulate(table, headers=["run A", "run B", "mean A", "mean B", "A - B", "p", "p (Holm)",
-                                                  ""], floatfmt=".4f")
+                                                  ""], floatfmt=".4f", disable_numparse=text_columns(table, [0, 1]))
 
 
 def topic_difference_text(results: Sequence[RunResult], setting: str, measure: str, a: str, b: str):
@@ -126,8 +127,9 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
     vb = {t: v.get(measure) for t, v in rb.per_topic.items()}
     topics, diffs = analysis.topic_differences(va, vb)
     wins_a, wins_b, ties = analysis.win_counts(va, vb)
+    a, b = cell(a), cell(b)
     lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",
-             *(f"{t}\t{d:+.4f}" for t, d in zip(topics, diffs)),
+             *(f"{cell(t)}\t{d:+.4f}" for t, d in zip(topics, diffs)),
              f"{a} better on {wins_a} topic(s), {b} on {wins_b}, {ties} tied"]
     return "\n".join(lines), topics, diffs
 
@@ -136,13 +138,13 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
     """The precision histogram (seed 004 Fig. 3.5 style) as a .dat/.gp pair and/or a PNG bar chart."""
     written = []
     if gnuplot:
-        dat = "# topic\tdifference\n" + "".join(f"{t}\t{fmt(d)}\n" for t, d in zip(topics, diffs))
+        dat = "# topic\tdifference\n" + "".join(f"{cell(t)}\t{fmt(d)}\n" for t, d in zip(topics, diffs))
         gp = "\n".join([
             "base = ARG0[1:strlen(ARG0)-3]",
             "set terminal svg size 900,500 dynamic noenhanced",
             "set output base.'.svg'",
             "set datafile separator tab",
-            f"set title '{title}' noenhanced",
+            "set title '" + cell(title).replace("'", "''") + "' noenhanced",
             "set style fill solid 0.8", "set boxwidth 0.8", "set yrange [-1:1]",
             "set xlabel 'topic'", "set ylabel 'difference'", "set xtics rotate by 90", "unset key",
             "plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'",
@@ -161,9 +163,10 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
         fig, ax = plt.subplots(figsize=(max(6, 0.25 * len(topics)), 4), dpi=100)
         colours = ["#2ca02c" if d > 0 else "#d62728" for d in diffs]
         ax.bar(range(len(topics)), diffs, color=colours)
-        ax.set_xticks(range(len(topics)), topics, rotation=90, fontsize="small")
+        ax.set_xticks(range(len(topics)), [cell(t).replace("$", r"\$") for t in topics], rotation=90,
+                      fontsize="small")
         ax.axhline(0, color="black", linewidth=0.8)
-        ax.set(ylim=(-1, 1), title=title, xlabel="topic", ylabel="difference")
+        ax.set(ylim=(-1, 1), title=cell(title).replace("$", r"\$"), xlabel="topic", ylabel="difference")
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None})
@@ -178,7 +181,7 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> None:
     cols = list(rows[0]) if rows else []
     lines = ["\t".join(cols)]
     for r in rows:
-        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else str(v) for v in r.values()))
+        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else cell(str(v)) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
     atomic_write(out / f"{name}.json", json.dumps(rows, indent=1, default=_jsonable) + "\n")
 
