@@ -38,12 +38,13 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
         data = [{"task": task, "setting": setting, **dict(zip(header, row))} for row in rows]
         return json.dumps(data, indent=1)
     if fmt in ("tsv", "csv"):
+        lines = [["task", "setting", *header]]
+        lines += [[task, setting, *("-" if v is None else (repr(v) if isinstance(v, float) else v) for v in row)]
+                  for row in rows]
+        if fmt == "tsv":  # cells hold no tab or line end: no quoting (a run id '"' stays '"')
+            return "\n".join("\t".join(map(str, line)) for line in lines)
         buf = io.StringIO()
-        w = csv.writer(buf, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
-        w.writerow(["task", "setting", *header])
-        for row in rows:
-            w.writerow([task, setting, *("-" if v is None else (repr(v) if isinstance(v, float) else v)
-                                         for v in row)])
+        csv.writer(buf, lineterminator="\n").writerows(lines)
         return buf.getvalue().rstrip("\n")
     if not per_topic:  # the topic column would only say "all"
         header = [header[0], *header[2:]]
