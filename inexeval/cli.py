@@ -200,7 +200,8 @@ Problems: unreadable or malformed file, invalid paths, duplicates, results
 beyond --max-results, overlapping results (Focussed, BestInContext),
 interleaved articles (RelevantInContext), topics unknown to the
 assessments, a run id used twice.  Warnings only: rank/rsv inconsistencies,
-task attribute differences, empty topics.
+task attribute differences, empty topics, a run id written under another
+file name.
 FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
 (field count, interleaved articles, several results per article, overlapping
 passages, negative sizes) and every place where it would die, with its

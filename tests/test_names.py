@@ -183,3 +183,33 @@ def test_compare_outputs_with_awkward_ids(tmp_path):
     assert all(p.parent == out / "graphs" for p in hist)
     gp = next(p for p in hist if p.suffix == ".gp")
     assert r"set title 'CO.Thorough gen_off MAep: a\tb - c/d''e' noenhanced" in gp.read_text()
+
+
+def test_fol_runs_share_a_run_id_but_not_a_file_name(tmp_path):
+    """FOL runs are named by their file (docs/fol.md §2): one RUN_ID in two runs is fine, one file
+    name in two directories is the same name twice; validate gives the same verdict."""
+    import shutil
+    from pathlib import Path
+
+    data = Path(__file__).parent.parent / "sample_data" / "inex2009-2010"
+    run = data / "runs" / "original" / "bert_inex_converted.run.gz"
+    for d, name in (("x", run.name), ("y", run.name), ("y", "two words.run.gz")):
+        (tmp_path / "runs" / d).mkdir(parents=True, exist_ok=True)
+        shutil.copy(run, tmp_path / "runs" / d / name)
+    (tmp_path / "c.prop").write_text(f"TASK: FOL.Focused\nASSESSMENTS_DIR: {data / 'qrels.txt.gz'}\n"
+                                     "SUBMISSIONRUNS_DIR: runs/\nRESULTS_DIR: out\n")
+    res = CliRunner().invoke(main, ["-config", str(tmp_path / "c.prop"), "--format", "tsv"])
+    assert res.exit_code == 1
+    assert "y/bert_inex_converted.run.gz: run id 'bert_inex_converted' is also the id (or file name) of " \
+           f"{tmp_path / 'runs' / 'x' / run.name}; run skipped" in res.stderr
+    assert "two words.run.gz: run id 'two words' written as 'two_words'" in res.stderr
+    rows = [line.split("\t")[2] for line in res.stdout.strip().split("\n")[1:]]
+    assert rows == ["bert_inex_converted", "two words"]
+    assert sorted(p.name for p in (tmp_path / "out" / "FOL.Focused" / "default").iterdir()) == \
+        ["bert_inex_converted.tsv", "two_words.tsv"]
+    paths = sorted((tmp_path / "runs").rglob("*.gz"))
+    reports = validate_runs(paths, task="FOL.Focused")
+    by_path = {Path(r.path).relative_to(tmp_path / "runs").as_posix(): r for r in reports}
+    assert [f.kind for f in by_path["x/" + run.name].problems] == []
+    assert [f.kind for f in by_path["y/" + run.name].problems] == ["duplicate_run_id"]
+    assert [f.kind for f in by_path["y/two words.run.gz"].warnings if f.kind == "run_name"] == ["run_name"]
