@@ -147,7 +147,7 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
             "set title '" + cell(title).replace("'", "''") + "' noenhanced",
             "set style fill solid 0.8", "set boxwidth 0.8", "set yrange [-1:1]",
             "set xlabel 'topic'", "set ylabel 'difference'", "set xtics rotate by 90", "unset key",
-            "plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'",
+            *_topic_tics(topics),
         ]) + "\n"
         atomic_write(out / f"{stem}.dat", dat)
         atomic_write(out / f"{stem}.gp", gp)
@@ -174,6 +174,15 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
         atomic_write(out / f"{stem}.png", buf.getvalue())
         written.append(out / f"{stem}.png")
     return written
+
+
+def _topic_tics(topics) -> list[str]:
+    """The histogram's plot command: topic labels from the .dat, unless gnuplot would read one
+    differently (a '"' or '\\', or "-"): then the labels written in the script, as cells."""
+    if all(str(t) != "-" and not set(cell(str(t))) & {'"', "\\"} for t in topics):
+        return ["plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'"]
+    tics = ", ".join("'" + cell(str(t)).replace("'", "''") + f"' {i}" for i, t in enumerate(topics))
+    return [f"set xtics ({tics})", "plot base.'.dat' using 0:2 with boxes linecolor rgb '#1f77b4'"]
 
 
 def write_tables(out: Path, name: str, rows: list[dict]) -> None:

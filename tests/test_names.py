@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import subprocess
 
 import pytest
 from click.testing import CliRunner
@@ -90,7 +92,7 @@ def test_text_columns():
 # --------------------------------------------------------------------------- end to end
 
 AWKWARD = ["a/b", "a_b", "A_B", "..", "-x", "L" * 300, "t\tab", "nl\nx", "cr\rx", "del\x7fx", "nel\x85x",
-           "ls\u2028x", "ps\u2029x", "back\\slash", "con", "007", "$\\frac$", "_under", "quote'd"]
+           "ls\u2028x", "ps\u2029x", "back\\slash", "con", "007", "$\\frac$", "_under", "quote'd", 'dq"', "-"]
 
 
 def test_every_output_is_well_formed_inside_and_one_to_one(tmp_path):
@@ -101,6 +103,12 @@ def test_every_output_is_well_formed_inside_and_one_to_one(tmp_path):
     assert not (tmp_path / "x").exists() and not (tmp_path.parent / "x").exists()
     topics = sorted(p.name for p in (tmp_path / "out" / "CO.Thorough" / "graphs" / "topics").iterdir())
     assert topics == ["2_3", "_.._.._x"]
+    # gnuplot draws one line per run, titled with the run's cell
+    gp = tmp_path / "out" / "CO.Thorough" / "graphs" / "ep-gr_gen_off.gp"
+    subprocess.run(["gnuplot", str(gp)], check=True, capture_output=True, timeout=60)
+    svg = gp.with_suffix(".svg").read_text()
+    titles = [html.unescape(t) for t in re.findall(r"<title>([^<]*)</title>", svg)][1:]
+    assert titles == [cell(r) for r in dict.fromkeys(r.run_id for r in ev.results)]
 
 
 def test_png_legends_and_renames_are_reported(tmp_path):
@@ -166,10 +174,13 @@ def test_trec_tags_with_control_characters(tmp_path):
 
 def test_compare_outputs_with_awkward_ids(tmp_path):
     ids = ["a\tb", "c/d'e"]
-    cfg = write_inex(tmp_path, [*ids, "third"], ["1", "2\n3"])
-    res = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--runs", ",".join(ids), "-gnu",
-                                    "--samples", "50"])
+    cfg = write_inex(tmp_path, [*ids, "a_b"], ["1", "2\n3", 'q"t'])
+    args = ["compare", "-config", str(cfg), "--runs", ",".join(ids), "-gnu", "--samples", "50"]
+    res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
+    again = CliRunner().invoke(main, args)
+    assert "reusing up-to-date result files" in again.stderr and again.stdout == res.stdout, \
+        "result files named by hash and escaped topics read back as they were written"
     assert all(line.replace("\t", "").isprintable() for line in res.stdout.split("\n"))
     assert r"a\tb - c/d'e per topic" in res.stdout and "\n2\\n3\t" in res.stdout
     out = tmp_path / "out" / "CO.Thorough"
@@ -183,6 +194,9 @@ def test_compare_outputs_with_awkward_ids(tmp_path):
     assert all(p.parent == out / "graphs" for p in hist)
     gp = next(p for p in hist if p.suffix == ".gp")
     assert r"set title 'CO.Thorough gen_off MAep: a\tb - c/d''e' noenhanced" in gp.read_text()
+    subprocess.run(["gnuplot", str(gp)], check=True, capture_output=True, timeout=60)
+    labels = {html.unescape(t) for t in re.findall(r">([^<]*)</text>", gp.with_suffix(".svg").read_text())}
+    assert {"1", r"2\n3", 'q"t'} <= labels, "the topics label their bars as cells"
 
 
 def test_fol_runs_share_a_run_id_but_not_a_file_name(tmp_path):

@@ -99,9 +99,19 @@ def gp_text(c: Curve, task: str) -> str:
         "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
         "set grid",
         styles,
-        f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)",
+        _plot_line(list(c.series)),
     ]
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _plot_line(runs: list[str]) -> str:
+    """The .gp plot command: titles from the .dat header, unless gnuplot would read one of them
+    differently (a '"' or '\\', or "-", the missing-value mark): then each title written in the script."""
+    n = len(runs)
+    if all(r and r != "-" and not set(cell(r)) & {'"', "\\"} for r in runs):
+        return f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)"
+    return "plot " + ", \\\n     ".join(f"base.'.dat' using 1:{i + 2} with lines linetype {i + 1} linewidth 1.5 "
+                                      f"title {_gp_quote(cell(r))}" for i, r in enumerate(runs))
 
 
 def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
