@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-__all__ = ["MAX_NAME", "file_component", "NameTable", "cell", "uncell", "id_hash"]
+__all__ = ["MAX_NAME", "file_component", "NameTable", "cell", "uncell", "id_hash", "one_line", "text_columns"]
 
 #: longest file-name component, in bytes (ASCII): with ``.tsv`` and the temporary name's
 #: ``.<name>.tsv.inexeval-<pid>-<8 random>.tmp`` it stays below the usual 255-byte limit
@@ -99,6 +99,14 @@ def cell(text: str) -> str:
     if text.isprintable() and "\\" not in text:
         return text
     return "".join(ch if ch.isprintable() and ch != "\\" else _escape(ch) for ch in text)
+
+
+def one_line(text: str) -> str:
+    """``text`` with its non-printable characters escaped as :func:`cell` escapes them, backslashes
+    kept: a message naming ids stays one line (not reversible; for messages, not for cells)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
 
 
 _UNESCAPE = re.compile(r"\\(\\|t|n|r|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")

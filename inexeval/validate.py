@@ -111,7 +111,7 @@ import numpy as np
 from inexeval.config import expand_paths
 from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments
-from inexeval.names import NameTable, cell, file_component
+from inexeval.names import NameTable, cell, file_component, one_line
 from inexeval.numeric import TOLERANCE
 from inexeval.paths import is_ancestor, parent
 from inexeval.measures.fol import fol_findings
@@ -764,7 +764,7 @@ def _finding_lines(path: str, findings: list[Finding], prefix: str, limit: int |
         shown[f.kind] = shown.get(f.kind, 0) + 1
         if limit is None or shown[f.kind] <= limit:
             where = path if f.line is None else f"{path}:{f.line}"
-            lines.append(f"{where}: {prefix}{f.kind}: {f.message}")
+            lines.append(one_line(f"{where}: {prefix}{f.kind}: {f.message}"))
     if limit is not None:
         lines += [f"{path}: {prefix}... and {n - limit} more {kind}" for kind, n in shown.items() if n > limit]
     return lines

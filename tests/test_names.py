@@ -227,3 +227,21 @@ def test_fol_runs_share_a_run_id_but_not_a_file_name(tmp_path):
     assert [f.kind for f in by_path["x/" + run.name].problems] == []
     assert [f.kind for f in by_path["y/" + run.name].problems] == ["duplicate_run_id"]
     assert [f.kind for f in by_path["y/two words.run.gz"].warnings if f.kind == "run_name"] == ["run_name"]
+
+
+def test_messages_naming_ids_stay_one_line(tmp_path):
+    """Warnings, errors and validate's findings that quote an id hold no raw line end."""
+    from inexeval.validate import format_reports
+
+    cfg = write_inex(tmp_path, ["a\nb", "a\nb"], ["1"])
+    run = tmp_path / "runs" / "r2.xml"
+    result = "<result><file>f1</file><path>/article[1]</path></result>"
+    run.write_text(f'<inex-submission run-id="x"><topic topic-id="9&#10;9&#x2028;9">{result}{result}</topic>'
+                   "</inex-submission>", encoding="utf-8")  # a duplicate: validate names the topic
+    res = CliRunner().invoke(main, ["-config", str(cfg)])
+    assert res.exit_code == 1
+    assert "r1.xml: run id 'a\\nb' is also the id" in res.stderr
+    assert "9\\n9\\u20289" in res.stderr, "the unknown topic is named on one line"
+    assert all(line.isprintable() for line in res.stderr.split("\n"))
+    text = format_reports(validate_runs([run]))
+    assert all(line.isprintable() for line in text.split("\n")) and "9\\n9\\u20289" in text
