@@ -102,11 +102,11 @@ def cell(text: str) -> str:
 
 
 def one_line(text: str) -> str:
-    """``text`` with its non-printable characters escaped as :func:`cell` escapes them, backslashes
-    kept: a message naming ids stays one line (not reversible; for messages, not for cells)."""
+    """``text`` with its non-printable characters but tab escaped as :func:`cell` escapes them,
+    backslashes kept: a message naming ids stays one line (not reversible; for messages, not cells)."""
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+    return "".join(ch if ch.isprintable() or ch == "\t" else _escape(ch) for ch in text)
 
 
 _UNESCAPE = re.compile(r"\\(\\|t|n|r|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8})")
