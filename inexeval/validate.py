@@ -315,7 +315,7 @@ def validate_runs(
     for r in reports:
         fol = fol_task_letter(r.task) is not None
         refused = any(f.kind in ("unreadable", "malformed") for f in r.problems) or (fol and r.problems)
-        if r.run_id is None or refused:
+        if (r.run_id is None and not fol) or refused:  # a FOL run is named by its file, with or without RUN_ID
             continue
         run_name = run_id_from_name(r.path) if fol else r.run_id
         what = "run name (its file name)" if fol else "run id"
