@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager, Union
 
+from inexeval.names import one_line  # ids in messages: each message one line
+
 if TYPE_CHECKING:
     from inexeval.config import Config
     from inexeval.engine import Evaluation
@@ -162,9 +164,9 @@ def report(ev: Evaluation, echo: Echo, quiet: bool) -> None:
     """Warnings (unless quiet) and the inputs skipped, on standard error."""
     if not quiet:
         for w in ev.warnings:
-            echo(f"inexeval: warning: {w}", err=True)
+            echo(one_line(f"inexeval: warning: {w}"), err=True)
     for p in ev.problems:
-        echo(f"inexeval: error: {p}", err=True)
+        echo(one_line(f"inexeval: error: {p}"), err=True)
 
 
 def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *, echo: Echo | None = None,
@@ -192,14 +194,19 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     if options.draws:
         from inexeval.writers import graphs
 
+        renamed: list[str] = []
         graphs.write_graphs(ev, gnuplot=options.gnuplot, png=options.png,
-                            per_topic=options.per_query and options.topic_graphs)
+                            per_topic=options.per_query and options.topic_graphs, warnings=renamed)
+        ev.warnings += renamed
+        if echo is not None and not options.quiet:
+            for w in renamed:
+                echo(f"inexeval: warning: {w}", err=True)
     if not ev.problems:
         return ev, 0
     if echo is not None:
         echo(f"inexeval: {len(ev.problems)} input(s) skipped:", err=True)
         for p in ev.problems:
-            echo(f"  - {p.file}: {p.message}", err=True)
+            echo(one_line(f"  - {p.file}: {p.message}"), err=True)
     return ev, 1
 
 

@@ -281,7 +281,8 @@ results beyond --max-results, overlap and a second result per article
 (BestInContext), topics unknown to the assessments, a run id used twice.
 Warnings (scored as submitted): overlap (Focussed), interleaved articles
 (RelevantInContext), rank/rsv inconsistencies, several <path> in a
-<result>, task attribute differences, empty topics.
+<result>, task attribute differences, empty topics, a run id written
+under another file name.
 --task trec: the run read as evaluation reads it (--assessments: the qrels).
 FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
 (field count, interleaved articles, several results per article, overlapping

@@ -20,6 +20,7 @@ from inexeval import analysis
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
+from inexeval.names import cell, text_columns
 from inexeval.writers.files import atomic_write, fmt
 
 
@@ -115,15 +116,16 @@ def format_significance(rows: Sequence[dict], alpha: float) -> str:
         return "(no pair of runs to compare)"
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
-    def cell(v: float) -> str:
+    def num(v: float) -> str:
         return "-" if v is None or np.isnan(v) else f"{v:.4f}"
 
-    table = [[r["run_a"], r["run_b"], r["topics"], *(cell(r[k]) for k in ("mean_a", "mean_b", "diff", "p", "p_holm")),
+    table = [[cell(r["run_a"]), cell(r["run_b"]), r["topics"],
+              *(num(r[k]) for k in ("mean_a", "mean_b", "diff", "p", "p_holm")),
               "*" if r["significant"] else ""] for r in rows]
     text = head + "\n" + tabulate(table, headers=["run A", "run B", "topics", "mean A", "mean B", "A - B", "p",
                                                   "p (Holm)", ""], disable_numparse=True,
                                    colalign=("left", "left", "right", *["right"] * 5, "left"))
-    notes = [f"  {r['run_a']} vs {r['run_b']}: {r['note']}" for r in rows if r["note"]]
+    notes = [f"  {cell(r['run_a'])} vs {cell(r['run_b'])}: {r['note']}" for r in rows if r["note"]]
     if notes:
         text += "\nmeans and p are over the topics where both runs have a value (topics); - : undefined:\n" + "\n".join(notes)
     return text
@@ -139,12 +141,13 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
     vb = {t: v.get(measure) for t, v in rb.per_topic.items()}
     topics, diffs = analysis.topic_differences(va, vb)
     wins_a, wins_b, ties = analysis.win_counts(va, vb)
+    a, b = cell(a), cell(b)
     lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",
-             *(f"{t}\t{d:+.4f}" for t, d in zip(topics, diffs)),
+             *(f"{cell(t)}\t{d:+.4f}" for t, d in zip(topics, diffs)),
              f"{a} better on {wins_a} topic(s), {b} on {wins_b}, {ties} tied"]
     left_out = [t for t in sorted((set(va) | set(vb)) - set(topics), key=natural_key)]
     if left_out:
-        lines.append(f"left out, without a value in both runs: {', '.join(left_out)}")
+        lines.append(f"left out, without a value in both runs: {', '.join(cell(t) for t in left_out)}")
     return "\n".join(lines), topics, diffs
 
 
@@ -152,16 +155,16 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
     """The precision histogram (seed 004 Fig. 3.5 style) as a .dat/.gp pair and/or a PNG bar chart."""
     written = []
     if gnuplot:
-        dat = "# topic\tdifference\n" + "".join(f"{t}\t{fmt(d)}\n" for t, d in zip(topics, diffs))
+        dat = "# topic\tdifference\n" + "".join(f"{cell(t)}\t{fmt(d)}\n" for t, d in zip(topics, diffs))
         gp = "\n".join([
             "base = ARG0[1:strlen(ARG0)-3]",
             "set terminal svg size 900,500 dynamic noenhanced",
             "set output base.'.svg'",
             "set datafile separator tab",
-            f"set title '{title}' noenhanced",
+            "set title '" + cell(title).replace("'", "''") + "' noenhanced",
             "set style fill solid 0.8", "set boxwidth 0.8", "set yrange [-1:1]",
             "set xlabel 'topic'", "set ylabel 'difference'", "set xtics rotate by 90", "unset key",
-            "plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'",
+            *_topic_tics(topics),
         ]) + "\n"
         atomic_write(out / f"{stem}.dat", dat)
         atomic_write(out / f"{stem}.gp", gp)
@@ -177,9 +180,10 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
         fig, ax = plt.subplots(figsize=(max(6, 0.25 * len(topics)), 4), dpi=100)
         colours = ["#2ca02c" if d > 0 else "#d62728" for d in diffs]
         ax.bar(range(len(topics)), diffs, color=colours)
-        ax.set_xticks(range(len(topics)), topics, rotation=90, fontsize="small")
+        ax.set_xticks(range(len(topics)), [cell(t).replace("$", r"\$") for t in topics], rotation=90,
+                      fontsize="small")
         ax.axhline(0, color="black", linewidth=0.8)
-        ax.set(ylim=(-1, 1), title=title, xlabel="topic", ylabel="difference")
+        ax.set(ylim=(-1, 1), title=cell(title).replace("$", r"\$"), xlabel="topic", ylabel="difference")
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png", metadata={"Software": None})
@@ -189,12 +193,21 @@ def write_histogram(out: Path, stem: str, title: str, topics, diffs, *, gnuplot:
     return written
 
 
+def _topic_tics(topics) -> list[str]:
+    """The histogram's plot command: topic labels from the .dat, unless gnuplot would read one
+    differently (a '"' or '\\', or "-"): then the labels written in the script, as cells."""
+    if all(str(t) != "-" and not set(cell(str(t))) & {'"', "\\"} for t in topics):
+        return ["plot base.'.dat' using 0:2:xtic(1) with boxes linecolor rgb '#1f77b4'"]
+    tics = ", ".join("'" + cell(str(t)).replace("'", "''") + f"' {i}" for i, t in enumerate(topics))
+    return [f"set xtics ({tics})", "plot base.'.dat' using 0:2 with boxes linecolor rgb '#1f77b4'"]
+
+
 def write_tables(out: Path, name: str, rows: list[dict]) -> None:
     """``name.tsv`` (header + rows, full precision) and ``name.json``."""
     cols = list(rows[0]) if rows else []
     lines = ["\t".join(cols)]
     for r in rows:
-        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else str(v) for v in r.values()))
+        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else cell(str(v)) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
     # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10): JSON has no NaN
     clean = [{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in r.items()} for r in rows]

@@ -72,8 +72,8 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     from inexeval import compare
     from inexeval.errors import ConfigError
     from inexeval.engine import params_of, resolve_measures
+    from inexeval.names import file_component
     from inexeval.stamp import read_if_fresh, stamped_report
-    from inexeval.writers.files import safe_name
 
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
@@ -136,7 +136,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
                 text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
                 say("\n" + text)
                 if options.gnuplot or options.png:
-                    stem = safe_name(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
+                    stem = file_component(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
                     compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
                                             f"{wanted[0]} - {wanted[1]}", topics, diffs,
                                             gnuplot=options.gnuplot, png=options.png)

@@ -25,13 +25,13 @@ from inexeval.inputs import UNITS, RecallBase, collection_of
 from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, RunInput, Setting, TopicContext, TopicInput
 from inexeval.model import FileAssessment, RunResult, TopicAssessment
+from inexeval.names import NameTable, file_component
 from inexeval.tasks import same_task
 from inexeval.writers.files import (
     commit_pending,
     discard_pending,
     run_file_path,
     run_file_text,
-    safe_name,
     write_pending,
 )
 
@@ -216,12 +216,12 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer.prepare()
-    seen_ids: dict[str, str] = {}
+    names = NameTable()
     undefined: dict[str, set[str]] = {}
     tag = f"inexeval-{os.getpid()}-"  # marks this evaluation's temporary result files
     outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag)
     try:
-        _collect(outcomes, ev, seen_ids, undefined, on_run)
+        _collect(outcomes, ev, names, undefined, on_run)
     except BaseException:  # e.g. Ctrl-C: stop the workers, then remove the files they had prepared
         outcomes.close()
         if write_to is not None:
@@ -233,26 +233,33 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     return ev
 
 
-def _collect(outcomes, ev: Evaluation, seen_ids: dict[str, str], undefined: dict[str, set[str]],
+def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, set[str]],
              on_run: Callable[[str], None] | None) -> None:
     """Take the outcomes in run-file order: results, problems, and each run's files put in place
-    (or removed, for a run id that an earlier run already has)."""
+    under the name ``names`` gives its id (or removed, for a run id that an earlier run already has;
+    docs/formats.md §9.2.2)."""
+    sources: dict[str, str] = {}  # run id -> its run file
     for outcome in outcomes:
         if on_run is not None:
             on_run(outcome.path)
         if outcome.problem is not None and outcome.run_id is None:
             ev.problems.append(outcome.problem)
             continue
-        name = safe_name(outcome.run_id)  # two ids that give one file name collide too
-        if name in seen_ids:
+        name = names.assign(outcome.run_id)
+        if name is None:  # the same id again (or, against all odds, the same hash)
             for tmp, _final in outcome.pending:
                 discard_pending(tmp)
+            first = names.owner(names.names.get(outcome.run_id) or file_component(outcome.run_id))
             ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id (or file name) of "
-                                          f"{seen_ids[name]}; run skipped", outcome.source))
+                                          f"{sources.get(first, first)}; run skipped", outcome.source))
             continue
-        seen_ids[name] = outcome.source
+        sources[outcome.run_id] = outcome.source
+        if name != outcome.run_id:
+            ev.warnings.append(_renamed(outcome.run_id, name, names, sources))
         for tmp, final in outcome.pending:
-            commit_pending(tmp, final)
+            commit_pending(tmp, final.with_name(f"{name}.tsv"))
+        for r in outcome.results:
+            r.file_name = name if name != file_component(outcome.run_id) else None
         ev.warnings.extend(outcome.warnings)
         if outcome.problem is not None:
             ev.problems.append(outcome.problem)
@@ -260,6 +267,17 @@ def _collect(outcomes, ev: Evaluation, seen_ids: dict[str, str], undefined: dict
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
+
+
+def _renamed(run_id: str, name: str, names: NameTable, sources: dict[str, str]) -> str:
+    """The warning for a run whose result files are not named by its id (docs/formats.md §9.2.2)."""
+    why = ""
+    plain = file_component(run_id)
+    if name != plain:
+        other = names.owner(plain)
+        if other is not None:
+            why = f", as run id {other!r} ({sources.get(other, '?')}) has {names.names[other]!r}"
+    return f"{sources[run_id]}: run id {run_id!r} written as {name!r}{why}"
 
 
 def _remove_pending(write_to: Path, task: str, settings: list[Setting], tag: str) -> None:

@@ -88,3 +88,4 @@ class RunResult:
     per_topic: dict[str, dict[str, float | None]]
     average: dict[str, float | None]
     source: str = ""
+    file_name: str | None = None  # its result file's stem when not file_component(run_id) (inexeval.names)

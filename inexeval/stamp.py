@@ -19,6 +19,7 @@ from inexeval import __version__
 from inexeval.config import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
+from inexeval.names import file_component, uncell
 from inexeval.writers.files import atomic_write, run_file_path
 
 STAMP = ".inexeval-stamp.json"
@@ -84,6 +85,7 @@ def read_run_file(path: Path, run_id: str) -> RunResult:
     measures: dict[str, None] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         m, t, v = line.split("\t")
+        t = uncell(t)  # topic ids are written as cells (inexeval.names)
         measures[m] = None
         val = None if v == "-" else float(v)
         if t == "all":
@@ -91,4 +93,5 @@ def read_run_file(path: Path, run_id: str) -> RunResult:
         else:
             per_topic.setdefault(t, {})[m] = val
     return RunResult(run_id=run_id, setting=path.parent.name, measures=list(measures), per_topic=per_topic,
-                     average=average, source=str(path))
+                     average=average, source=str(path),
+                     file_name=path.stem if path.stem != file_component(run_id) else None)

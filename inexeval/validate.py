@@ -66,7 +66,8 @@ would_crash          problem FOL: where inex_eval 3.1 would die (docs/inex_eval.
 unknown_topic        problem with assessments: a topic that is not in the recall-base
                              (TREC runs, ``--task trec``: evaluation's message, as for
                              ``duplicate``; a refused line is ``malformed``, reading stops)
-duplicate_run_id     problem ``validate_runs``: two runs with the same run id (docs/formats.md §9.2)
+duplicate_run_id     problem ``validate_runs``: two runs with the same run id (FOL: file name;
+                             docs/formats.md §9.2.2); evaluation skips the later one
 repeated_field       warning XML: a ``<result>`` with several ``<file>``, ``<path>``,
                              ``<rank>`` or ``<rsv>`` (the last one of each is read)
 rank                 warning rank not increasing strictly in document order, or a
@@ -74,6 +75,8 @@ rank                 warning rank not increasing strictly in document order, or 
 rsv                  warning rsv increasing down the ranking (beyond a relative
                              tolerance of 1e-9, docs/measures.md §10), or not a finite number
 task                 warning run task attribute unknown, or different from ``--task``
+run_name             warning ``validate_runs``: the run's result files will not be named by its id
+                             (unsafe characters, too long, or the name of an earlier run's files)
 run_id               warning no run id (the file name is used), or several run ids
                              in a text run (FOL: the tool prints the last one)
 empty                warning the run has no result at all (FOL with assessments: none
@@ -116,6 +119,7 @@ import numpy as np
 from inexeval.config import expand_paths
 from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments
+from inexeval.names import NameTable, cell, file_component, one_line
 from inexeval.numeric import TOLERANCE
 from inexeval.paths import is_ancestor, parent
 from inexeval.measures.fol import fol_findings
@@ -346,21 +350,38 @@ def validate_runs(
     assessments: Assessments | FolQrels | None = None,
     max_results: int = DEFAULT_MAX_RESULTS,
 ) -> list[RunReport]:
-    """``validate_run`` for each path, plus ``duplicate_run_id`` across them (docs/formats.md §9.2).
+    """``validate_run`` for each path, plus evaluation's verdict on their names (docs/formats.md §9.2.2):
+    ``duplicate_run_id`` for a run whose id an earlier run has, ``run_name`` for a run whose result
+    files will not be named by its id (unsafe characters, too long, or its name taken by an earlier
+    run's, ignoring case).
 
     FOL runs are named by their file (their RUN_ID is only printed), so they
-    may share a run id.
+    may share a run id; two of them with one file name are a ``duplicate_run_id``.
+    A run that evaluation refuses (``unreadable``, ``malformed``; FOL: any problem) takes no name.
     """
     reports = [validate_run(p, task=task, assessments=assessments, max_results=max_results) for p in paths]
+    names = NameTable()
     first: dict[str, str] = {}
     for r in reports:
-        if r.run_id is None or any(f.kind == "unreadable" for f in r.problems) or fol_task_letter(r.task):
+        fol = fol_task_letter(r.task) is not None
+        refused = any(f.kind in ("unreadable", "malformed") for f in r.problems) or (fol and r.problems)
+        if (r.run_id is None and not fol) or refused:  # a FOL run is named by its file, with or without RUN_ID
             continue
-        if r.run_id in first:
+        run_name = run_id_from_name(r.path) if fol else r.run_id
+        what = "run name (its file name)" if fol else "run id"
+        name = names.assign(run_name)
+        if name is None:
             r.problems.append(Finding("duplicate_run_id", None, None,
-                                      f"run id {r.run_id!r} is also the id of {first[r.run_id]}"))
-        else:
-            first[r.run_id] = r.path
+                                      f"{what} {run_name!r} is also the {'name' if fol else 'id'} of "
+                                      f"{first.get(run_name, '?')}; evaluation skips this run"))
+            continue
+        first[run_name] = r.path
+        if name != run_name:
+            plain = file_component(run_name)
+            other = names.owner(plain) if name != plain else None
+            why = f", as {other!r} ({first.get(other, '?')}) has {plain!r}" if other is not None else ""
+            r.warnings.append(Finding("run_name", None, None,
+                                      f"{what} {run_name!r} will be written as {name!r}{why}"))
     return reports
 
 
@@ -828,7 +849,7 @@ def _summary(r: RunReport) -> str:
     if counts:
         results += f" ({min(counts)} to {max(counts)} per topic)"
     status = "VALID" if r.valid else "INVALID"
-    parts = [r.format, f"run {r.run_id}" if r.run_id else "no run id", f"task {r.task or '-'}",
+    parts = [r.format, f"run {cell(r.run_id)}" if r.run_id else "no run id", f"task {r.task or '-'}",
              f"{r.topics} topic(s)", results]
     return (f"{r.path}: {status} ({', '.join(parts)}; "
             f"{len(r.problems)} problem(s), {len(r.warnings)} warning(s))")
@@ -841,7 +862,7 @@ def _finding_lines(path: str, findings: list[Finding], prefix: str, limit: int |
         shown[f.kind] = shown.get(f.kind, 0) + 1
         if limit is None or shown[f.kind] <= limit:
             where = path if f.line is None else f"{path}:{f.line}"
-            lines.append(f"{where}: {prefix}{f.kind}: {f.message}")
+            lines.append(one_line(f"{where}: {prefix}{f.kind}: {f.message}"))
     if limit is not None:
         lines += [f"{path}: {prefix}... and {n - limit} more {kind}" for kind, n in shown.items() if n > limit]
     return lines

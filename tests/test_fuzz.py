@@ -26,7 +26,7 @@ from unittest import mock
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import inexeval.config as config_module
@@ -582,3 +582,39 @@ def test_fuzz_option_combinations_never_give_a_traceback(command, data):
         assert "Traceback" not in result.output, args
         if result.exit_code == 2:
             assert "rror" in result.output, (args, result.output)
+
+
+# --------------------------------------------------------------------------- names from users' files
+
+#: characters of awkward run and topic ids: control characters, line and path separators, case, dots
+_NAME_CHARS = st.sampled_from(list("aA.-_/\\~ é$'\"<&#") + ["\t", "\n", "\r", "\x7f", "\x85", "\u2028", "\u2029"])
+_NAMES = (st.text(_NAME_CHARS, min_size=1, max_size=6) | st.sampled_from([".", "..", "-", "con", "../../x"])
+          | st.text(_NAME_CHARS, min_size=250, max_size=300))
+
+
+@settings(FUZZ, max_examples=80)
+@given(run_ids=st.lists(_NAMES, min_size=1, max_size=4), topics=st.lists(_NAMES, min_size=1, max_size=2))
+def test_fuzz_names_every_output_well_formed_inside_and_one_to_one(run_ids, topics):
+    """Run ids and topic ids with control characters, path separators, dots and 300 characters:
+    every output (result files, summaries, stdout in every format, .dat/.gp, per-topic graphs)
+    stays well-formed, inside RESULTS_DIR, one file per run and one directory per topic."""
+    from names_helpers import check_outputs, evaluate_all_formats, write_inex
+
+    from inexeval.errors import InputError
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        cfg = write_inex(root, run_ids, topics)
+        try:
+            ev, status, stdout = evaluate_all_formats(cfg)
+        except InputError as exc:  # e.g. topics the reader strips to nothing: no topic assessed
+            assert exc.file is not None
+            event("no topic assessed")
+            return
+        if not ev.results:
+            event("no run scored")
+            return
+        event("outputs checked")
+        check_outputs(root, root / "out", ev, stdout)
+        ids = [r.run_id for r in ev.results]
+        assert status == (0 if len(set(ids)) == len(run_ids) else 1), "an id used twice skips a run, exit 1"

@@ -417,7 +417,7 @@ def test_validate_runs_flags_duplicate_run_ids(tmp_path):
     ra, rb, rc = validate_runs([a, b, c])
     assert ra.valid and rc.valid
     assert kinds(rb.problems) == [("duplicate_run_id", None, None)]
-    assert rb.problems[0].message == f"run id 'r1' is also the id of {a}"
+    assert rb.problems[0].message == f"run id 'r1' is also the id of {a}; evaluation skips this run"
     assert exit_status([ra, rb, rc]) == 1
 
 

@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 from pathlib import Path
 from typing import Iterable
 
 from inexeval.aggregate import natural_key
 from inexeval.model import RunResult
+from inexeval.names import cell, file_component
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]")
 
 
 def safe_name(run_id: str) -> str:
-    """The run id with every character outside [A-Za-z0-9._+-] replaced by '_'."""
-    return _UNSAFE.sub("_", run_id) or "_"
+    """The id as one file-name component (:func:`inexeval.names.file_component`)."""
+    return file_component(run_id)
 
 
 def fmt(v: float | None) -> str:
@@ -88,13 +87,16 @@ def run_file_text(result: RunResult) -> str:
     lines = []
     for m in result.measures:
         for t in topics:
-            lines.append(f"{m}\t{t}\t{fmt(result.per_topic[t].get(m))}")
+            lines.append(f"{m}\t{cell(t)}\t{fmt(result.per_topic[t].get(m))}")
         lines.append(f"{m}\tall\t{fmt(result.average.get(m))}")
     return "\n".join(lines) + "\n"
 
 
 def run_file_path(results_dir: Path, task: str, result: RunResult) -> Path:
-    return Path(results_dir) / task / result.setting / f"{safe_name(result.run_id)}.tsv"
+    """``<results_dir>/<task>/<setting>/<name>.tsv``: the name the evaluation gave the run
+    (:class:`inexeval.names.NameTable`), else its id's :func:`~inexeval.names.file_component`."""
+    name = result.file_name or file_component(result.run_id)
+    return Path(results_dir) / task / result.setting / f"{name}.tsv"
 
 
 def summary_columns(results: Iterable[RunResult]) -> list[str]:
@@ -108,7 +110,7 @@ def summary_tsv(results: list[RunResult]) -> str:
     cols = summary_columns(results)
     lines = ["\t".join(["run", "setting", *cols])]
     for r in results:
-        lines.append("\t".join([r.run_id, r.setting, *(fmt(r.average.get(c)) for c in cols)]))
+        lines.append("\t".join([cell(r.run_id), r.setting, *(fmt(r.average.get(c)) for c in cols)]))
     return "\n".join(lines) + "\n"
 
 

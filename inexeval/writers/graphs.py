@@ -5,7 +5,9 @@ column per run, a header naming them) and ``.gp`` (a gnuplot script that
 plots the .dat next to it into an .svg next to it: ``gnuplot file.gp`` from
 any directory); ``-png`` renders the same values with matplotlib (headless
 Agg backend, imported only here).  Values are the averages the tables print.
-With per-topic graphs, each topic's curves go to a ``topics/`` sub-directory.
+With per-topic graphs, each topic's curves go to ``topics/<topic>/``, the topic id made a
+one-to-one directory name (:mod:`inexeval.names`); run ids are cells in the ``.dat`` header
+(and so in the gnuplot titles) and in the PNG legends.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from inexeval.aggregate import natural_key
+from inexeval.names import NameTable, cell
 from inexeval.writers.files import atomic_write, fmt
 
 #: tab10, the colour cycle of both writers
@@ -65,7 +68,7 @@ def collect_curves(ev, topic: str | None = None) -> list[Curve]:
 
 def dat_text(c: Curve) -> str:
     runs = list(c.series)
-    lines = ["# " + c.title + " " + c.setting, "\t".join(["x", *runs])]
+    lines = ["# " + c.title + " " + c.setting, "\t".join(["x", *(cell(r) for r in runs)])]
     for i, x in enumerate(c.xs):
         lines.append("\t".join([repr(x), *(fmt(c.series[r][i]) for r in runs)]))
     return "\n".join(lines) + "\n"
@@ -96,9 +99,19 @@ def gp_text(c: Curve, task: str) -> str:
         "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
         "set grid",
         styles,
-        f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)",
+        _plot_line(list(c.series)),
     ]
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _plot_line(runs: list[str]) -> str:
+    """The .gp plot command: titles from the .dat header, unless gnuplot would read one of them
+    differently (a '"' or '\\', or "-", the missing-value mark): then each title written in the script."""
+    n = len(runs)
+    if all(r and r != "-" and not set(cell(r)) & {'"', "\\"} for r in runs):
+        return f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)"
+    return "plot " + ", \\\n     ".join(f"base.'.dat' using 1:{i + 2} with lines linetype {i + 1} linewidth 1.5 "
+                                      f"title {_gp_quote(cell(r))}" for i, r in enumerate(runs))
 
 
 def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
@@ -125,7 +138,7 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
         for i, (run, ys) in enumerate(c.series.items()):
             y = [float("nan") if v is None else v for v in ys]
             ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
-                    linewidth=1.4, label=run)
+                    linewidth=1.4, label=_legend_label(run))
         xl, yl = c.xlabel, c.ylabel
         ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
         if c.bounded:
@@ -149,13 +162,35 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     return written
 
 
-def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False) -> list[Path]:
-    """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic)."""
+def _legend_label(run: str) -> str:
+    """A run id as matplotlib shows it: a cell, ``$`` not read as mathtext, and a leading ``_``
+    (which hides a line from the legend) kept visible by a space before it."""
+    label = cell(run).replace("$", r"\$")
+    return " " + label if label.startswith("_") else label
+
+
+def topic_dirs(topics: Sequence[str], warnings: list[str] | None = None) -> dict[str, str]:
+    """The directory name of each topic's graphs: one-to-one (:class:`inexeval.names.NameTable`);
+    a topic whose directory is not named by its id is reported in ``warnings``."""
+    table = NameTable()
+    out = {}
+    for t in topics:
+        out[t] = table.assign(t)
+        if out[t] != t and warnings is not None:
+            warnings.append(f"topic {t!r}: its graphs are written to topics/{out[t]}")
+    return out
+
+
+def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False,
+                 warnings: list[str] | None = None) -> list[Path]:
+    """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic;
+    a topic whose directory is not named by its id is reported in ``warnings``)."""
     out = Path(ev.config.results_dir) / ev.config.task / "graphs"
     jobs = [(out, collect_curves(ev))]
     if per_topic:
         topics = sorted({t for r in ev.results for t in r.per_topic}, key=natural_key)
-        jobs += [(out / "topics" / t, collect_curves(ev, t)) for t in topics]
+        dirs = topic_dirs(topics, warnings)
+        jobs += [(out / "topics" / dirs[t], collect_curves(ev, t)) for t in topics]
     written = []
     for where, curves in jobs:
         if gnuplot:

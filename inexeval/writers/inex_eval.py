@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import math
 
+from inexeval.names import cell
+
 __all__ = ["java_double", "format_value", "format_outcome", "measure_line"]
 
 
@@ -62,7 +64,7 @@ def format_value(v: int | float) -> str:
 def measure_line(name: str, topic: str, value: int | float) -> str:
     """One measure line (without its line end)."""
     sep = "\t\t" if len(name) < 8 else "\t"
-    return f"{name}{sep}{topic}\t{format_value(value)}"
+    return f"{name}{sep}{cell(topic)}\t{format_value(value)}"
 
 
 def format_outcome(outcome, task: str, run_label: str, *, per_query: bool) -> str:
@@ -77,7 +79,8 @@ def format_outcome(outcome, task: str, run_label: str, *, per_query: bool) -> st
     if outcome.rejected is not None:
         lines += outcome.rejected
     elif outcome.death is None:
-        lines.append(f'<eval run-id="{outcome.run_id}" file="{run_label}">')
+        # ids and path as inex_eval prints them, but control characters escaped (docs/inex_eval.md §9.1)
+        lines.append(f'<eval run-id="{cell(outcome.run_id)}" file="{cell(run_label)}">')
         if per_query:
             for topic in outcome.topics:
                 for name, value in outcome.per_topic[topic].items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inexeval.model import RunResult
+from inexeval.names import cell
 
 
 def _fmt(name: str, value: float, digits: int | None, integer: frozenset[str]) -> str:
@@ -35,12 +36,12 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
                 for name in res.measures:
                     v = vals.get(name)
                     if v is not None and name not in not_per_topic and name != "num_q":
-                        out.append(f"{name:<22}\t{topic}\t{_fmt(name, v, digits, integer)}\n")
+                        out.append(f"{name:<22}\t{cell(topic)}\t{_fmt(name, v, digits, integer)}\n")
         # a measure's own num_q (the FOL tasks: inex_eval's topic count) is the one printed
         num_q = res.average.get("num_q")
         if num_q is None:
             num_q = sum(1 for v in res.per_topic.values() if any(x is not None for x in v.values()))
-        out.append(f"{'runid':<22}\tall\t{res.run_id}\n")
+        out.append(f"{'runid':<22}\tall\t{cell(res.run_id)}\n")
         out.append(f"{'num_q':<22}\tall\t{_fmt('num_q', num_q, digits, frozenset({'num_q'}))}\n")
         for name in res.measures:
             v = res.average.get(name)
