@@ -139,7 +139,7 @@ def test_default_block_bounds_the_tree(tmp_path):
 
 def _messy_xml(rnd: random.Random, *, nested: bool, no_id: bool, outside: int) -> str:
     """A submission with duplicates, invalid paths, rank disorder, non-integer ranks, absent fields,
-    repeated and empty topics; optionally nested results, a topic without id, results outside topics."""
+    repeated and empty topics, other children; optionally nested results, a topic without id, results outside topics."""
     files = ["an/2001/a1001", "an/2001/a1002.xml", "cg/1999/g0001"]
     paths = ["/article[1]", "/article[1]/sec[{}]", "/article[1]/sec[2]/p[{}]", "/article[1]/sec[0]"]
 
@@ -158,6 +158,8 @@ def _messy_xml(rnd: random.Random, *, nested: bool, no_id: bool, outside: int) -
         ident = "" if no_id and t == "2" else f' topic-id="{t}"'
         parts.append(f"<topic{ident}>")
         parts += [result(i) for i in range(1, n + 1)]
+        if t == "4":  # other children after the results: what is left at the end holds no result
+            parts += [f"<note>{i}</note>" for i in range(60)]
         parts.append("</topic>")
     parts.append("</inex-submission>")
     return "\n".join(parts) + "\n"
