@@ -71,6 +71,12 @@ result by result, and a list with an invalid result, a duplicate or a
 non-integer rank goes through the same hygiene one result at a time; the
 outcome, issues included, is the same either way.  Text runs are read a
 line at a time and handed over in blocks of consecutive lines of a topic.
+
+Memory: a long topic comes in several blocks (:data:`_BLOCK`), each freed
+once the observer is told about it, so reading holds at most
+``max_results`` keys of a topic, not all of its results.  Each block has
+the issues of its own results (``beyond`` and ``rank_order`` once per
+block, each with its count); added up, they are those of the whole topic.
 """
 
 from __future__ import annotations
@@ -159,7 +165,8 @@ class Issue:
 
 
 class Block:
-    """Submitted results of one topic, in file order: a ``<topic>`` element, or consecutive text lines.
+    """Submitted results of one topic, in file order: a ``<topic>`` element, or consecutive text lines
+    (a long one in several blocks, module docstring).
 
     ``fields`` holds one list per field of the unit (raw values; None or, from
     an XPath, a node that is not text, where absent), ``ranks`` and ``rsvs``
