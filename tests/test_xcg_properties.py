@@ -150,6 +150,22 @@ def test_element_keys_number_their_files(n_files):
         assert el.ids([keys[at]])[0] == at and el.key(at) == keys[at]
 
 
+def test_parent_is_up_but_below_a_gap_and_sizes_fit():
+    """``parent`` is not stored: ``up`` except below an unlisted parent; sizes take 4 bytes unless one
+    needs 8."""
+    from inexeval.recallbase import TopicElements
+    from t1data import topic_from_rows
+
+    rows = [("f", "/article[1]", 1, 2**31, 5), ("f", "/article[1]/sec[1]", 1, 10, 5),
+            ("f", "/article[1]/sec[2]/p[1]", 1, 10, 5), ("f", "/article[1]/sec[2]/p[1]/b[1]", 1, 3, 1),
+            ("g", "/article[1]/p[1]", 1, 10, 5)]
+    el = TopicElements(topic_from_rows("T", rows))
+    assert list(el.up) == [-1, 0, 0, 2, -1] and list(el.parent) == [-1, 0, -1, 2, -1]
+    assert [list(el.children(i)) for i in range(5)] == [[1], [], [3], [], []]
+    assert el.size.typecode == "q" and el.size[0] == 2**31
+    assert TopicElements(topic_from_rows("T", rows[1:])).size.typecode == "i"
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_overlap_index_matches_paths(seed):
     """ideal_of and below, computed on id arrays level by level, against the definitions on paths:
