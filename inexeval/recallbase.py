@@ -45,8 +45,8 @@ def _greater(a: float, b: float) -> bool:
     return a - b > TOLERANCE * max(abs(a), abs(b), 1.0)
 
 
-def _key(file: str, path: str) -> bytes:
-    return f"{file}\x00{path}".encode("utf-8", "surrogatepass")
+def _path_bytes(path: str) -> bytes:
+    return path.encode("utf-8", "surrogatepass")
 
 
 class TopicElements:
@@ -55,51 +55,78 @@ class TopicElements:
     Columnar, so that forked workers share it without copying (no
     per-element Python objects): element ids follow file order, each file's
     ids are ``file_slices[file]`` = (start, end); the ``(file, path)`` keys
-    are one sorted bytes array searched with :meth:`ids`; ``size[i]`` is the
-    element's size; ``parent[i]`` the id of its listed parent (-1: none, a
-    root or a parent the file does not list); ``up[i]`` the nearest listed
-    proper ancestor (-1: none); ``children(i)`` the ids of its listed
-    children.  ``unlisted_above`` holds the unlisted ancestors of listed
-    elements (empty for files that follow the INEX rule of listing every
-    ancestor).  Scalars are read in Python loops, so ``parent``, ``up`` and
-    ``size`` are array.array (list-speed access, 4-8 bytes an entry).
+    are one sorted bytes array searched with :meth:`ids`, each key the
+    file's number in ``file_slices`` (big-endian, 2 bytes, or 4 for more
+    than 65,535 files) then the path in UTF-8 (the file id is not repeated
+    for each of its elements: a fifth of the keys' memory); ``size[i]`` is the
+    element's size; ``up[i]`` the nearest listed proper ancestor (-1: none);
+    :attr:`parent` the id of its listed parent (-1: none, a root or a parent
+    the file does not list), which is ``up`` but for the few elements below
+    an unlisted parent (``_gaps``), so it is not stored; ``children(i)`` the
+    ids of its listed children.  ``unlisted_above`` holds the unlisted
+    ancestors of listed elements (empty for files that follow the INEX rule
+    of listing every ancestor).  Scalars are read in Python loops, so ``up``
+    and ``size`` are array.array (list-speed access, 4 bytes an entry; 8
+    for sizes of 2^31 or more).
     """
 
     def __init__(self, topic: TopicAssessment):
         self.file_slices: dict[str, tuple[int, int]] = {}
         n = sum(len(fa.elements) for fa in topic.files.values())
-        par = array("i", [-1]) * n
         up = array("i", [-1]) * n
+        gaps = array("i")
         self.unlisted_above: set[tuple[str, str]] = set()
         keys: list[bytes] = []
         start = 0
-        for f, fa in topic.files.items():
+        self._width = width = 2 if len(topic.files) < 1 << 16 else 4
+        for number, (f, fa) in enumerate(topic.files.items()):
+            prefix = number.to_bytes(width, "big")
             local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
             for p, i in local.items():
                 a = parent(p)
-                par[i] = up[i] = j = local.get(a, -1)
+                up[i] = j = local.get(a, -1)
                 if j < 0 and a is not None:  # a gap in the listing: look further up, noting it
+                    gaps.append(i)
                     for a in ancestors_or_self(a):
                         up[i] = local.get(a, -1)
                         if up[i] >= 0:
                             break
                         self.unlisted_above.add((f, a))
-                keys.append(_key(f, p))
+                keys.append(prefix + _path_bytes(p))
             self.file_slices[f] = (start, start + len(local))
             start += len(local)
-        self.parent, self.up = par, up
-        self.size = array("q", (j.size for fa in topic.files.values() for j in fa.elements.values()))
+        self.up = up
+        self._gaps = gaps
+        self._number = {f: number for number, f in enumerate(self.file_slices)}
+        self._files = list(self.file_slices)
+        sizes = [j.size for fa in topic.files.values() for j in fa.elements.values()]
+        try:
+            self.size = array("i", sizes)
+        except OverflowError:  # a size of 2^31 or more
+            self.size = array("q", sizes)
         arr = np.array(keys, dtype=bytes) if keys else np.array([], dtype="S1")
         order = np.argsort(arr, kind="stable")
         self._sorted = arr[order]
         self._sorted_ids = order.astype(np.int32)
-        self._rank = np.empty(n, dtype=np.int32)
-        self._rank[order] = np.arange(n)
+
+    @cached_property
+    def _rank(self) -> np.ndarray:
+        """Where element i's key is in the sorted keys (built for :meth:`key`, rarely needed in a run)."""
+        rank = np.empty(len(self._sorted_ids), dtype=np.int32)
+        rank[self._sorted_ids] = np.arange(len(rank), dtype=np.int32)
+        return rank
+
+    @property
+    def parent(self) -> np.ndarray:
+        """The id of each element's listed parent (-1: none, a root or a parent the file does not list)."""
+        par = np.frombuffer(self.up, dtype=np.int32).copy()
+        par[np.frombuffer(self._gaps, dtype=np.int32)] = -1
+        return par
 
     @cached_property
     def _child_index(self) -> tuple[array, array]:
         """Children in CSR form: those of i are ``ids[start[i]:start[i + 1]]``."""
-        par = np.frombuffer(self.parent, dtype=np.int32).astype(np.int64)
+        par = self.parent.astype(np.int64)
         listed = np.flatnonzero(par >= 0)
         order = listed[np.argsort(par[listed], kind="stable")]
         counts = np.bincount(par[listed], minlength=len(par))
@@ -113,20 +140,24 @@ class TopicElements:
         return ids[start[i]:start[i + 1]]
 
     def __len__(self) -> int:
-        return len(self._rank)
+        return len(self._sorted_ids)
 
     def ids(self, ranking) -> np.ndarray:
         """Element ids of a ranking of ``(file, path)`` pairs, -1 for results that are not listed."""
         if len(ranking) == 0 or len(self._sorted) == 0:
             return np.full(len(ranking), -1, dtype=np.int64)
-        wanted = np.array([_key(f, p) for f, p in ranking], dtype=bytes)
+        number, width = self._number, self._width
+        # a file the topic does not list gives b"", which no key equals (paths are never empty)
+        wanted = np.array([number[f].to_bytes(width, "big") + _path_bytes(p) if f in number else b""
+                           for f, p in ranking], dtype=bytes)
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
         return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
 
     def key(self, i: int) -> tuple[str, str]:
         """The ``(file, path)`` of element i."""
-        f, _, p = self._sorted[self._rank[i]].decode("utf-8", "surrogatepass").partition("\x00")
-        return f, p
+        key = self._sorted[self._rank[i]]
+        w = self._width
+        return self._files[int.from_bytes(key[:w], "big")], key[w:].decode("utf-8", "surrogatepass")
 
 
 class QuantisedTopic:

@@ -128,6 +128,44 @@ def test_element_ids_of_rankings():
     assert list(el.children(id_of(el, *EL["S1"]))) == [id_of(el, *EL["P1"]), id_of(el, *EL["P2"])]
 
 
+@pytest.mark.parametrize("n_files", [3, 70_000])
+def test_element_keys_number_their_files(n_files):
+    """Keys hold a file's number, not its id (2 bytes, 4 beyond 65,535 files): every element's key
+    and id come back, across files that share paths, an empty file, non-ASCII ids and files
+    numbered with a zero byte (file 256: 0x0100)."""
+    from inexeval.recallbase import TopicElements
+    from t1data import topic_from_rows
+
+    files = [f"wiki/{i}" if i % 3 else f"é/{i}" for i in range(n_files)]
+    rows = [(f, p, 1, 10, 5) for i, f in enumerate(files) if i != 1
+            for p in (["/article[1]", "/article[1]/p[1]"] if i % 2 else ["/article[1]"])]
+    el = TopicElements(topic_from_rows("T", rows, empty_files=[files[1]]))
+    assert el._width == (2 if n_files < 65_536 else 4)
+    keys = [(f, p) for f, p, *_ in rows]
+    assert [el.key(i) for i in range(len(el))] == keys
+    probe = keys[::97] + [(files[1], "/article[1]"), ("wiki/none", "/article[1]"), (files[0], "/article[1]/p[1]")]
+    assert list(el.ids(probe)) == list(range(0, len(keys), 97)) + [-1, -1, -1]
+    if n_files > 256:
+        at = next(i for i, k in enumerate(keys) if k[0] == files[256])
+        assert el.ids([keys[at]])[0] == at and el.key(at) == keys[at]
+
+
+def test_parent_is_up_but_below_a_gap_and_sizes_fit():
+    """``parent`` is not stored: ``up`` except below an unlisted parent; sizes take 4 bytes unless one
+    needs 8."""
+    from inexeval.recallbase import TopicElements
+    from t1data import topic_from_rows
+
+    rows = [("f", "/article[1]", 1, 2**31, 5), ("f", "/article[1]/sec[1]", 1, 10, 5),
+            ("f", "/article[1]/sec[2]/p[1]", 1, 10, 5), ("f", "/article[1]/sec[2]/p[1]/b[1]", 1, 3, 1),
+            ("g", "/article[1]/p[1]", 1, 10, 5)]
+    el = TopicElements(topic_from_rows("T", rows))
+    assert list(el.up) == [-1, 0, 0, 2, -1] and list(el.parent) == [-1, 0, -1, 2, -1]
+    assert [list(el.children(i)) for i in range(5)] == [[1], [], [3], [], []]
+    assert el.size.typecode == "q" and el.size[0] == 2**31
+    assert TopicElements(topic_from_rows("T", rows[1:])).size.typecode == "i"
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_overlap_index_matches_paths(seed):
     """ideal_of and below, computed on id arrays level by level, against the definitions on paths:

@@ -21,7 +21,7 @@ from lxml import etree
 
 from inexeval.errors import InputError
 
-__all__ = ["safe_iterparse", "refuse_entity_declarations", "prolog_end", "ENTITY_MESSAGE"]
+__all__ = ["safe_iterparse", "safe_pullparse", "refuse_entity_declarations", "prolog_end", "ENTITY_MESSAGE"]
 
 ENTITY_MESSAGE = "entity declarations are not allowed"
 
@@ -70,6 +70,13 @@ def _strip_comments(head: bytes) -> bytes:
     return re.sub(rb"<!--.*?-->", lambda m: b" " * len(m.group()), head, flags=re.S)
 
 
+#: The parser options of every reader (module docstring).
+_SAFE_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False, dtd_validation=False,
+                     remove_comments=True, remove_pis=True, huge_tree=False)
+#: Bytes fed at a time by :func:`safe_pullparse`: what lxml's ``iterparse`` reads at a time.
+FEED_BYTES = 32768
+
+
 def safe_iterparse(
     stream: IO[bytes],
     source: object,
@@ -83,18 +90,7 @@ def safe_iterparse(
     internal DTD is checked for entity declarations (InputError if any).
     lxml syntax errors are re-raised as InputError(file, line).
     """
-    parser = etree.iterparse(
-        stream,
-        events=events,
-        tag=tag,
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        remove_comments=True,
-        remove_pis=True,
-        huge_tree=False,
-    )
+    parser = etree.iterparse(stream, events=events, tag=tag, **_SAFE_OPTIONS)
     first = True
     try:
         for event, elem in parser:
@@ -104,6 +100,47 @@ def safe_iterparse(
             yield event, elem
         if first and parser.root is not None:
             _check_docinfo(parser.root, source)
+    except etree.XMLSyntaxError as exc:
+        line = exc.position[0] if exc.position else getattr(exc, "lineno", None)
+        raise InputError(f"malformed XML: {exc.msg}", source, line) from None
+
+
+def safe_pullparse(
+    stream: IO[bytes],
+    source: object,
+    *,
+    events: tuple[str, ...] = ("start", "end"),
+    tag: str | tuple[str, ...] | None = None,
+) -> Iterator[tuple[str | None, etree._Element | None]]:
+    """:func:`safe_iterparse` that also yields ``(None, None)`` after the events of each chunk fed.
+
+    The caller gets control between two chunks of :data:`FEED_BYTES` bytes
+    even inside an element that has no event of its own (e.g. a long
+    ``<topic>`` whose ``<result>`` children are not asked for), so that it
+    can hand over and delete the children that are complete: the tree then
+    holds what the caller keeps, not what was read.  Same parser, options,
+    checks and errors as :func:`safe_iterparse`, which reads the same chunks.
+    """
+    parser = etree.XMLPullParser(events=events, tag=tag, **_SAFE_OPTIONS)
+    first = True
+    root = None
+    try:
+        while True:
+            data = stream.read(FEED_BYTES)
+            if data:
+                parser.feed(data)
+            else:
+                root = parser.close()
+            for event, elem in parser.read_events():
+                if first:
+                    first = False
+                    _check_docinfo(elem, source)
+                yield event, elem
+            if not data:
+                break
+            yield None, None
+        if first and root is not None:
+            _check_docinfo(root, source)
     except etree.XMLSyntaxError as exc:
         line = exc.position[0] if exc.position else getattr(exc, "lineno", None)
         raise InputError(f"malformed XML: {exc.msg}", source, line) from None

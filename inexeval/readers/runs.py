@@ -71,6 +71,12 @@ result by result, and a list with an invalid result, a duplicate or a
 non-integer rank goes through the same hygiene one result at a time; the
 outcome, issues included, is the same either way.  Text runs are read a
 line at a time and handed over in blocks of consecutive lines of a topic.
+
+Memory: a long topic comes in several blocks (:data:`_BLOCK`), each freed
+once the observer is told about it, so reading holds at most
+``max_results`` keys of a topic, not all of its results.  Each block has
+the issues of its own results (``beyond`` and ``rank_order`` once per
+block, each with its count); added up, they are those of the whole topic.
 """
 
 from __future__ import annotations
@@ -89,7 +95,7 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.readers import prolog_end, refuse_entity_declarations, safe_iterparse
+from inexeval.readers import prolog_end, refuse_entity_declarations, safe_pullparse
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
@@ -104,6 +110,11 @@ _BLANK = b" \t\n\r\x0b\x0c"
 _XML_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
 #: Bytes read at a time when the head of a run is looked at.
 _CHUNK = 1 << 20
+#: Results of one topic handed over at a time: consecutive text lines of a topic in blocks of at most
+#: this many, an XML ``<topic>`` holding more than this many children between two chunks fed to the
+#: parser (:func:`_hand_over`); so reading holds what hygiene keeps (at most ``max_results`` keys a
+#: topic), not what the run holds (docs/formats.md §1.3).
+_BLOCK = 8192
 #: Whether whole lists may be taken at once (XPath lists, bulk hygiene); tests turn it off
 #: to check that reading one result at a time gives the same outcome.
 _BULK = True
@@ -154,7 +165,8 @@ class Issue:
 
 
 class Block:
-    """Submitted results of one topic, in file order: a ``<topic>`` element, or consecutive text lines.
+    """Submitted results of one topic, in file order: a ``<topic>`` element, or consecutive text lines
+    (a long one in several blocks, module docstring).
 
     ``fields`` holds one list per field of the unit (raw values; None or, from
     an XPath, a node that is not text, where absent), ``ranks`` and ``rsvs``
@@ -337,21 +349,37 @@ def run_id_from_name(source: str) -> str:
 # --------------------------------------------------------------------------- XML
 
 
-_RESULTS = etree.XPath("result")
 _COUNT_RESULTS = etree.XPath("count(result)")
 _COUNT_ALL_RESULTS = etree.XPath("count(.//result)")
-_RANKS = etree.XPath("result/rank[last()]/node()[1]", smart_strings=False)
-_RSVS = etree.XPath("result/rsv[last()]/node()[1]", smart_strings=False)
-_FIELD_XPATHS: dict[str, tuple[etree.XPath, ...]] = {}
+#: ``<result>`` elements inside a topic's children but its last (nested, so ``malformed``).
+_NESTED_BEFORE_LAST = etree.XPath("*[position() < last()]//result")
+#: The XPaths of a topic's results: all of them (``$k`` unused), or only the first ``$k``.
+_ALL, _FIRST_K = "result", "result[position() <= $k]"
+_RESULTS = {sel: etree.XPath(sel) for sel in (_ALL, _FIRST_K)}
+_RANKS = {sel: etree.XPath(f"{sel}/rank[last()]/node()[1]", smart_strings=False) for sel in (_ALL, _FIRST_K)}
+_RSVS = {sel: etree.XPath(f"{sel}/rsv[last()]/node()[1]", smart_strings=False) for sel in (_ALL, _FIRST_K)}
+_FIELD_XPATHS: dict[tuple[str, str], tuple[etree.XPath, ...]] = {}
 
 
-def _field_xpaths(unit: Unit) -> tuple[etree.XPath, ...]:
-    """The unit's field XPaths from a ``<topic>`` (``result/...``), compiled once."""
-    xpaths = _FIELD_XPATHS.get(unit.name)
+def _field_xpaths(unit: Unit, sel: str) -> tuple[etree.XPath, ...]:
+    """The unit's field XPaths from a ``<topic>`` (``result/...``, or the first ``$k`` results), compiled once."""
+    xpaths = _FIELD_XPATHS.get((unit.name, sel))
     if xpaths is None:
-        xpaths = _FIELD_XPATHS[unit.name] = tuple(
-            etree.XPath(f"result/{x}", smart_strings=False) for x in unit.xml_xpaths)
+        xpaths = _FIELD_XPATHS[unit.name, sel] = tuple(
+            etree.XPath(f"{sel}/{x}", smart_strings=False) for x in unit.xml_xpaths)
     return xpaths
+
+
+class _OpenTopic:
+    """A ``<topic>`` child of the root being read: its id, results handed over so far, nested results' lines."""
+
+    __slots__ = ("done", "elem", "nested", "topic")
+
+    def __init__(self, elem: etree._Element):
+        self.elem = elem
+        self.topic = (elem.get("topic-id") or "").strip()
+        self.done = 0
+        self.nested: list[int | None] = []
 
 
 def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer: RunObserver) -> None:
@@ -367,14 +395,29 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
     that of one topic.  Issues come in file order but for one case: a
     ``<result>`` inside a topic's other children, or a topic without
     ``topic-id``, is found when the topic ends, after what its results gave.
+
+    Memory: between two chunks fed to the parser, a topic holding more than
+    :data:`_BLOCK` children hands its complete results over as a block and
+    deletes them (:func:`_hand_over`), and so does the root with what
+    precedes a topic; so one topic of a million results is read in blocks,
+    and only what hygiene keeps of them stays.  A block's issues are those
+    of its results, so the issues of a topic split in blocks add up to those
+    of the whole (docs/formats.md §1.3: hygiene goes down the file order).
     """
     source = reader.source
     unit = reader.unit
-    field_xpaths = _field_xpaths(unit)
     wants_rsv = observer.wants_rsv
     root = None
-    events = safe_iterparse(stream, source, events=("start", "end"), tag=("topic", SUBMISSION_ROOT))
+    current: _OpenTopic | None = None
+    events = safe_pullparse(stream, source, events=("start", "end"), tag=("topic", SUBMISSION_ROOT))
     for event, elem in events:
+        if event is None:  # between two chunks: hand over what is complete, if much is held
+            if current is not None:
+                if len(current.elem) > _BLOCK:
+                    _hand_over(current, unit, hygiene, wants_rsv)
+            elif root is not None and len(root) > _BLOCK:
+                _outside_before(root[-1], root, observer)
+            continue
         if root is None:
             root = elem.getroottree().getroot()
             if root.tag != SUBMISSION_ROOT:
@@ -391,6 +434,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         if event == "start":
             if parent is root:  # what precedes it is complete: found before any error inside the topic
                 _outside_before(elem, root, observer)
+                current = _OpenTopic(elem)
             continue
         if parent is not root:
             if _COUNT_ALL_RESULTS(elem):
@@ -398,13 +442,16 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
             elem.clear()
             continue
         n = int(_COUNT_RESULTS(elem))
-        topic = (elem.get("topic-id") or "").strip()
-        if not n:
+        topic = current.topic
+        if not n and not current.done:
             observer.issue(Issue("empty_topic", topic or None, elem.sourceline))
         elif not topic:
             _malformed(observer, None, elem.sourceline, "<topic> without a topic-id attribute")
-        else:
-            hygiene.add(_xml_block(elem, topic, n, unit, field_xpaths, wants_rsv))
+        elif n:
+            hygiene.add(_xml_block(elem, topic, n, unit, wants_rsv))
+        for line in current.nested:
+            _malformed(observer, None, line, "<result> outside <topic>")
+        current = None
         if int(_COUNT_ALL_RESULTS(elem)) != n:
             for res in elem.iter("result"):
                 if res.getparent() is not elem:
@@ -414,6 +461,27 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         raise InputError(f"not an INEX submission: no <{SUBMISSION_ROOT}> element", source, None)
     for res in root.iter("result"):  # after the last topic (topics are empty by now)
         _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+
+
+def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bool) -> None:
+    """Hand over the results of an open ``<topic>`` that are complete and delete its complete children.
+
+    Every child but the last is complete (the parser may be inside the
+    last): its ``<result>`` children are one block (none for a topic
+    without ``topic-id``: it is ``malformed`` when it ends), and the lines
+    of ``<result>`` elements nested in them are kept for the topic's end,
+    where they are reported as they would be without this.
+    """
+    elem = current.elem
+    last = elem[-1]
+    if not isinstance(last.tag, str):  # an entity reference: wait for an element after it
+        return
+    k = int(_COUNT_RESULTS(elem)) - (last.tag == "result")
+    if k and current.topic:
+        hygiene.add(_xml_block(elem, current.topic, k, unit, wants_rsv, first_k=True))
+    current.done += k
+    current.nested.extend(r.sourceline for r in _NESTED_BEFORE_LAST(elem))
+    del elem[: len(elem) - 1]
 
 
 def _outside_before(topic: etree._Element, root: etree._Element, observer: RunObserver) -> None:
@@ -430,9 +498,9 @@ def _malformed(observer: RunObserver, topic: str | None, line: int | None, messa
     observer.issue(Issue("malformed", topic, line, message))
 
 
-def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit,
-               field_xpaths: tuple[etree.XPath, ...], wants_rsv: bool) -> Block:
-    """The ``n`` results of a ``<topic>`` as a :class:`Block`.
+def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit, wants_rsv: bool,
+               first_k: bool = False) -> Block:
+    """The ``n`` results of a ``<topic>`` (``first_k``: its first ``n``) as a :class:`Block`.
 
     Each field, rank and rsv is a list taken by one XPath for the whole
     topic (:attr:`Unit.xml_xpaths`; the leading text node of the last
@@ -442,11 +510,12 @@ def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit,
     end an element's ``.text``), every result is read on its own
     (:meth:`Unit.xml_values`, ``.text`` of the last ``<rank>``, ``<rsv>``).
     """
-    lines = _XmlLines(topic_elem)
+    sel = _FIRST_K if first_k else _ALL
+    lines = _XmlLines(topic_elem, sel, n)
     if _BULK and next(topic_elem.iter(etree.Entity), None) is None:
-        fields = [xpath(topic_elem) for xpath in field_xpaths]
-        ranks = _RANKS(topic_elem)
-        rsvs = _RSVS(topic_elem) if wants_rsv else []
+        fields = [xpath(topic_elem, k=n) for xpath in _field_xpaths(unit, sel)]
+        ranks = _RANKS[sel](topic_elem, k=n)
+        rsvs = _RSVS[sel](topic_elem, k=n) if wants_rsv else []
         if all(len(f) == n for f in fields) and len(ranks) in (0, n) and len(rsvs) in (0, n):
             return Block(topic, n, fields, ranks or None, rsvs or None, lines)
     results = lines.results()
@@ -467,17 +536,20 @@ def _last_text(result: etree._Element, tag: str) -> str | None:
 
 
 class _XmlLines:
-    """``lines(i)``: the line of the i-th ``<result>`` of a topic (its elements are found on first use)."""
+    """``lines(i)``: the line of the i-th of the ``n`` ``<result>`` elements of a topic that XPath
+    ``sel`` selects (they are found on first use)."""
 
-    __slots__ = ("_results", "_topic")
+    __slots__ = ("_n", "_results", "_sel", "_topic")
 
-    def __init__(self, topic: etree._Element):
+    def __init__(self, topic: etree._Element, sel: str, n: int):
         self._topic = topic
+        self._sel = sel
+        self._n = n
         self._results: list[etree._Element] | None = None
 
     def results(self) -> list[etree._Element]:
         if self._results is None:
-            self._results = _RESULTS(self._topic)
+            self._results = _RESULTS[self._sel](self._topic, k=self._n)
         return self._results
 
     def __call__(self, i: int) -> int | None:
@@ -543,6 +615,9 @@ def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, obs
             topic, rows, numbers = here, [], []
         rows.append(cols)
         numbers.append(lineno)
+        if len(rows) == _BLOCK:  # a long topic: hand over what is read (module docstring)
+            hygiene.add(_text_block(topic, rows, numbers, at_fields, at_rank, at_rsv))
+            rows, numbers = [], []
     if rows:
         hygiene.add(_text_block(topic, rows, numbers, at_fields, at_rank, at_rsv))
 
