@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 import traceback
 
@@ -13,7 +14,7 @@ import click
 
 from inexeval import __version__
 from inexeval.api import FORMATS, EvalOptions, metrics_text, run_evaluation
-from inexeval.errors import InexevalError
+from inexeval.errors import InexevalError, Interrupted
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
 EPILOG = """\b
@@ -25,7 +26,9 @@ Examples:
 
 \b
 Exit status: 0 everything evaluated; 1 some input could not be read or
-evaluated (the rest was); 2 bad config or command line.
+evaluated (the rest was); 2 bad config or command line, or the results could
+not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the
+previous results are left as they were.
 """
 
 
@@ -37,11 +40,37 @@ def _fail(err: InexevalError, debug: bool) -> None:
     sys.exit(err.exit_status)
 
 
+def _terminated(signum, frame):
+    raise Interrupted(signum)
+
+
+#: exit status of an interrupted command: 128 + the signal, as shells report it (Ctrl-C: 130)
+INTERRUPTED = 128 + signal.SIGINT
+
+
 class _Group(click.Group):
     """A group whose own options run the evaluation when no subcommand is given."""
 
     def format_usage(self, ctx, formatter):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
+
+    def invoke(self, ctx):
+        """Every command: SIGTERM handled as Ctrl-C, and either ends it with one line and
+        128 + the signal (130 for Ctrl-C, 143 for SIGTERM) instead of a traceback and click's
+        "Aborted!" (status 1); a file-size limit fails the write (an error) instead of killing."""
+        if hasattr(signal, "SIGTERM"):
+            signal.signal(signal.SIGTERM, _terminated)
+        if hasattr(signal, "SIGXFSZ"):
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            if ctx.params.get("debug"):
+                traceback.print_exc()
+            signum = getattr(e, "signum", signal.SIGINT)
+            with contextlib.suppress(OSError, ValueError):
+                click.echo("inexeval: interrupted" if signum == signal.SIGINT else "inexeval: terminated", err=True)
+            sys.exit(128 + signum)
 
 
 @click.group(cls=_Group, invoke_without_command=True, epilog=EPILOG,

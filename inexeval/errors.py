@@ -53,3 +53,19 @@ class InputError(InexevalError):
 
 class InvalidPath(ValueError):
     """An XPath or file id that inexeval refuses to match (docs/formats.md §1.1)."""
+
+
+class OutputError(InexevalError):
+    """The results cannot be written (RESULTS_DIR unusable, disk full, another evaluation
+    writing them): exit 2, the previous results are left as they were."""
+
+    exit_status = 2
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM (or SIGINT) as a KeyboardInterrupt that knows its signal: the command stops,
+    cleans up as for Ctrl-C, and exits with 128 + ``signum``."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum

@@ -15,12 +15,14 @@ from pathlib import Path
 from inexeval import __version__
 from inexeval.config import Config
 from inexeval.model import RunResult
+from inexeval.resultsdir import runs_outside_results
 from inexeval.writers.files import atomic_write, run_file_path
 
 STAMP = ".inexeval-stamp.json"
 
 
 def fingerprint(config: Config, empty_as_zero: bool) -> dict:
+    config, _ = runs_outside_results(config)  # the runs evaluate() reads
     inputs = []
     for f in (*config.assessments, *config.runs):
         try:
@@ -33,9 +35,12 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
     return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
 
 
-def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult]) -> None:
-    base = Path(config.results_dir) / config.task
-    files = [[str(run_file_path(config.results_dir, config.task, r).relative_to(base)), r.run_id]
+def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult], results_dir: Path | None = None) -> None:
+    """The stamp of ``results``, in ``results_dir`` (default RESULTS_DIR; a staging directory while
+    :func:`inexeval.resultsdir.staged` writes a new set)."""
+    results_dir = Path(config.results_dir if results_dir is None else results_dir)
+    base = results_dir / config.task
+    files = [[str(run_file_path(results_dir, config.task, r).relative_to(base)), r.run_id]
              for r in results]
     atomic_write(base / STAMP, json.dumps({"fingerprint": fingerprint(config, empty_as_zero), "files": files},
                                           indent=1) + "\n")

@@ -149,9 +149,10 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     return written
 
 
-def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False) -> list[Path]:
-    """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic)."""
-    out = Path(ev.config.results_dir) / ev.config.task / "graphs"
+def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False, results_dir: Path | None = None) -> list[Path]:
+    """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic);
+    ``results_dir`` replaces RESULTS_DIR (a staging directory, see :mod:`inexeval.resultsdir`)."""
+    out = Path(ev.config.results_dir if results_dir is None else results_dir) / ev.config.task / "graphs"
     jobs = [(out, collect_curves(ev))]
     if per_topic:
         topics = sorted({t for r in ev.results for t in r.per_topic}, key=natural_key)
