@@ -44,10 +44,6 @@ def _terminated(signum, frame):
     raise Interrupted(signum)
 
 
-#: exit status of an interrupted command: 128 + the signal, as shells report it (Ctrl-C: 130)
-INTERRUPTED = 128 + signal.SIGINT
-
-
 class _Group(click.Group):
     """A group whose own options run the evaluation when no subcommand is given."""
 
@@ -58,10 +54,11 @@ class _Group(click.Group):
         """Every command: SIGTERM handled as Ctrl-C, and either ends it with one line and
         128 + the signal (130 for Ctrl-C, 143 for SIGTERM) instead of a traceback and click's
         "Aborted!" (status 1); a file-size limit fails the write (an error) instead of killing."""
-        if hasattr(signal, "SIGTERM"):
-            signal.signal(signal.SIGTERM, _terminated)
-        if hasattr(signal, "SIGXFSZ"):
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGXFSZ", signal.SIG_IGN))
+                   if hasattr(signal, name)}
+        before = {}
+        with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
+            before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as e:
@@ -71,6 +68,9 @@ class _Group(click.Group):
             with contextlib.suppress(OSError, ValueError):
                 click.echo("inexeval: interrupted" if signum == signal.SIGINT else "inexeval: terminated", err=True)
             sys.exit(128 + signum)
+        finally:
+            for sig, how in before.items():  # (when called in-process, e.g. by tests)
+                signal.signal(sig, how)
 
 
 @click.group(cls=_Group, invoke_without_command=True, epilog=EPILOG,

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config import Config
 from inexeval.errors import ConfigError, InexevalError, InputError
-from inexeval import workers
 from inexeval.inputs import UNITS, RecallBase, collection_of
 from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, RunInput, Setting, TopicContext, TopicInput

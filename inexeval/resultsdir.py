@@ -78,6 +78,8 @@ def usable_dir(results_dir: Path) -> Path:
         results_dir.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
         raise OutputError("RESULTS_DIR is a file, not a directory", results_dir) from None
+    except NotADirectoryError:
+        raise OutputError("RESULTS_DIR cannot be created: a file is on its path", results_dir) from None
     except OSError as e:
         raise OutputError(f"RESULTS_DIR cannot be created: {_reason(e)}", results_dir) from None
     if not results_dir.is_dir():
@@ -142,8 +144,9 @@ def _acquire(path: Path, final: Path) -> int:
         except FileNotFoundError:  # released (and removed) by its holder meanwhile
             same = False
         if same:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            with contextlib.suppress(OSError):  # the pid is for messages only (a full disk may refuse it)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
             return fd
         os.close(fd)
 
@@ -204,7 +207,8 @@ def staged(results_dir: Path, task: str) -> Iterator[Path]:
             e.message += "; the results directory was left as it was"
             raise
         except OSError as e:
-            raise OutputError(f"cannot write the results: {_reason(e)}", results_dir / task) from None
+            raise OutputError(f"cannot write the results: {_reason(e)}; the results directory was left as it was",
+                              results_dir / task) from None
         finally:
             _remove(root)
 

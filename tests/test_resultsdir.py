@@ -337,3 +337,29 @@ def test_lock_is_reentrant_and_removed(tmp_path):
             assert (tmp_path / f".{TASK}{resultsdir.LOCK}").exists()
         assert (tmp_path / f".{TASK}{resultsdir.LOCK}").exists()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["compare", "validate"])
+def test_ctrl_c_in_every_command_is_130_and_one_line(tmp_path, monkeypatch, command):
+    import inexeval.comparing
+    import inexeval.validate
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(inexeval.comparing, "run_compare", interrupted)
+    monkeypatch.setattr(inexeval.validate, "validate_runs", interrupted)
+    run = tmp_path / "r.xml"
+    run.write_text("x")
+    args = ["compare", "-config", str(run)] if command == "compare" else ["validate", str(run)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 130
+    assert res.output == "inexeval: interrupted\n"
+
+
+def test_sigterm_handler_is_restored_after_an_in_process_command(tmp_path):
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    CliRunner().invoke(main, ["validate", str(tmp_path / "missing.xml")])
+    assert signal.getsignal(signal.SIGTERM) is before
