@@ -190,6 +190,10 @@ def staged(results_dir: Path, task: str) -> Iterator[Path]:
     it was.  A write that fails (disk full, permissions) is an OutputError.
     """
     with locked(results_dir, task) as results_dir:
+        final = results_dir / task
+        if final.is_dir() and not final.is_symlink() and not os.access(final, os.W_OK | os.X_OK):
+            # renaming it aside, at the end, would fail: say so before any work
+            raise OutputError(f"{task} in RESULTS_DIR is not writable: it cannot be replaced", final)
         remove_leftovers(results_dir, task)
         try:
             root = Path(tempfile.mkdtemp(prefix=f".{task}{STAGING}{os.getpid()}-", dir=results_dir))

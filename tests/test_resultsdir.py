@@ -363,3 +363,22 @@ def test_sigterm_handler_is_restored_after_an_in_process_command(tmp_path):
     before = signal.getsignal(signal.SIGTERM)
     CliRunner().invoke(main, ["validate", str(tmp_path / "missing.xml")])
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_task_directory_not_writable_is_exit_2_before_any_work(setup, monkeypatch):
+    """The old task directory cannot be renamed aside (no write permission on it; simulated, as
+    root ignores modes): found before any run is scored."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    task = tmp / "results" / TASK
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: False if Path(p) == task else real(p, mode, **k))
+    import inexeval.engine as engine
+
+    monkeypatch.setattr(engine, "score_file", lambda *a, **k: pytest.fail("a run was scored"))
+    res = invoke("-config", cfg)
+    assert res.exit_code == 2
+    assert f"{task}: {TASK} in RESULTS_DIR is not writable" in res.output and "Traceback" not in res.output
+    assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
