@@ -145,18 +145,28 @@ def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[st
 
 
 def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: set[str] | None,
-                       on_run: Callable[[str], None] | None = None) -> Evaluation:
+                       on_run: Callable[[str], None] | None = None,
+                       also: Callable[[Evaluation, Path], None] | None = None) -> Evaluation:
     """Evaluate ``config``, each run's result files written as it is scored, then the
-    summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`."""
+    summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`.
+
+    RESULTS_DIR/<TASK> is replaced as a whole once everything is written
+    (:mod:`inexeval.resultsdir`): ``also(ev, results_dir)`` writes what else
+    belongs to the new set (the graphs) before that.  Interrupted or failed,
+    the evaluation leaves the old directory as it was.
+    """
     from inexeval.engine import evaluate as engine
+    from inexeval.resultsdir import staged
     from inexeval.stamp import write_stamp
     from inexeval.writers.files import write_summary
 
-    ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=config.results_dir,
-                keep=keep)
-    if ev.results:
-        write_summary(config.results_dir, config.task, ev.results)
-        write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings)
+    with staged(config.results_dir, config.task) as root:
+        ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep)
+        if ev.results:
+            write_summary(root, config.task, ev.results)
+            write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings, results_dir=root)
+        if also is not None:
+            also(ev, root)
     return ev
 
 
@@ -185,22 +195,23 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
     keep = None if options.keep_per_topic or options.fmt == "trec_eval" else kept_measures(
         config, options.per_query, options.per_query and options.topic_graphs and options.draws)
+
+    def draw(ev: Evaluation, results_dir: Path) -> None:
+        if options.draws:
+            from inexeval.writers import graphs
+
+            renamed: list[str] = []  # topic ids written under other directory names
+            graphs.write_graphs(ev, gnuplot=options.gnuplot, png=options.png,
+                                per_topic=options.per_query and options.topic_graphs, results_dir=results_dir,
+                                warnings=renamed)
+            ev.warnings += renamed
+
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
-                                on_run=tick)
+                                on_run=tick, also=draw)
     if echo is not None:
         report(ev, echo, options.quiet)
         echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
-    if options.draws:
-        from inexeval.writers import graphs
-
-        renamed: list[str] = []
-        graphs.write_graphs(ev, gnuplot=options.gnuplot, png=options.png,
-                            per_topic=options.per_query and options.topic_graphs, warnings=renamed)
-        ev.warnings += renamed
-        if echo is not None and not options.quiet:
-            for w in renamed:
-                echo(f"inexeval: warning: {w}", err=True)
     if not ev.problems:
         return ev, 0
     if echo is not None:

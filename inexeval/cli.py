@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 import traceback
 
@@ -13,7 +14,7 @@ import click
 
 from inexeval import __version__
 from inexeval.api import FORMATS, EvalOptions, metrics_text, run_evaluation
-from inexeval.errors import InexevalError
+from inexeval.errors import InexevalError, Interrupted
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
 EPILOG = """\b
@@ -25,7 +26,9 @@ Examples:
 
 \b
 Exit status: 0 everything evaluated; 1 some input could not be read or
-evaluated (the rest was); 2 bad config or command line.
+evaluated (the rest was); 2 bad config or command line, or the results could
+not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the
+previous results are left as they were.
 """
 
 
@@ -77,11 +80,37 @@ def refuse(ctx: click.Context, message: str) -> None:
     raise click.UsageError(message, ctx)
 
 
+def _terminated(signum, frame):
+    raise Interrupted(signum)
+
+
 class _Group(_Once, click.Group):
     """A group whose own options run the evaluation when no subcommand is given."""
 
     def format_usage(self, ctx, formatter):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
+
+    def invoke(self, ctx):
+        """Every command: SIGTERM handled as Ctrl-C, and either ends it with one line and
+        128 + the signal (130 for Ctrl-C, 143 for SIGTERM) instead of a traceback and click's
+        "Aborted!" (status 1); a file-size limit fails the write (an error) instead of killing."""
+        handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGXFSZ", signal.SIG_IGN))
+                   if hasattr(signal, name)}
+        before = {}
+        with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
+            before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as e:
+            if ctx.params.get("debug"):
+                traceback.print_exc()
+            signum = getattr(e, "signum", signal.SIGINT)
+            with contextlib.suppress(OSError, ValueError):
+                click.echo("inexeval: interrupted" if signum == signal.SIGINT else "inexeval: terminated", err=True)
+            sys.exit(128 + signum)
+        finally:
+            for sig, how in before.items():  # (when called in-process, e.g. by tests)
+                signal.signal(sig, how)
 
 
 @click.group(cls=_Group, invoke_without_command=True, epilog=EPILOG,

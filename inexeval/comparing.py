@@ -72,8 +72,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     from inexeval import compare
     from inexeval.errors import ConfigError
     from inexeval.engine import params_of, resolve_measures
-    from inexeval.names import file_component
-    from inexeval.stamp import read_if_fresh, stamped_report
+    from inexeval.resultsdir import locked
 
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
@@ -94,56 +93,73 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
         loaded.append((config, columns, chosen))
     for config, columns, chosen in loaded:
         out = Path(config.results_dir) / config.task
-        first_out = first_out or out
-        results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
-        if results is None:
-            # each run's files are written as it is scored; only what compare reads is kept
-            ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs,
-                                    keep=compared_measures(config, options.measure))
-            report(ev, say, options.quiet)
-            status = 1 if ev.problems else status
-            results = ev.results
-        else:
-            if not options.quiet:
-                say(f"inexeval: reusing up-to-date result files in {out}", err=True)
-            # what the evaluation that wrote them skipped is reported again, with the same exit status
-            problems, warnings = stamped_report(config)
-            report(SimpleNamespace(problems=problems, warnings=warnings), say, options.quiet)
-            status = 1 if problems else status
-        if wanted:
-            unknown = sorted(set(wanted) - {r.run_id for r in results})
-            if unknown:
-                raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
-            results = [r for r in results if r.run_id in wanted]
-        settings = compare.sorted_settings(results)
-        tables = []
-        for mth in options.methods:
-            tables += compare.measure_correlations(results, settings, columns, mth)
-            tables += compare.quantisation_correlations(results, settings, columns, mth)
-        all_tables += [(config.task, t) for t in tables]
-        say(compare.format_correlations(tables, config.task))
-        compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
-        sig_rows = []
-        for s in settings:
-            rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,
-                                             samples=options.samples, seed=options.seed, alpha=options.level,
-                                             runs=wanted)
-            say("\n" + compare.format_significance(rows, options.level))
-            sig_rows += rows
-        compare.write_tables(out, "significance", sig_rows)
-        if wanted and len(wanted) == 2:
-            for s in settings:
-                text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
-                say("\n" + text)
-                if options.gnuplot or options.png:
-                    stem = file_component(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
-                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
-                                            f"{wanted[0]} - {wanted[1]}", topics, diffs,
-                                            gnuplot=options.gnuplot, png=options.png)
+        first_out = first_out or (config.results_dir, config.task)
+        # under the lock of RESULTS_DIR/<TASK>: the result files reused, and the tables written
+        # beside them, belong to one complete set (inexeval.resultsdir)
+        with locked(config.results_dir, config.task):
+            status = _compare_one(config, out, options, wanted, say, all_tables, status, columns, chosen)
     if len(configs) > 1:
         avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
                            for kind in ("measures", "quantisations") for mth in options.methods) if t is not None]
         if avg:
             say("\n" + compare.format_correlations(avg, "all tasks"))
-            compare.write_tables(first_out, "correlations-average", compare.correlation_rows("all", avg))
+            with locked(*first_out) as results_dir:
+                compare.write_tables(Path(results_dir) / first_out[1], "correlations-average",
+                                     compare.correlation_rows("all", avg))
+    return status
+
+
+def _compare_one(config: Config, out: Path, options: CompareOptions, wanted: list[str] | None, say: Echo,
+                 all_tables: list, status: int, columns: list[str], chosen: str) -> int:
+    """One config of :func:`run_compare`: its results (reused or evaluated), tables and files."""
+    from inexeval import compare
+    from inexeval.errors import ConfigError
+    from inexeval.names import file_component
+    from inexeval.stamp import read_if_fresh, stamped_report
+
+    results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
+    if results is None:
+        # each run's files are written as it is scored; only what compare reads is kept
+        ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs,
+                                keep=compared_measures(config, options.measure))
+        report(ev, say, options.quiet)
+        status = 1 if ev.problems else status
+        results = ev.results
+    else:
+        if not options.quiet:
+            say(f"inexeval: reusing up-to-date result files in {out}", err=True)
+        # what the evaluation that wrote them skipped is reported again, with the same exit status
+        problems, warnings = stamped_report(config)
+        report(SimpleNamespace(problems=problems, warnings=warnings), say, options.quiet)
+        status = 1 if problems else status
+    if wanted:
+        unknown = sorted(set(wanted) - {r.run_id for r in results})
+        if unknown:
+            raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
+        results = [r for r in results if r.run_id in wanted]
+    settings = compare.sorted_settings(results)
+    tables = []
+    for mth in options.methods:
+        tables += compare.measure_correlations(results, settings, columns, mth)
+        tables += compare.quantisation_correlations(results, settings, columns, mth)
+    all_tables += [(config.task, t) for t in tables]
+    say(compare.format_correlations(tables, config.task))
+    compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
+    sig_rows = []
+    for s in settings:
+        rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,
+                                         samples=options.samples, seed=options.seed, alpha=options.level,
+                                         runs=wanted)
+        say("\n" + compare.format_significance(rows, options.level))
+        sig_rows += rows
+    compare.write_tables(out, "significance", sig_rows)
+    if wanted and len(wanted) == 2:
+        for s in settings:
+            text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
+            say("\n" + text)
+            if options.gnuplot or options.png:
+                stem = file_component(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
+                compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
+                                        f"{wanted[0]} - {wanted[1]}", topics, diffs,
+                                        gnuplot=options.gnuplot, png=options.png)
     return status

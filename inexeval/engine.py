@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config import Config
 from inexeval.errors import ConfigError, InexevalError, InputError
@@ -26,6 +27,7 @@ from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, RunInput, Setting, TopicContext, TopicInput
 from inexeval.model import FileAssessment, RunResult, TopicAssessment
 from inexeval.names import NameTable, file_component
+from inexeval.resultsdir import held_fds, runs_outside_results
 from inexeval.tasks import same_task
 from inexeval.writers.files import (
     commit_pending,
@@ -201,6 +203,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ``per_topic``; the averages are always kept), so memory stays flat in the
     number of runs.
     """
+    config, ignored = runs_outside_results(config)
     measures = resolve_measures(config)
     settings = settings_of(config)
     collection = collection_of(config)
@@ -212,6 +215,11 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
     ev.warnings.extend(scorer.recall_base.warnings)
+    if ignored:
+        file, line = config.origin("SUBMISSIONRUNS_DIR")
+        where = "" if file is None else f"{file}:{line}: " if line else f"{file}: "
+        ev.warnings.append(f"{where}SUBMISSIONRUNS_DIR: {ignored} file(s) under RESULTS_DIR "
+                           f"({config.results_dir}) ignored: inexeval's own outputs are not runs")
     if not scorer.recall_base.topics:
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
                          config.source, config.line_of("ASSESSMENTS_DIR"))
@@ -380,8 +388,7 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero, write_to, keep, tag)
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(paths)), maxtasksperchild=RUNS_PER_WORKER) as pool:
-            yield from pool.imap(_work, paths, chunksize=1)
+        yield from workers.imap(_work, paths, min(jobs, len(paths)), RUNS_PER_WORKER, held_fds())
     finally:
         _WORKER = None
         gc.unfreeze()

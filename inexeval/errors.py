@@ -63,3 +63,19 @@ class EmptySelection(ConfigError):
         super().__init__(f"{key}: {message}", file, line)
         self.key = key
         self.detail = message
+
+
+class OutputError(InexevalError):
+    """The results cannot be written (RESULTS_DIR unusable, disk full, another evaluation
+    writing them): exit 2, the previous results are left as they were."""
+
+    exit_status = 2
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM (or SIGINT) as a KeyboardInterrupt that knows its signal: the command stops,
+    cleans up as for Ctrl-C, and exits with 128 + ``signum``."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum

@@ -20,12 +20,14 @@ from inexeval.config import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.names import file_component, uncell
+from inexeval.resultsdir import runs_outside_results
 from inexeval.writers.files import atomic_write, run_file_path
 
 STAMP = ".inexeval-stamp.json"
 
 
 def fingerprint(config: Config, empty_as_zero: bool) -> dict:
+    config, _ = runs_outside_results(config)  # the runs evaluate() reads
     inputs = []
     for f in (*config.assessments, *config.runs):
         try:
@@ -39,11 +41,14 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
 
 
 def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult],
-                problems: Sequence[InexevalError] = (), warnings: Sequence[str] = ()) -> None:
-    """The stamp of RESULTS; with the inputs the evaluation skipped (PROBLEMS) and its WARNINGS, so
-    that reusing the files reports them again, with the same exit status."""
-    base = Path(config.results_dir) / config.task
-    files = [[str(run_file_path(config.results_dir, config.task, r).relative_to(base)), r.run_id]
+                problems: Sequence[InexevalError] = (), warnings: Sequence[str] = (),
+                results_dir: Path | None = None) -> None:
+    """The stamp of RESULTS, in ``results_dir`` (default RESULTS_DIR; a staging directory while
+    :func:`inexeval.resultsdir.staged` writes a new set); with the inputs the evaluation skipped
+    (PROBLEMS) and its WARNINGS, so that reusing the files reports them again, with the same exit status."""
+    results_dir = Path(config.results_dir if results_dir is None else results_dir)
+    base = results_dir / config.task
+    files = [[str(run_file_path(results_dir, config.task, r).relative_to(base)), r.run_id]
              for r in results]
     skipped = [[type(p).__name__, p.message, p.file, p.line] for p in problems]
     atomic_write(base / STAMP, json.dumps({"fingerprint": fingerprint(config, empty_as_zero), "files": files,

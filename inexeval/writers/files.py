@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterable
 
 from inexeval.aggregate import natural_key
+from inexeval.errors import OutputError
 from inexeval.model import RunResult
 from inexeval.names import cell, file_component
 
@@ -48,25 +49,38 @@ def write_pending(path: Path, text: str | bytes, tag: str = "") -> Path:
     it.  Each call gets a new name, so several processes may prepare files
     for one ``path``.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{tag}", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise _cannot_write(path, e) from None
     try:
         data = text.encode("utf-8") if isinstance(text, str) else text
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.chmod(tmp, FILE_MODE)
-    except BaseException:
+    except BaseException as e:
         discard_pending(Path(tmp))
+        if isinstance(e, OSError):
+            raise _cannot_write(path, e) from None
         raise
     return Path(tmp)
+
+
+def _cannot_write(path: Path, e: OSError) -> OutputError:
+    """An OSError while writing a result file (disk full, a file where a directory should be,
+    no permission) as one clear error (exit 2)."""
+    return OutputError(f"cannot write: {e.strerror or e}", path)
 
 
 def commit_pending(tmp: Path, path: Path) -> None:
     """Rename a file of :func:`write_pending` to ``path`` (atomic: readers see the old or the new file)."""
     try:
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         discard_pending(tmp)
+        if isinstance(e, OSError):
+            raise _cannot_write(path, e) from None
         raise
 
 

@@ -182,10 +182,11 @@ def topic_dirs(topics: Sequence[str], warnings: list[str] | None = None) -> dict
 
 
 def write_graphs(ev, *, gnuplot: bool, png: bool, per_topic: bool = False,
-                 warnings: list[str] | None = None) -> list[Path]:
+                 warnings: list[str] | None = None, results_dir: Path | None = None) -> list[Path]:
     """Write the requested graphs under RESULTS_DIR/<TASK>/graphs/ (and topics/<topic>/ with per_topic;
-    a topic whose directory is not named by its id is reported in ``warnings``)."""
-    out = Path(ev.config.results_dir) / ev.config.task / "graphs"
+    a topic whose directory is not named by its id is reported in ``warnings``); ``results_dir``
+    replaces RESULTS_DIR (a staging directory, see :mod:`inexeval.resultsdir`)."""
+    out = Path(ev.config.results_dir if results_dir is None else results_dir) / ev.config.task / "graphs"
     jobs = [(out, collect_curves(ev))]
     if per_topic:
         topics = sorted({t for r in ev.results for t in r.per_topic}, key=natural_key)

@@ -1,0 +1,260 @@
+"""``RESULTS_DIR/<TASK>/`` changed as a whole (README "What an interrupted evaluation leaves").
+
+An evaluation writes its task directory (run files, summary, stamp, graphs)
+into a staging directory beside it, ``RESULTS_DIR/.<TASK>.inexeval-staging-
+<pid>-<random>/<TASK>/``, and swaps it in once everything is written: the old
+directory is renamed aside, the new one renamed in, the old one removed.  A
+reader therefore finds the complete old set or the complete new set (or,
+for the instant between the two renames, no directory at all); files of an
+earlier evaluation that this one did not write are gone with the old
+directory.  An interrupted or failed evaluation removes its staging
+directory and leaves the old set untouched.
+
+A lock file, ``RESULTS_DIR/.<TASK>.inexeval-lock`` (removed when released),
+is held from before any work until the swap: a second evaluation of the
+same task directory fails at once with :class:`~inexeval.errors.OutputError`
+(exit 2) instead of interleaving.  ``compare`` reads and writes a task
+directory under the same lock.  Staging directories left by a killed
+process are removed by the next evaluation of that task (under the lock:
+none of them can be in use) and are never read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import errno
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inexeval.errors import OutputError
+
+if TYPE_CHECKING:
+    from inexeval.config import Config
+
+try:  # POSIX; elsewhere evaluations of one task directory are not kept apart
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None
+
+STAGING = ".inexeval-staging-"
+OLD = ".inexeval-old-"
+LOCK = ".inexeval-lock"
+
+_held: dict[Path, list] = {}  # lock path -> [fd, depth]: re-entrant within the process
+_held_guard = threading.Lock()
+
+
+def runs_outside_results(config: Config) -> tuple[Config, int]:
+    """``config`` without the run files that lie under RESULTS_DIR (an evaluation's own outputs,
+    when SUBMISSIONRUNS_DIR contains RESULTS_DIR), and how many were left out."""
+    root = os.path.realpath(config.results_dir)
+    inside = root + os.sep
+    keep = tuple(f for f in config.runs if not (p := os.path.realpath(f.path)) == root and not p.startswith(inside))
+    if len(keep) == len(config.runs):
+        return config, 0
+    return dataclasses.replace(config, runs=keep), len(config.runs) - len(keep)
+
+
+def held_fds() -> list[int]:
+    """File descriptors of the locks this process holds (forked workers close their copies)."""
+    return [fd for fd, _depth in _held.values()]
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def usable_dir(results_dir: Path) -> Path:
+    """RESULTS_DIR, created if needed; OutputError (exit 2) when it cannot be a directory."""
+    results_dir = Path(results_dir)
+    try:
+        results_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputError("RESULTS_DIR is a file, not a directory", results_dir) from None
+    except NotADirectoryError:
+        raise OutputError("RESULTS_DIR cannot be created: a file is on its path", results_dir) from None
+    except OSError as e:
+        raise OutputError(f"RESULTS_DIR cannot be created: {_reason(e)}", results_dir) from None
+    if not results_dir.is_dir():
+        raise OutputError("RESULTS_DIR is not a directory", results_dir)
+    return results_dir
+
+
+@contextlib.contextmanager
+def locked(results_dir: Path, task: str) -> Iterator[Path]:
+    """Hold the lock of ``RESULTS_DIR/<TASK>`` (re-entrant in one process); yields RESULTS_DIR.
+
+    OutputError when RESULTS_DIR is unusable, ``RESULTS_DIR/<TASK>`` is not a
+    directory, or another process holds the lock.
+    """
+    results_dir = usable_dir(results_dir)
+    final = results_dir / task
+    if final.exists() and not final.is_dir():
+        raise OutputError(f"{task} in RESULTS_DIR is a file, not a directory: move it away or choose "
+                          "another RESULTS_DIR", final)
+    path = (results_dir / f".{task}{LOCK}").absolute()
+    with _held_guard:
+        entry = _held.get(path)
+        if entry is not None:
+            entry[1] += 1
+    if entry is None:
+        fd = _acquire(path, final)
+        with _held_guard:
+            _held[path] = entry = [fd, 1]
+    try:
+        yield results_dir
+    finally:
+        with _held_guard:
+            entry[1] -= 1
+            last = entry[1] == 0
+            if last:
+                del _held[path]
+        if last:
+            _release(path, entry[0])
+
+
+def _acquire(path: Path, final: Path) -> int:
+    """Create and lock the lock file (the file locked must still be the one at ``path``)."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise OutputError(f"RESULTS_DIR is not writable: {_reason(e)}", path.parent) from None
+        if fcntl is None:  # pragma: no cover
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            os.close(fd)
+            if e.errno not in (errno.EAGAIN, errno.EACCES):
+                raise OutputError(f"cannot lock {path.name}: {_reason(e)}", path.parent) from None
+            holder = _read_pid(path)
+            raise OutputError(f"another inexeval process{f' (pid {holder})' if holder else ''} is writing "
+                              f"these results; wait for it to end, or give this evaluation another "
+                              f"--results-dir", final) from None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:  # released (and removed) by its holder meanwhile
+            same = False
+        if same:
+            with contextlib.suppress(OSError):  # the pid is for messages only (a full disk may refuse it)
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            return fd
+        os.close(fd)
+
+
+def _read_pid(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def _release(path: Path, fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    os.close(fd)
+
+
+def remove_leftovers(results_dir: Path, task: str) -> None:
+    """Delete the staging and renamed-aside directories of killed evaluations of ``task``
+    (call with the lock held: none of them is then in use)."""
+    for prefix in (STAGING, OLD):
+        for p in Path(results_dir).glob(f".{task}{prefix}*"):
+            _remove(p)
+
+
+def _remove(p: Path) -> None:
+    if p.is_symlink() or not p.is_dir():
+        with contextlib.suppress(OSError):
+            os.unlink(p)
+    else:
+        shutil.rmtree(p, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def staged(results_dir: Path, task: str) -> Iterator[Path]:
+    """Write a new ``RESULTS_DIR/<TASK>`` and swap it in whole.
+
+    Yields the directory to use as RESULTS_DIR while writing (its ``<TASK>``
+    sub-directory becomes ``RESULTS_DIR/<TASK>``).  On an exception (Ctrl-C
+    included) the staged files are removed and the old directory is left as
+    it was.  A write that fails (disk full, permissions) is an OutputError.
+    """
+    with locked(results_dir, task) as results_dir:
+        final = results_dir / task
+        if final.is_dir() and not final.is_symlink() and not os.access(final, os.W_OK | os.X_OK):
+            # renaming it aside, at the end, would fail: say so before any work
+            raise OutputError(f"{task} in RESULTS_DIR is not writable: it cannot be replaced", final)
+        remove_leftovers(results_dir, task)
+        try:
+            root = Path(tempfile.mkdtemp(prefix=f".{task}{STAGING}{os.getpid()}-", dir=results_dir))
+        except OSError as e:
+            raise OutputError(f"RESULTS_DIR is not writable: {_reason(e)}", results_dir) from None
+        try:
+            os.chmod(root, 0o777 & ~_umask())
+            (root / task).mkdir()
+            yield root
+            _swap(root / task, results_dir / task, results_dir, task)
+        except OutputError as e:  # name the file where it belongs, not where it was staged
+            staged_dir = str(root / task)
+            if e.file is not None and e.file.startswith(staged_dir):
+                e.file = str(results_dir / task) + e.file[len(staged_dir):]
+            e.message += "; the results directory was left as it was"
+            raise
+        except OSError as e:
+            raise OutputError(f"cannot write the results: {_reason(e)}; the results directory was left as it was",
+                              results_dir / task) from None
+        finally:
+            _remove(root)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
+    """Rename ``final`` aside and ``new`` in its place, signals held back in between (the
+    directory is never left missing by a Ctrl-C); then remove the old directory."""
+    old_root = old = None
+    mask = _block_signals()
+    try:
+        if os.path.lexists(final):
+            old_root = Path(tempfile.mkdtemp(prefix=f".{task}{OLD}{os.getpid()}-", dir=results_dir))
+            old = old_root / task
+            os.rename(final, old)
+        try:
+            os.rename(new, final)
+        except BaseException:
+            if old is not None:
+                os.rename(old, final)  # put the old set back
+                old = None
+            raise
+    finally:
+        _restore_signals(mask)
+        if old_root is not None and (old is None or os.path.lexists(final)):
+            _remove(old_root)  # (kept if the old set could be put neither aside nor back)
+
+
+_SIGNALS = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
+
+
+def _block_signals():
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+
+
+def _restore_signals(mask) -> None:
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)

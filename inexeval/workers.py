@@ -1,0 +1,165 @@
+"""Forked worker processes for ``--jobs N``: results in input order, and no way to hang.
+
+multiprocessing.Pool shares one task queue, guarded by a lock, between its
+workers: a worker killed while it holds that lock (a SIGTERM sent to the
+process group, the OOM killer, a file-size limit) leaves the parent waiting
+for ever, and a task whose worker died is never answered.  Here each worker
+has a pipe of its own, so a worker may die at any moment without blocking
+anyone, and the parent sees it die (its sentinel) and reports it.
+
+Workers ignore Ctrl-C (the terminal sends it to the whole process group: it
+is the parent's to handle); SIGTERM ends a worker at once (nothing it holds
+is shared; its half-written files are temporary ones, removed by the parent);
+a file-size limit makes the write fail (an error) instead of killing it.
+Each worker is replaced after ``per_worker`` tasks (memory stays flat).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import wait
+
+from inexeval.errors import Interrupted, OutputError
+
+#: Ctrl-C and SIGTERM: blocked while a worker is forked, until it has set its own handling
+STOP_SIGNALS = {signal.SIGINT, *([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])}
+
+
+def _init_worker(close_fds: Sequence[int]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGXFSZ"):
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    for fd in close_fds:  # e.g. the results directory's lock: it is the parent's only
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def _serve(conn, func: Callable, close_fds: Sequence[int]) -> None:
+    """A worker: call ``func`` on each item received, send back ("ok", value) or ("error", exception)."""
+    _init_worker(close_fds)
+    while True:
+        try:
+            item = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if item is None:
+            return
+        try:
+            reply = ("ok", func(item))
+        except Exception as e:  # e.g. OutputError: the parent raises it
+            reply = ("error", e)
+        try:
+            conn.send(reply)
+        except (BrokenPipeError, EOFError, OSError):
+            return
+        except Exception as e:  # an exception that cannot be pickled
+            conn.send(("error", RuntimeError(f"{type(e).__name__}: {e}")))
+
+
+class _Worker:
+    def __init__(self, ctx, func: Callable, close_fds: Sequence[int]):
+        self.conn, child = ctx.Pipe()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            self.proc = ctx.Process(target=_serve, args=(child, func, close_fds), daemon=True)
+            self.proc.start()
+        finally:
+            child.close()
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C meanwhile is raised here
+        self.done = 0
+        self.task: int | None = None
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if self.proc.is_alive():
+                self.proc.kill()
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.proc.join()
+        self.conn.close()
+
+    def retire(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None)
+        self.proc.join(5)
+        self.kill()
+
+
+def imap(func: Callable, items: Sequence, jobs: int, per_worker: int, close_fds: Sequence[int] = (),
+         describe: Callable[[object], str] = str) -> Iterator:
+    """``func(item)`` for every item, computed in ``jobs`` forked processes, yielded in order.
+
+    An exception raised by ``func`` is raised here; a worker that dies is an
+    :class:`~inexeval.errors.Interrupted` when SIGINT or SIGTERM killed it, an
+    :class:`~inexeval.errors.OutputError` otherwise (``describe(item)`` names
+    what it was doing).  Leaving the iteration early (an exception, Ctrl-C,
+    ``close()``) kills the workers.
+    """
+    ctx = multiprocessing.get_context("fork")
+    workers: list[_Worker] = []
+    done: dict[int, object] = {}
+    sent = given = 0
+    window = 2 * jobs  # results kept waiting for an earlier one, at most
+    try:
+        while given < len(items):
+            if given in done:
+                value = done.pop(given)
+                given += 1
+                yield value
+                continue
+            while sent < len(items) and sent < given + window:
+                idle = next((w for w in workers if w.task is None), None)
+                if idle is None and len(workers) < jobs:
+                    idle = _Worker(ctx, func, close_fds)
+                    workers.append(idle)
+                if idle is None:
+                    break
+                idle.task = sent
+                sent += 1
+                try:
+                    idle.conn.send(items[idle.task])
+                except OSError:  # it died while idle
+                    raise _death(idle, items, describe)[1] from None
+            busy = [w for w in workers if w.task is not None]
+            ready = wait([w.conn for w in busy] + [w.proc.sentinel for w in busy])
+            for w in busy:
+                if w.conn in ready:
+                    try:
+                        kind, value = w.conn.recv()
+                    except (EOFError, OSError):
+                        kind, value = _death(w, items, describe)
+                elif w.proc.sentinel in ready:
+                    kind, value = _death(w, items, describe)
+                else:
+                    continue
+                if kind == "error":
+                    raise value
+                done[w.task] = value
+                w.task = None
+                w.done += 1
+                if w.done >= per_worker:
+                    workers.remove(w)
+                    w.retire()
+    finally:
+        for w in workers:
+            w.kill()
+
+
+def _death(w: _Worker, items: Sequence, describe: Callable[[object], str]) -> tuple[str, BaseException]:
+    w.proc.join(5)
+    code = w.proc.exitcode
+    if code is not None and code < 0 and -code in STOP_SIGNALS:
+        return "error", Interrupted(-code)
+    try:
+        how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else \
+            f"exited with status {code}"
+    except ValueError:
+        how = f"was killed by signal {-code}"
+    return "error", OutputError(f"the process scoring this run {how}; nothing of it was written",
+                                describe(items[w.task]))

@@ -1,0 +1,384 @@
+"""RESULTS_DIR/<TASK> changes as a whole: stale files, interrupted and failed evaluations, the lock,
+an unusable RESULTS_DIR, runs under RESULTS_DIR, compare's reuse (in-process; the signals and the
+real subprocess faults are in test_faults.py)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from inexeval import resultsdir
+from inexeval.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = ROOT / "sample_data" / "inex2005" / "runs" / "CO"
+TASK = "CO.Focussed"
+
+
+def make_setup(tmp: Path, runs: str = "runs/", results: str = "results") -> Path:
+    """A CO.Focussed config over a copy of the sample runs; returns the config file."""
+    shutil.copytree(RUNS, tmp / "runs")
+    cfg = tmp / "c.prop"
+    cfg.write_text(f"TASK: {TASK}\nMETRICS: nxCG, ep/gr, q\nOVERLAP: on\nQUANT_FUNCTIONS: gen, strict\n"
+                   f"DCV: 10, 25, 50\nASSESSMENTS_DIR: {ROOT}/sample_data/inex2005/assessments/CO+S/*/\n"
+                   f"QUERY_TYPE: CO+S\nSUBMISSIONRUNS_DIR: {runs}\nRESULTS_DIR: {results}\n")
+    return cfg
+
+
+@pytest.fixture
+def setup(tmp_path):
+    return tmp_path, make_setup(tmp_path)
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [*map(str, args), "--jobs", "1"])
+
+
+def snapshot(d: Path) -> dict[str, bytes]:
+    """Every file under ``d`` (hidden ones too), by relative path."""
+    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def assert_clean(results: Path) -> None:
+    """Nothing in RESULTS_DIR but task directories: no staging, renamed-aside or lock file."""
+    assert [p.name for p in results.iterdir() if p.name.startswith(".")] == []
+    assert not [p for p in results.rglob("*.tmp")]
+
+
+def run_files(results: Path) -> set[str]:
+    return {str(p.relative_to(results / TASK)) for p in (results / TASK).glob("*/*.tsv")}
+
+
+def test_result_files_of_an_earlier_evaluation_are_removed(setup):
+    """A run that became unreadable, a setting no longer evaluated, graphs not drawn again and
+    compare's tables of the old results: none of them stays beside the new set."""
+    tmp, cfg = setup
+    res = invoke("-config", cfg, "-gnu")
+    assert res.exit_code == 0, res.output
+    out = tmp / "results"
+    old = run_files(out)
+    assert {"gen_on/Poor.tsv", "strict_on/Poor.tsv", "gen_on/Medium.tsv"} <= old
+    assert (out / TASK / "graphs").is_dir()
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg)])
+    assert res.exit_code == 0, res.output
+    assert (out / TASK / "correlations.tsv").exists()
+    (tmp / "runs" / "Poor.xml").write_text("<inex-submission")  # now unreadable
+    res = invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=gen")
+    assert res.exit_code == 1
+    assert "Poor.xml" in res.output
+    assert run_files(out) == {f for f in old if f.startswith("gen_on/") and "Poor" not in f}
+    assert sorted(p.name for p in (out / TASK).iterdir()) == [".inexeval-stamp.json", "gen_on", "summary.json",
+                                                             "summary.tsv"]
+    stamp = json.loads((out / TASK / ".inexeval-stamp.json").read_text())
+    assert sorted(f for f, _ in stamp["files"]) == sorted(run_files(out))
+    assert_clean(out)
+
+
+def test_no_readable_run_leaves_an_empty_set_not_the_old_one(setup):
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    for p in (tmp / "runs").iterdir():
+        p.write_text("junk\n")
+    res = invoke("-config", cfg)
+    assert res.exit_code == 1
+    assert list((tmp / "results" / TASK).iterdir()) == []
+
+
+class _Stop(KeyboardInterrupt):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_interrupted_evaluation_leaves_the_old_set_whole(setup, monkeypatch, jobs):
+    """Ctrl-C after two runs of a re-evaluation with other settings: the old set is untouched,
+    nothing is left behind, the exit status is 130, and compare reuses the old set (it is
+    complete and up to date for the old settings) and re-evaluates the new ones."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    out = tmp / "results"
+    before = snapshot(out)
+    import inexeval.api as api
+
+    real = api.evaluate_and_write
+    seen = []
+
+    def interrupt(path):
+        seen.append(path)
+        if len(seen) == 2:
+            raise _Stop
+
+    def patched(config, **kw):
+        kw["on_run"] = interrupt
+        return real(config, **kw)
+
+    monkeypatch.setattr(api, "evaluate_and_write", patched)
+    res = CliRunner().invoke(main, ["-config", str(cfg), "--set", "QUANT_FUNCTIONS=strict,genLifted",
+                                    "--jobs", str(jobs)])
+    assert res.exit_code == 130
+    assert res.output.strip().splitlines()[-1] == "inexeval: interrupted"
+    assert "Traceback" not in res.output
+    assert snapshot(out) == before
+    assert_clean(out)
+    monkeypatch.setattr(api, "evaluate_and_write", real)
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg)])
+    assert res.exit_code == 0 and "reusing up-to-date result files" in res.output
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--set", "QUANT_FUNCTIONS=strict,genLifted"])
+    assert res.exit_code == 0 and "reusing" not in res.output
+    assert run_files(out) == {f"{s}/{r}.tsv" for s in ("strict_on", "genLifted_on")
+                              for r in ("Medium", "NearIdeal", "Poor", "TextRun")}
+
+
+def test_failed_evaluation_leaves_the_old_set_whole(setup):
+    """An evaluation that stops (no assessed topic selected) changes nothing."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    res = invoke("-config", cfg, "--set", "TOPICS=999")
+    assert res.exit_code == 1 and "no assessed topic" in res.output
+    assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
+
+
+def test_disk_full_is_one_error_and_leaves_the_old_set(setup, monkeypatch):
+    """ENOSPC while putting a file in place (os.replace): exit 2, one error line naming the file
+    in RESULTS_DIR (not the staging directory), no traceback, the old set untouched."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    calls = []
+
+    def full(src, dst):
+        calls.append(dst)
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "replace", full)
+    res = invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=strict")
+    assert calls
+    assert res.exit_code == 2
+    errors = [line for line in res.output.splitlines() if line.startswith("inexeval: error")]
+    assert len(errors) == 1, res.output
+    assert "No space left on device" in errors[0] and "the results directory was left as it was" in errors[0]
+    assert f"{tmp / 'results' / TASK}/strict_on/" in errors[0]
+    assert "Traceback" not in res.output
+    monkeypatch.undo()
+    assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
+
+
+def test_disk_full_during_the_swap_puts_the_old_set_back(setup, monkeypatch):
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    real = os.rename
+
+    def rename(src, dst):
+        if Path(src).name == TASK and STAGING_IN(src):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename)
+    res = invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=strict")
+    assert res.exit_code == 2 and "No space left on device" in res.output
+    monkeypatch.undo()
+    assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
+
+
+def STAGING_IN(path) -> bool:
+    return resultsdir.STAGING in str(path)
+
+
+@pytest.mark.parametrize("case", ["file", "under-a-file", "task-is-a-file"])
+def test_unusable_results_dir_is_exit_2_before_any_work(tmp_path, case, monkeypatch):
+    cfg = make_setup(tmp_path)
+    (tmp_path / "f").write_text("x")
+    results = {"file": tmp_path / "f", "under-a-file": tmp_path / "f" / "sub", "task-is-a-file": tmp_path / "r"}[case]
+    if case == "task-is-a-file":
+        results.mkdir()
+        (results / TASK).write_text("x")
+    import inexeval.engine as engine
+
+    monkeypatch.setattr(engine, "score_file", lambda *a, **k: pytest.fail("a run was scored"))
+    res = invoke("-config", cfg, "--set", f"RESULTS_DIR={results}")  # (--results-dir: click checks it)
+    assert res.exit_code == 2, res.output
+    assert res.output.count("inexeval: error") == 1 and "Traceback" not in res.output
+    assert {"file": "RESULTS_DIR is a file", "under-a-file": "RESULTS_DIR cannot be created",
+            "task-is-a-file": f"{TASK} in RESULTS_DIR is a file"}[case] in res.output
+    assert (tmp_path / "f").read_text() == "x"
+
+
+def test_results_dir_not_writable_is_exit_2_before_any_work(setup, monkeypatch):
+    """No permission (simulated: the tests may run as root, for whom modes do not apply)."""
+    tmp, cfg = setup
+    real = os.open
+
+    def denied(path, flags, *a, **k):
+        if str(path).endswith(resultsdir.LOCK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+        return real(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", denied)
+    import inexeval.engine as engine
+
+    monkeypatch.setattr(engine, "score_file", lambda *a, **k: pytest.fail("a run was scored"))
+    res = invoke("-config", cfg)
+    assert res.exit_code == 2
+    assert "RESULTS_DIR is not writable: Permission denied" in res.output and "Traceback" not in res.output
+
+
+def test_a_file_where_a_setting_directory_was_is_replaced(setup):
+    """Junk in the old task directory (a file named like a setting directory) does not stop the
+    evaluation: the new set replaces the directory."""
+    tmp, cfg = setup
+    task = tmp / "results" / TASK
+    task.mkdir(parents=True)
+    (task / "gen_on").write_text("junk")
+    res = invoke("-config", cfg)
+    assert res.exit_code == 0, res.output
+    assert (task / "gen_on" / "Medium.tsv").is_file()
+
+
+def test_compare_writing_where_a_file_is_in_the_way_is_one_error(setup):
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    (tmp / "results" / TASK / "graphs").write_text("x")
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--runs", "Medium,Poor", "-gnu"])
+    assert res.exit_code == 2
+    assert res.output.count("inexeval: error") == 1 and "Traceback" not in res.output
+    assert "cannot write" in res.output
+
+
+def test_second_evaluation_of_a_locked_task_directory_fails_at_once(setup, monkeypatch):
+    """While another process holds the lock, an evaluation (and compare) exit 2 with one line,
+    before any work, and change nothing."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    import fcntl
+
+    lock = tmp / "results" / f".{TASK}{resultsdir.LOCK}"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    os.write(fd, b"4242\n")
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    pid = os.fork()  # the lock must be another process's (flock is per open file, so fork to hold it)
+    if pid == 0:
+        os.read(os.open(os.devnull, os.O_RDONLY), 1)
+        import time
+
+        time.sleep(30)
+        os._exit(0)
+    os.close(fd)
+    try:
+        for args in (["-config", str(cfg), "--jobs", "1"], ["compare", "-config", str(cfg)]):
+            res = CliRunner().invoke(main, args)
+            assert res.exit_code == 2, res.output
+            assert "another inexeval process (pid 4242) is writing these results" in res.output
+            assert "Traceback" not in res.output
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    os.unlink(lock)
+    assert snapshot(tmp / "results") == before
+    assert invoke("-config", cfg).exit_code == 0, "the lock is free again once its holder is gone"
+
+
+def test_leftovers_of_a_killed_evaluation_are_never_read_and_are_removed(setup):
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    out = tmp / "results"
+    junk = out / f".{TASK}{resultsdir.STAGING}99999-abc" / TASK
+    shutil.copytree(out / TASK, junk)
+    (junk / "gen_on" / "Medium.tsv").write_text("MAep\tall\t0.999\n")
+    aside = out / f".{TASK}{resultsdir.OLD}99999-abc" / TASK
+    aside.mkdir(parents=True)
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg)])
+    assert res.exit_code == 0 and "reusing" in res.output
+    assert "0.999" not in res.output
+    assert invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=gen").exit_code == 0
+    assert_clean(out)
+
+
+def test_runs_under_results_dir_are_not_read_as_runs(tmp_path):
+    """SUBMISSIONRUNS_DIR containing RESULTS_DIR: the second evaluation reads the same runs as the
+    first (its outputs are ignored, with a warning), gives the same summary, and its stamp stays
+    fresh for compare."""
+    cfg = make_setup(tmp_path, runs="runs/", results="runs/results")
+    res = invoke("-config", cfg)
+    assert res.exit_code == 0, res.output
+    summary = (tmp_path / "runs" / "results" / TASK / "summary.tsv").read_bytes()
+    res = invoke("-config", cfg)
+    assert res.exit_code == 0, res.output
+    assert "file(s) under RESULTS_DIR" in res.output and "ignored" in res.output
+    assert f"{cfg}:8: SUBMISSIONRUNS_DIR: 10 file(s) under RESULTS_DIR" in res.output
+    assert (tmp_path / "runs" / "results" / TASK / "summary.tsv").read_bytes() == summary
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg)])
+    assert res.exit_code == 0 and "reusing" in res.output
+
+
+def test_api_write_is_staged_too(setup):
+    import inexeval
+
+    tmp, cfg = setup
+    inexeval.evaluate(str(cfg), write=True, QUANT_FUNCTIONS="gen")
+    inexeval.evaluate(str(cfg), write=True, QUANT_FUNCTIONS="strict")
+    assert {f.split("/")[0] for f in run_files(tmp / "results")} == {"strict_on"}
+    assert_clean(tmp / "results")
+
+
+def test_lock_is_reentrant_and_removed(tmp_path):
+    with resultsdir.locked(tmp_path, TASK):
+        with resultsdir.locked(tmp_path, TASK):
+            assert (tmp_path / f".{TASK}{resultsdir.LOCK}").exists()
+        assert (tmp_path / f".{TASK}{resultsdir.LOCK}").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["compare", "validate"])
+def test_ctrl_c_in_every_command_is_130_and_one_line(tmp_path, monkeypatch, command):
+    import inexeval.comparing
+    import inexeval.validate
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(inexeval.comparing, "run_compare", interrupted)
+    monkeypatch.setattr(inexeval.validate, "validate_runs", interrupted)
+    run = tmp_path / "r.xml"
+    run.write_text("x")
+    args = ["compare", "-config", str(run)] if command == "compare" else ["validate", str(run)]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 130
+    assert res.output == "inexeval: interrupted\n"
+
+
+def test_sigterm_handler_is_restored_after_an_in_process_command(tmp_path):
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM)
+    CliRunner().invoke(main, ["validate", str(tmp_path / "missing.xml")])
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_task_directory_not_writable_is_exit_2_before_any_work(setup, monkeypatch):
+    """The old task directory cannot be renamed aside (no write permission on it; simulated, as
+    root ignores modes): found before any run is scored."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    before = snapshot(tmp / "results")
+    task = tmp / "results" / TASK
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: False if Path(p) == task else real(p, mode, **k))
+    import inexeval.engine as engine
+
+    monkeypatch.setattr(engine, "score_file", lambda *a, **k: pytest.fail("a run was scored"))
+    res = invoke("-config", cfg)
+    assert res.exit_code == 2
+    assert f"{task}: {TASK} in RESULTS_DIR is not writable" in res.output and "Traceback" not in res.output
+    assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
