@@ -135,12 +135,12 @@ def test_interrupted_evaluation_leaves_the_old_set_whole(setup, monkeypatch, job
 
 
 def test_failed_evaluation_leaves_the_old_set_whole(setup):
-    """An evaluation that stops (no assessed topic selected) changes nothing."""
+    """An evaluation that stops (a selection that leaves no assessed topic: a config error) changes nothing."""
     tmp, cfg = setup
     assert invoke("-config", cfg).exit_code == 0
     before = snapshot(tmp / "results")
     res = invoke("-config", cfg, "--set", "TOPICS=999")
-    assert res.exit_code == 1 and "no assessed topic" in res.output
+    assert res.exit_code == 2 and "TOPICS" in res.output
     assert snapshot(tmp / "results") == before
     assert_clean(tmp / "results")
 
