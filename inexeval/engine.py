@@ -212,8 +212,11 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
     ev.warnings.extend(scorer.recall_base.warnings)
+    ev.problems.extend(getattr(collection, "problems", ()))  # documents AVG_DOC_LENGTH could not read
+    ev.problems.extend(scorer.recall_base.problems)  # assessment inputs skipped (docs/formats.md §1.5)
     if not scorer.recall_base.topics:
-        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
+        skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
+        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer.prepare()
     seen_ids: dict[str, str] = {}
