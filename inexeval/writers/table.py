@@ -41,6 +41,6 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     if not per_topic:  # the topic column would only say "all"
         header = [header[0], *header[2:]]
         rows = [[row[0], *row[2:]] for row in rows]
-    shown = [[("-" if v is None else v) for v in row] for row in rows]
     title = f"== {task}  {setting} =="
-    return title + "\n" + tabulate(shown, headers=header, floatfmt=".4f")
+    # an undefined value is tabulate's missing value, so that its column stays numeric (4 decimals)
+    return title + "\n" + tabulate(rows, headers=header, floatfmt=".4f", missingval="-")
