@@ -191,7 +191,7 @@ def _listed(path: Path, root: Path) -> InputFile:
         return InputFile(path, root)
     from inexeval.readers import entry_problem
 
-    return InputFile(path, root, entry_problem(path) or "not a regular file")
+    return InputFile(path, root, entry_problem(path) or "cannot be examined")
 
 
 def _expand_item(item: str, base: Path) -> list[InputFile]:

@@ -411,7 +411,8 @@ def test_regression_unexaminable_path_is_skipped(tmp_path):
 
     with mock.patch.object(Path, "is_file", is_file):
         config = load_config(cfg)
-    assert [f.path.name for f in config.runs] == ["a.xml"]
+    # listed with why it is not read, so that the evaluation reports it (issue 15), not dropped silently
+    assert [(f.path.name, f.problem) for f in config.runs] == [("a.xml", None), ("locked.xml", "cannot be examined")]
 
 
 def test_regression_topic_ids_that_int_refuses(tmp_path):

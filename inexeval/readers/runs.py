@@ -94,7 +94,7 @@ from inexeval.readers import as_utf8, prolog_end, refuse_entity_declarations, sa
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
-__all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name"]
+__all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name", "empty_run_warning"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -122,14 +122,23 @@ def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: 
     reader = RunReader(path, unit=unit_named(unit), max_results=max_results)
     builder = _RunBuilder(reader.source, max_results)
     reader.read(builder)
+    warnings = builder.warnings(reader.run_id)
+    if not builder.topics:
+        warnings.insert(0, empty_run_warning(reader.source))
     return Run(
         run_id=reader.run_id or run_id_from_name(reader.source),
         source=reader.source,
         task=reader.task,
         topics=builder.topics,
-        warnings=builder.warnings(reader.run_id),
+        warnings=warnings,
         unit=unit,
     )
+
+
+def empty_run_warning(source: str) -> str:
+    """The warning for a run without any result (an empty file is a run that retrieved nothing)."""
+    return (f"{source}: the run has no result (an empty file?): every topic is missing from it, so its "
+            "averages are undefined (0 with -e)")
 
 
 # --------------------------------------------------------------------------- what the reader reports
@@ -750,9 +759,6 @@ class _RunBuilder(RunObserver):
         """One line per kind of issue found (docs/formats.md §9.3), in a fixed order."""
         src = self.source
         out: list[str] = []
-        if not self.topics:
-            out.append(f"{src}: the run has no result (an empty file?): every topic is missing from it, "
-                       "so its averages are undefined (0 with -e)")
         c = self._counts["beyond"]
         if c.n:
             out.append(f"{src}: {c.n} {_plural(c.n, 'result')} beyond MAX_RESULTS={self.max_results} "
