@@ -776,6 +776,9 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
 
+    if all(any(str(f.path) == STDIN for f in values.get(field) or ()) for field in ("assessments", "runs")):
+        fail(chosen["SUBMISSIONRUNS_DIR"], "'-' (standard input) is also ASSESSMENTS_DIR; only one of them "
+                                           "can be read from standard input")
     if errors:
         # file errors by line, then those without a line, then those of --set
         errors.sort(key=lambda e: (e.file == OVERRIDE_SOURCE, e.line is None, e.line or 0))
