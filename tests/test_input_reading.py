@@ -386,7 +386,12 @@ def test_parse_errors_give_lxmls_line(tmp_path):
         parse_document(empty)
     assert exc.value.line == 1 and exc.value.message.startswith("malformed XML document: Document is empty")
     doc = _write(tmp_path / "d.xml", b"<article>\n<p>\n&ndash;</p></article>")
-    parse_document(doc)  # an entity the absent DTD would define stays unexpanded (docs/formats.md §1.4)
+    with pytest.raises(InputError) as exc:
+        parse_document(doc)
+    assert exc.value.line == 3 and "Entity 'ndash' not defined" in exc.value.message
+    # with a DOCTYPE, an entity the absent DTD would define stays unexpanded (docs/formats.md §1.4)
+    doc.write_bytes(b'<!DOCTYPE article SYSTEM "a.dtd">\n' + doc.read_bytes())
+    assert parse_document(doc).tag == "article"
 
 
 def test_parser_limits_are_explained_without_naming_lxml_options(tmp_path):
