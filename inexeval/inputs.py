@@ -20,6 +20,9 @@ standard input once, before any worker is forked.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -52,6 +55,24 @@ def _prefetch_stdin(config: Config) -> None:
 
     if any(str(f.path) == STDIN for f in config.runs):
         stdin_bytes()
+
+
+@contextlib.contextmanager
+def _stdin_as_read():
+    """Standard input as :func:`~inexeval.readers.stdin_bytes` read it (before any fork), for a reader
+    that reads ``sys.stdin`` itself (the TREC reader)."""
+    from inexeval.readers import cached_stdin
+
+    data = cached_stdin()
+    if data is None:
+        yield
+        return
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def _one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
@@ -103,7 +124,8 @@ class DocumentInputs:
         from inexeval.measures.classic_join import read_ranked_run
 
         _check_run(path, config)
-        return read_ranked_run(path, recall_base.data, max_results=config.max_results)
+        with _stdin_as_read():
+            return read_ranked_run(path, recall_base.data, max_results=config.max_results)
 
 
 class PassageInputs:

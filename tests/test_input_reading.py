@@ -466,3 +466,26 @@ def test_a_fifo_in_the_collection_does_not_block(tmp_path):
     with pytest.raises(InputError) as exc:
         parse_document(tmp_path / "x.xml")
     assert exc.value.message == "cannot read document: a FIFO (named pipe), not a regular file"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_trec_and_fol_runs_from_standard_input(tmp_path, jobs):
+    # standard input is read once, before the workers are forked (they would see an empty one)
+    shutil.copytree(SAMPLE / "trec", tmp_path / "trec")
+    cfg = _write(tmp_path / "t.prop", b"TASK: trec\nASSESSMENTS_DIR: trec/qrels.txt\nSUBMISSIONRUNS_DIR: trec/runs\n"
+                                      b"RESULTS_DIR: out\n")
+    plain = _cli("-config", cfg, "-q")
+    good = (tmp_path / "trec" / "runs" / "good.txt").read_bytes()
+    (tmp_path / "trec" / "runs" / "good.txt").unlink()
+    code, out, _err = _cli("-config", cfg, "-q", "--jobs", jobs, "--set",
+                           f"SUBMISSIONRUNS_DIR=-, {tmp_path}/trec/runs", stdin=good)
+    assert (code, out) == plain[:2]  # the run id is the run's tag column
+    (tmp_path / "fol").mkdir()
+    fol = _fol_setup(tmp_path / "fol")
+    plain = _cli("-config", fol, "-q")
+    run = (tmp_path / "fol" / "runs" / "run.txt").read_bytes()
+    (tmp_path / "fol" / "runs" / "run.txt").unlink()
+    _write(tmp_path / "fol" / "runs" / "other.txt", run.replace(b"TREC2INEX", b"OTHER"))
+    code, out, _err = _cli("-config", fol, "-q", "--jobs", jobs, "--set", f"SUBMISSIONRUNS_DIR=-, {tmp_path}/fol/runs",
+                           stdin=run)
+    assert code == 0 and out.count("2009001") == 2 * plain[1].count("2009001"), _err

@@ -22,6 +22,7 @@ dangling symbolic link, a FIFO that would block a reader, ...).
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import re
 import stat
@@ -156,20 +157,31 @@ def xml_error(exc: etree.XMLSyntaxError, log, source: object, what: str = "malfo
 
 #: The name that stands for standard input, in config values and on the command line.
 STDIN = "-"
-_stdin: bytes | None = None
+_stdin: tuple[object, bytes] | None = None  # (the sys.stdin it was read from, what it held)
 
 
 def stdin_bytes(source: object = "<stdin>") -> bytes:
     """Everything on standard input, read on the first call and kept (assessments are read
-    twice, and forked workers inherit what the parent read)."""
+    twice, and forked workers, whose ``sys.stdin`` multiprocessing replaces, use what the parent
+    read).  Read again when ``sys.stdin`` is another object (a new invocation in one process)."""
     global _stdin
-    if _stdin is None:
-        try:
-            _stdin = sys.stdin.buffer.read()
-        except (OSError, ValueError, AttributeError) as exc:
-            raise InputError(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}",
-                             source) from None
-    return _stdin
+    current = sys.stdin
+    if _stdin is not None and (_stdin[0] is current or multiprocessing.parent_process() is not None):
+        return _stdin[1]
+    try:
+        data = current.buffer.read()
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InputError(f"cannot read standard input: {getattr(exc, 'strerror', None) or exc}",
+                         source) from None
+    _stdin = (current, data)
+    return data
+
+
+def cached_stdin() -> bytes | None:
+    """What :func:`stdin_bytes` read from the current standard input, or None."""
+    if _stdin is not None and (_stdin[0] is sys.stdin or multiprocessing.parent_process() is not None):
+        return _stdin[1]
+    return None
 
 
 def _reset_stdin() -> None:
