@@ -489,3 +489,11 @@ def test_trec_and_fol_runs_from_standard_input(tmp_path, jobs):
     code, out, _err = _cli("-config", fol, "-q", "--jobs", jobs, "--set", f"SUBMISSIONRUNS_DIR=-, {tmp_path}/fol/runs",
                            stdin=run)
     assert code == 0 and out.count("2009001") == 2 * plain[1].count("2009001"), _err
+
+
+def test_an_empty_fol_run_is_warned_about(tmp_path):
+    cfg = _fol_setup(tmp_path)
+    _write(tmp_path / "runs" / "empty.txt", b"")
+    code, _out, err = _cli("-config", cfg)
+    assert code == 0 and (f"inexeval: warning: {tmp_path}/runs/empty.txt: the run has no result (an empty file?): "
+                          "every topic is missing from it, and it is scored as inex_eval scores it") in err

@@ -130,7 +130,7 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
             if fields:
                 topics.setdefault(fields[0], []).append(i)
         if not topics:
-            warnings = [empty_run_warning(fol.source), *warnings]
+            warnings = [empty_run_warning(fol.source, "and it is scored as inex_eval scores it"), *warnings]
     return PassageRun(run_id=run_id_from_name(fol.source), source=fol.source, task=None, topics=topics,
                       warnings=warnings, unit="passage", fol=fol)
 

@@ -135,10 +135,9 @@ def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: 
     )
 
 
-def empty_run_warning(source: str) -> str:
+def empty_run_warning(source: str, averages: str = "so its averages are undefined (0 with -e)") -> str:
     """The warning for a run without any result (an empty file is a run that retrieved nothing)."""
-    return (f"{source}: the run has no result (an empty file?): every topic is missing from it, so its "
-            "averages are undefined (0 with -e)")
+    return f"{source}: the run has no result (an empty file?): every topic is missing from it, {averages}"
 
 
 # --------------------------------------------------------------------------- what the reader reports
