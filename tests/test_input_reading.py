@@ -497,3 +497,13 @@ def test_an_empty_fol_run_is_warned_about(tmp_path):
     code, _out, err = _cli("-config", cfg)
     assert code == 0 and (f"inexeval: warning: {tmp_path}/runs/empty.txt: the run has no result (an empty file?): "
                           "every topic is missing from it, and it is scored as inex_eval scores it") in err
+
+
+def test_a_bad_file_of_a_topic_that_topics_leaves_out_is_only_a_warning(tmp_path):
+    cfg = _setup(tmp_path, CONFIG + "TOPICS: 1\n")
+    plain = _cli("-config", cfg, "-q")
+    _write(tmp_path / "assess" / "topic-7" / "pool-70.xml", b"<assessments")
+    code, out, err = _cli("-config", cfg, "-q")
+    assert (code, out) == plain[:2]
+    assert f"inexeval: warning: {tmp_path}/assess/topic-7/pool-70.xml:1: malformed XML" in err
+    assert "(a file of topic 7, which TOPICS leaves out)" in err

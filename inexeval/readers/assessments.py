@@ -106,26 +106,32 @@ def load_assessments(
             raise exc
         problems.append(InputError(f"{exc.message}; {consequence}", exc.file, exc.line))
 
-    named = [f for f in files if str(f.path) == STDIN or f.path.name.lower().endswith(_NAMES)]
-    others = [f for f in files if f not in named and f.problem is None]
+    wanted = None if topics is None else {t.strip() for t in topics}
+    read: list[InputFile] = []  # assessment files by name, and entries a listing could not read
+    others: list[InputFile] = []
+    for f in files:
+        by_name = str(f.path) == STDIN or f.path.name.lower().endswith(_NAMES)
+        (read if by_name or f.problem is not None else others).append(f)
     if others:
         listing = ", ".join(str(f.path) for f in others[:10]) + (", ..." if len(others) > 10 else "")
         warnings.append(f"ASSESSMENTS_DIR: {len(others)} file(s) not read, their names do not end in .xml or "
                         f".xml.gz: {listing}")
     headers = []
-    for f in named + [f for f in files if f not in named and f.problem is not None]:
+    for f in read:
         try:
             headers.append(_read_header(f))
         except InputError as exc:
             topic = _from_parents(f.path, _TOPIC_DIR)
+            if topic is not None and wanted is not None and topic not in wanted:
+                warnings.append(f"{exc} (a file of topic {topic}, which TOPICS leaves out)")
+                continue
             skip(exc, f"file skipped, so topic {topic} is left out" if topic is not None else
                  "file skipped; its topic is not known, so a topic may be missing from the evaluation")
 
     by_topic: dict[str, list[_Header]] = {}
     for h in headers:
         by_topic.setdefault(h.topic, []).append(h)
-    if topics is not None:
-        wanted = {t.strip() for t in topics}
+    if wanted is not None:
         missing = sorted(wanted - by_topic.keys(), key=natural_key)
         if missing:
             warnings.append(f"TOPICS without an assessment file: {', '.join(missing)}")
