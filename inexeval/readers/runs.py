@@ -90,7 +90,8 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.readers import as_utf8, prolog_end, refuse_entity_declarations, safe_iterparse, stdin_bytes, wide_encoding
+from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_iterparse, stdin_bytes,
+                              wide_encoding)
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
