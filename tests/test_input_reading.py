@@ -507,3 +507,25 @@ def test_a_bad_file_of_a_topic_that_topics_leaves_out_is_only_a_warning(tmp_path
     assert (code, out) == plain[:2]
     assert f"inexeval: warning: {tmp_path}/assess/topic-7/pool-70.xml:1: malformed XML" in err
     assert "(a file of topic 7, which TOPICS leaves out)" in err
+
+
+def test_an_unreadable_assessment_file_is_reported_and_the_rest_scored(tmp_path):
+    # permissions cannot be tested as root: the file's open() fails as it would without read permission
+    from unittest import mock
+
+    cfg = _setup(tmp_path)
+    (tmp_path / "assess" / "pool-12.xml").unlink()
+    only_topic_1 = _cli("-config", cfg, "-q")
+    locked = _write(tmp_path / "assess" / "topic-2" / "pool-12.xml", ASSESSMENTS_2)
+    real_open = open
+
+    def fake_open(path, *args, **kwargs):
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    with mock.patch("inexeval.readers.assessments.open", fake_open, create=True):
+        code, out, err = _cli("-config", cfg, "-q")
+    assert (code, out) == (1, only_topic_1[1])
+    assert _skipped(err) == [f"{locked}: cannot read assessment file: Permission denied; file skipped, so topic 2 "
+                             "is left out"]
