@@ -65,10 +65,17 @@ from inexeval.tasks import TASKS, Task
 
 
 class InputFile(NamedTuple):
-    """A file matched by a path value, with the root (file, dir or glob base) it was found under."""
+    """A file matched by a path value, with the root (file, dir or glob base) it was found under.
+
+    ``problem`` says why an entry of a directory listing or a glob cannot be
+    read (a dangling symbolic link, a FIFO, ...); the reader of that input
+    reports it with the path instead of reading it (docs/formats.md §1.5).
+    The path ``-`` is standard input.
+    """
 
     path: Path
     root: Path
+    problem: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,8 @@ class Config:
 BOOKKEEPING_FIELDS = ("strategy", "source", "key_lines", "overridden")
 #: Where a value given by ``--set`` comes from, in messages.
 OVERRIDE_SOURCE = "--set"
+#: The path that stands for standard input (ASSESSMENTS_DIR, SUBMISSIONRUNS_DIR).
+STDIN = "-"
 _KEY_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=](.*)$")
 
 
@@ -155,24 +164,48 @@ def _is_dir(path: Path) -> bool:
 
 
 def _walk(root: Path) -> list[InputFile]:
-    """Every file below ROOT, hidden files and hidden directories skipped."""
+    """Every file below ROOT, hidden files and hidden directories skipped.
+
+    An entry that is not a regular file (a dangling symbolic link, a FIFO, a
+    socket, a device, one that cannot be examined) or a symbolic link to a
+    directory (not followed) is listed with its ``problem``, so that it is
+    reported rather than silently left out (docs/formats.md §1.5).
+    """
     found = []
     for here, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in dirs:
+            path = Path(here, name)
+            if path.is_symlink():
+                found.append(InputFile(path, root, "a symbolic link to a directory, not followed"))
         for name in files:
             path = Path(here, name)
-            if not name.startswith(".") and _is_file(path):
-                found.append(InputFile(path, root))
+            if not name.startswith("."):
+                found.append(_listed(path, root))
     return found
 
 
+def _listed(path: Path, root: Path) -> InputFile:
+    """The InputFile of an entry a listing or glob found: with a ``problem`` unless a regular file."""
+    if _is_file(path):
+        return InputFile(path, root)
+    from inexeval.readers import entry_problem
+
+    return InputFile(path, root, entry_problem(path) or "cannot be examined")
+
+
 def _expand_item(item: str, base: Path) -> list[InputFile]:
-    """The files one path item names: a file, a directory, or a glob (* ? **)."""
+    """The files one path item names: ``-`` (standard input), a file, a directory, or a glob (* ? **).
+
+    A named path that exists but is not a regular file (a pipe such as
+    ``/dev/stdin``) is read as it is: it was named on purpose."""
+    if item == STDIN:
+        return [InputFile(Path(STDIN), Path(STDIN))]
     if "*" not in item and "?" not in item:
         path = _absolute(base, item)
         if _is_dir(path):
             return _walk(path)
-        return [InputFile(path, path)] if _is_file(path) else []
+        return [InputFile(path, path)] if _is_file(path) or _exists(path) else []
     # Only *, ? and ** are wildcards (docs/config.md): a '[' is a literal character.
     pattern = os.path.expanduser(item).replace("[", "[[]")
     if not os.path.isabs(pattern):
@@ -190,10 +223,17 @@ def _expand_item(item: str, base: Path) -> list[InputFile]:
     for match in glob.glob(pattern, recursive=True):
         path = Path(os.path.abspath(match))
         if _is_dir(path):
-            found.extend(InputFile(f.path, root) for f in _walk(path))
-        elif _is_file(path):
-            found.append(InputFile(path, root))
+            found.extend(InputFile(f.path, root, f.problem) for f in _walk(path))
+        else:
+            found.append(_listed(path, root))
     return found
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
 
 
 def _find_files(value: str, base: Path) -> tuple[tuple[InputFile, ...], list[str]]:
@@ -214,6 +254,8 @@ def _find_files(value: str, base: Path) -> tuple[tuple[InputFile, ...], list[str
     unique: dict[Path, InputFile] = {}
     for f in found:
         unique.setdefault(f.path, f)
+    if not any(f.problem is None for f in unique.values()):
+        return (), [f"{f.path}: {f.problem}" for f in unique.values()]
     return tuple(unique.values()), []
 
 
@@ -647,6 +689,26 @@ def _parse_override(text: str) -> tuple[str | None, str, ConfigError | None]:
 # Loading
 
 
+def _config_text(data: bytes, source: str) -> str:
+    """The text of a config file: UTF-8 (a byte order mark dropped), or UTF-16/32 with a byte
+    order mark (docs/formats.md §1.5); anything else is a ConfigError naming the line of the
+    first byte that is not UTF-8."""
+    from inexeval.errors import InputError
+    from inexeval.readers import as_utf8
+
+    try:
+        data = as_utf8(data, source)
+    except InputError as exc:
+        raise ConfigErrors([ConfigError(exc.message, source, exc.line)]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - data.rfind(b"\n", 0, exc.start)
+        raise ConfigErrors([ConfigError(f"not UTF-8 text ({exc.reason} at byte {column} of the line): "
+                                        "save the file as UTF-8", source, line)]) from None
+
+
 def _read_entries(path: Path) -> tuple[list[_Entry], list[ConfigError]]:
     """The entries of the config file at PATH (YAML or .prop by extension).
 
@@ -654,13 +716,12 @@ def _read_entries(path: Path) -> tuple[list[_Entry], list[ConfigError]]:
     """
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ConfigErrors([ConfigError("configuration file not found", source)]) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigErrors([ConfigError(f"not UTF-8 text ({exc.reason})", source)]) from None
     except OSError as exc:
         raise ConfigErrors([ConfigError(f"cannot read configuration: {exc.strerror or exc}", source)]) from None
+    text = _config_text(data, source)
     parse = _parse_yaml if path.suffix.lower() in (".yaml", ".yml") else _parse_prop
     triples, errors = parse(text, source)
     base = path.parent
@@ -728,6 +789,9 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
 
+    if all(any(str(f.path) == STDIN for f in values.get(field) or ()) for field in ("assessments", "runs")):
+        fail(chosen["SUBMISSIONRUNS_DIR"], "'-' (standard input) is also ASSESSMENTS_DIR; only one of them "
+                                           "can be read from standard input")
     if errors:
         # file errors by line, then those without a line, then those of --set
         errors.sort(key=lambda e: (e.file == OVERRIDE_SOURCE, e.line is None, e.line or 0))

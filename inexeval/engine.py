@@ -220,8 +220,11 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         where = "" if file is None else f"{file}:{line}: " if line else f"{file}: "
         ev.warnings.append(f"{where}SUBMISSIONRUNS_DIR: {ignored} file(s) under RESULTS_DIR "
                            f"({config.results_dir}) ignored: inexeval's own outputs are not runs")
+    ev.problems.extend(getattr(collection, "problems", ()))  # documents AVG_DOC_LENGTH could not read
+    ev.problems.extend(scorer.recall_base.problems)  # assessment inputs skipped (docs/formats.md §1.5)
     if not scorer.recall_base.topics:
-        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)",
+        skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
+        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer.prepare()
     names = NameTable()

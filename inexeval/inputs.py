@@ -10,10 +10,19 @@ measures read from it) and for each run, and never looks at the task name.
   classic measures (docs/formats.md §8);
 - ``passage``: the FOL qrels of INEX 2007–2010 and passage runs, read as the
   official tool inex_eval reads them (docs/fol.md §2).
+
+An entry of a directory listing that cannot be read (``InputFile.problem``:
+a dangling symbolic link, a FIFO, ...) is reported here with its path: as a
+skipped assessment file in ``RecallBase.problems``, or as a skipped run when
+its turn comes (docs/formats.md §1.5).  A run named ``-`` is read from
+standard input once, before any worker is forked.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -37,6 +46,51 @@ class RecallBase:
     topics: dict[str, Any]
     data: Any = None
     warnings: list[str] = field(default_factory=list)
+    #: assessment inputs that could not be used (reported, exit status 1; the rest is scored)
+    problems: list[InputError] = field(default_factory=list)
+
+
+def _check_run(path, config: Config) -> None:
+    """InputError for a run that the directory listing found unreadable (``InputFile.problem``)."""
+    for f in config.runs:
+        if f.problem is not None and f.path == Path(path):
+            raise InputError(f"run not read: {f.problem}", path)
+
+
+def _prefetch_stdin(config: Config) -> None:
+    from inexeval.readers import STDIN, stdin_bytes
+
+    if any(str(f.path) == STDIN for f in config.runs):
+        stdin_bytes()
+
+
+@contextlib.contextmanager
+def _stdin_as_read():
+    """Standard input as :func:`~inexeval.readers.stdin_bytes` read it (before any fork), for a reader
+    that reads ``sys.stdin`` itself (the TREC reader)."""
+    from inexeval.readers import cached_stdin
+
+    data = cached_stdin()
+    if data is None:
+        yield
+        return
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data))
+    try:
+        yield
+    finally:
+        sys.stdin = saved
+
+
+def _one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
+    """The one qrels file of ASSESSMENTS_DIR, and the listed entries that cannot be read."""
+    usable = [f for f in config.assessments if f.problem is None]
+    problems = [InputError(f"assessment file not read: {f.problem}", f.path)
+                for f in config.assessments if f.problem is not None]
+    if len(usable) != 1:
+        raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
+                          f"{len(usable)}", config.source, config.line_of("ASSESSMENTS_DIR"))
+    return usable[0].path, problems
 
 
 class ElementInputs:
@@ -47,16 +101,20 @@ class ElementInputs:
 
         # strict and genLifted quantise exhaustivity, so it must be there (docs/measures.md §4.1)
         needs_e = config.task_def.quantised and any(q != "gen" for q in config.quant_functions)
+        problems: list[InputError] = []
         try:
             a = load_assessments(config.assessments, pools=config.pools, topics=config.topics,
-                                 query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic)
+                                 query_type=config.query_type, require_exhaustivity=needs_e, on_topic=on_topic,
+                                 problems=problems)
         except EmptySelection as err:
             raise placed(err, config) from None
-        return RecallBase(a.topics, a, list(a.warnings))
+        _prefetch_stdin(config)
+        return RecallBase(a.topics, a, list(a.warnings), problems)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
         from inexeval.readers.runs import read_run
 
+        _check_run(path, config)
         return read_run(path, max_results=config.max_results)
 
 
@@ -67,20 +125,21 @@ class DocumentInputs:
         from inexeval.measures.classic_join import topic_table
         from inexeval.readers.trec import read_qrels
 
-        if len(config.assessments) != 1:
-            raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
-                              f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
-        qrels = read_qrels(config.assessments[0].path)
+        path, problems = _one_qrels_file(config)
+        qrels = read_qrels(path)
         warnings = []
         if config.topics is not None:  # TOPICS keeps some qrels topics, as for the other tasks
             qrels, warnings = _select_qrels_topics(qrels, config)
         table = topic_table(qrels, config.rel_level)
-        return RecallBase(dict.fromkeys(table.names), table, warnings)
+        _prefetch_stdin(config)
+        return RecallBase(dict.fromkeys(table.names), table, warnings, problems)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
         from inexeval.measures.classic_join import read_ranked_run
 
-        return read_ranked_run(path, recall_base.data, max_results=config.max_results)
+        _check_run(path, config)
+        with _stdin_as_read():
+            return read_ranked_run(path, recall_base.data, max_results=config.max_results)
 
 
 def _select_qrels_topics(qrels, config: Config):
@@ -116,13 +175,12 @@ class PassageInputs:
         """Every topic of the qrels is a topic, also one without a relevant judgement (TOPICS keeps some)."""
         from inexeval.readers.fol import read_fol_qrels
 
-        if len(config.assessments) != 1:
-            raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
-                              f"{len(config.assessments)}", config.source, config.line_of("ASSESSMENTS_DIR"))
+        path, problems = _one_qrels_file(config)
         from inexeval.readers.passages import paused_gc
 
         with paused_gc():
-            qrels = read_fol_qrels(config.assessments[0].path)
+            qrels = read_fol_qrels(path)
+        _prefetch_stdin(config)
         if config.topics is not None:
             import dataclasses
 
@@ -138,7 +196,7 @@ class PassageInputs:
         if nothing:
             warnings.append(f"{qrels.source}: {len(nothing)} topic(s) have no relevant judgement: their recall "
                             "values (and so their averages) are NaN, as inex_eval prints them: " + ", ".join(nothing))
-        return RecallBase(dict.fromkeys(qrels.topics), qrels, warnings)
+        return RecallBase(dict.fromkeys(qrels.topics), qrels, warnings, problems)
 
     def scoring(self):
         """The context a run is read and scored in: the cyclic garbage collector paused until the run
@@ -150,6 +208,7 @@ class PassageInputs:
     def read_run(self, path, config: Config, recall_base: RecallBase):
         from inexeval.readers.passages import read_passage_run
 
+        _check_run(path, config)
         return read_passage_run(path, lambda: self._collection(config, path))
 
     def _collection(self, config: Config, path):

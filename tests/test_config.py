@@ -531,10 +531,12 @@ def test_config_file_not_found(tmp_path: Path):
 
 def test_config_file_not_utf8(tmp_path: Path):
     path = tmp_path / "latin1.prop"
-    path.write_bytes(b"TASK: trec # caf\xe9\n")
+    path.write_bytes(b"# settings\nTASK: trec # caf\xe9\n")
     with pytest.raises(ConfigErrors) as info:
         load_config(path)
-    assert [(e.line, e.message) for e in info.value.errors] == [(None, "not UTF-8 text (invalid continuation byte)")]
+    # the line of the first byte that is not UTF-8 (issue 15: a Latin-1 file had no line number)
+    assert [(e.line, e.message) for e in info.value.errors] == [
+        (2, "not UTF-8 text (invalid continuation byte at byte 17 of the line): save the file as UTF-8")]
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,8 @@
 """Fuzz: mutated assessments, runs, configs and documents never crash a loader or the CLI.
 
+Every input is also written with a UTF-8 byte order mark and in UTF-16 and
+UTF-32: each reader gives what it gives for the UTF-8 form (issue 15).
+
 Each test starts from a valid seed file and applies a few random mutations
 (byte-level: delete, insert, duplicate a span; value-level: replace an
 attribute value or an element's text with an awkward token).  Every outcome
@@ -374,6 +377,80 @@ def test_fuzz_config_loader(data, seed, overrides):
         assert config.task and config.assessments and config.runs
 
 
+# --------------------------------------------------------------------------- encodings (issue 15)
+
+FOL_QRELS = (b"2009001 Q0 851 7300 10656 100 1205:3431 4643:720\n2009001 Q0 21 0 500\n"
+             b"2009002 Q0 9 10 100 5 5:10\n")
+FOL_RUN = b"2009001 Q0 851 1 0.5 r 1205 100\n2009001 Q0 21 2 0.4 r 0 50\n2009002 Q0 9 1 0.2 r 5 10\n"
+
+#: every kind of input but TREC (its reader is another branch's): (seed, file name, reader)
+ENCODED_INPUTS = {
+    "assessments": (ASSESSMENTS, "pool-11.xml"),
+    "run.xml": (RUN_XML, "run.xml"),
+    "run.txt": (RUN_TEXT, "run.txt"),
+    "fol qrels": (FOL_QRELS, "qrels.txt"),
+    "fol run": (FOL_RUN, "fol.txt"),
+    "config.prop": (CONFIG_PROP, "c.prop"),
+    "config.yaml": (CONFIG_YAML, "c.yaml"),
+}
+#: how an input is written: a UTF-8 byte order mark, or a wide encoding with its byte order mark
+ENCODINGS = ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-be"]
+
+
+def _encoded(text: str, encoding: str) -> bytes:
+    if encoding in ("utf-16-le", "utf-16-be", "utf-32-be"):
+        return ("\ufeff" + text).encode(encoding)
+    return text.encode(encoding)
+
+
+def _outcome(kind: str, path: Path):
+    """What the reader of ``kind`` makes of ``path``: its result, or its error without columns."""
+    from inexeval.readers.fol import read_fol_qrels, read_fol_run
+
+    try:
+        if kind == "assessments":
+            a = load_assessments([InputFile(path, path.parent)])
+            return ({t: {f: sorted(fa.elements.items()) for f, fa in ta.files.items()} for t, ta in a.topics.items()},
+                    a.warnings)
+        if kind.startswith("run"):
+            run = read_run(path)
+            return run.run_id, run.topics, run.warnings
+        if kind == "fol qrels":
+            return read_fol_qrels(path)
+        if kind == "fol run":
+            return [(line.line, line.fields) for line in read_fol_run(path).lines]
+        return load_config(path)
+    except ConfigErrors as exc:
+        return [(e.line, e.message) for e in exc.errors]
+    except InexevalError as exc:
+        return type(exc), exc.line, re.sub(r", column \d+", "", exc.message)
+
+
+@FUZZ
+@given(data=st.data(), kind=st.sampled_from(sorted(ENCODED_INPUTS)), encoding=st.sampled_from(ENCODINGS))
+def test_fuzz_bom_and_wide_encodings_read_as_utf8(data, kind, encoding):
+    """An input with a byte order mark, or in UTF-16/32, gives what its UTF-8 form gives: the same
+    result, or the same error on the same line (a BOM changed the first topic id; UTF-16 runs were
+    refused while UTF-16 assessments were read)."""
+    seed, name = ENCODED_INPUTS[kind]
+    tokens = CONFIG_TOKENS if kind.startswith("config") else TOKENS
+    raw = data.draw(mutated(seed, tokens=tokens), label=kind)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return  # not text in any encoding
+    # an XML declaration naming an encoding, a NUL (UTF-16 without a BOM) or a BOM already there
+    # are what the conversion itself looks at: the plain form is another input then
+    if "encoding" in text or "\x00" in text or text.startswith("\ufeff"):
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _write(Path(tmp) / name, raw)
+        with _sandbox(Path(tmp)):
+            plain = _outcome(kind, path)
+            path.write_bytes(_encoded(text, encoding))
+            assert _outcome(kind, path) == plain
+
+
 # --------------------------------------------------------------------------- CLI end to end
 
 
@@ -395,9 +472,11 @@ CLI_EXTRA_SETS = ["DCV=1", "DCV=1000000000000", "DCV=99999999999999999999999", "
 @settings(FUZZ, max_examples=100)
 @given(data=st.data(), seed=st.sampled_from(CLI_SEEDS), extra=st.lists(st.sampled_from(CLI_EXTRA_SETS), max_size=2),
        target=st.sampled_from(["nothing", "config", "assessments", "run.xml", "run.txt", "document"]),
-       flags=st.lists(st.sampled_from(["-q", "-e", "--format=json", "--format=csv"]), max_size=2, unique=True))
-def test_fuzz_cli_exit_status_and_no_traceback(data, seed, extra, target, flags):
-    """One input mutated per example, so that the others still reach the measures."""
+       flags=st.lists(st.sampled_from(["-q", "-e", "--format=json", "--format=csv"]), max_size=2, unique=True),
+       encoding=st.sampled_from([None, None, None, "utf-8-sig", "utf-16", "utf-32-be"]))
+def test_fuzz_cli_exit_status_and_no_traceback(data, seed, extra, target, flags, encoding):
+    """One input mutated per example, so that the others still reach the measures; that input is
+    sometimes written with a byte order mark or in UTF-16/32 (issue 15)."""
     text, name, tasks = seed
     sets = data.draw(st.sampled_from(tasks), label="--set")
     files = {name: text, "assess/pool-11.xml": ASSESSMENTS, "runs/a.xml": RUN_XML, "runs/b.txt": RUN_TEXT}
@@ -407,6 +486,9 @@ def test_fuzz_cli_exit_status_and_no_traceback(data, seed, extra, target, flags)
     if key is not None:
         tokens = CONFIG_TOKENS if target == "config" else TOKENS
         files[key] = data.draw(mutated(files[key], tokens=tokens), label=target)
+        if encoding is not None:
+            with contextlib.suppress(UnicodeDecodeError):
+                files[key] = _encoded(files[key].decode("utf-8"), encoding)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for rel, body in files.items():
@@ -472,7 +554,8 @@ def test_regression_unexaminable_path_is_skipped(tmp_path):
 
     with mock.patch.object(Path, "is_file", is_file):
         config = load_config(cfg)
-    assert [f.path.name for f in config.runs] == ["a.xml"]
+    # listed with why it is not read, so that the evaluation reports it (issue 15), not dropped silently
+    assert [(f.path.name, f.problem) for f in config.runs] == [("a.xml", None), ("locked.xml", "cannot be examined")]
 
 
 def test_regression_topic_ids_that_int_refuses(tmp_path):

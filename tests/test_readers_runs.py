@@ -613,7 +613,10 @@ def test_empty_text_run_has_no_topics_and_stem_as_id(tmp_path):
     p = tmp_path / "empty.txt"
     p.write_text("\n \n")
     run = read_run(p)
-    assert (run.run_id, run.topics, run.warnings) == ("empty", {}, [])
+    # an empty run is scored as retrieving nothing, with a warning (issue 15: it was silent)
+    assert (run.run_id, run.topics) == ("empty", {})
+    assert run.warnings == [f"{p}: the run has no result (an empty file?): every topic is missing from it, so "
+                            "its averages are undefined (0 with -e)"]
 
 
 def test_xml_with_bom_or_leading_blank_lines_is_xml(tmp_path):

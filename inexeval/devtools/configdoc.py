@@ -66,9 +66,13 @@ comma list whose items are each
   files and hidden directories (names that begin with `.`);
 - or a glob: `*` and `?` match within one name, `**` matches any number of
   directories, and a directory that matches stands for the files below it.
-  `[` is an ordinary character.
+  `[` is an ordinary character;
+- or `-`: standard input (for one of the two keys only; docs/formats.md §1.5).
 
-An item that matches no file is an error. A relative path is relative to
+An entry of a directory or glob that is not a regular file (a dangling
+symbolic link, a FIFO, a link to a directory) is reported as a skipped
+input, never silently dropped (docs/formats.md §1.5). An item that matches
+no file is an error. A relative path is relative to
 the directory of the configuration file, not to the current directory, and
 `~` is the home directory. `RESULTS_DIR` and `COLLECTION_DIR` take one
 directory each, without globs.

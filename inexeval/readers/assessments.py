@@ -17,6 +17,15 @@ then TOPICS, pool selection and QUERY_TYPE decide which file serves each
 topic; only those files are read in full.  A broken file that is not
 selected therefore does not stop the evaluation.
 
+A file may be gzip-compressed (``*.xml.gz``, or gzip data in a ``*.xml``),
+UTF-16 or UTF-32 with a byte order mark, or ``-`` (standard input).  With a
+``problems`` list, a file that cannot be used is reported there and left out
+instead of stopping the evaluation (docs/formats.md §1.5): a file whose
+header cannot be read is skipped (its topic is not known); a selected file
+that cannot be read in full leaves its topic out, as does a topic whose pool
+files cannot be chosen between.  Entries of ``ASSESSMENTS_DIR`` that are not
+assessment files by name are listed in one warning.
+
 Exhaustivity order for the parent/child consistency warning: ``?`` and an
 explicit ``0`` both rank below ``1`` (docs/formats.md §1.2: ``? < 1 < 2``), and are not
 ordered against each other; an absent (unknown) exhaustivity is not compared.
@@ -24,8 +33,10 @@ ordered against each other; an absent (unknown) exhaustivity is not compared.
 
 from __future__ import annotations
 
+import gzip
 import io
 import re
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +46,7 @@ from inexeval.config import InputFile
 from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path, parent
-from inexeval.readers import refuse_entity_declarations, release, safe_iterparse
+from inexeval.readers import STDIN, as_utf8, refuse_entity_declarations, release, safe_iterparse, stdin_bytes
 
 __all__ = ["load_assessments"]
 
@@ -45,7 +56,10 @@ _E_VALUES = {"2": 2, "1": 1, "0": 0, "?": E_TOO_SMALL}
 _E_RANK = {2: 2, 1: 1, 0: 0, E_TOO_SMALL: 0}  # ? and 0 both below 1 (module docstring)
 _COUNT = re.compile(r"[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+")  # plain or with thousands separators
 _TOPIC_DIR = re.compile(r"topic-([0-9]+)", re.I)
-_POOL_FILE = re.compile(r"pool-([0-9]+)\.xml", re.I)
+_POOL_FILE = re.compile(r"pool-([0-9]+)\.xml(?:\.gz)?", re.I)
+_GZIP_MAGIC = b"\x1f\x8b"
+#: names of assessment files (the rest of ASSESSMENTS_DIR is listed in a warning)
+_NAMES = (".xml", ".xml.gz")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +73,7 @@ class _Header:
 
     @property
     def source(self) -> str:
-        return str(self.input.path)
+        return _source(self.input.path)
 
 
 def load_assessments(
@@ -70,8 +84,10 @@ def load_assessments(
     query_type: str | None = None,
     require_exhaustivity: bool = False,
     on_topic: Callable[[TopicAssessment], None] | None = None,
+    problems: list[InputError] | None = None,
 ) -> Assessments:
-    """Read the assessment files of ``files`` (names ending in ``.xml``) into the recall-base topics.
+    """Read the assessment files of ``files`` (names ending in ``.xml`` or ``.xml.gz``, or ``-``)
+    into the recall-base topics.
 
     ``pools`` and ``topics`` are whitelists (POOLS, TOPICS); ``query_type``
     keeps topics whose ``inex_topic/@query_type`` matches it, ignoring case
@@ -79,16 +95,43 @@ def load_assessments(
     an exhaustivity attribute is an error (strict and genLifted need it).
     ``on_topic`` is called with each topic as soon as it is read (before the
     next one), so that a caller can condense it and keep memory bounded.
-    Raises :class:`~inexeval.errors.InputError` with file and line.
+    Raises :class:`~inexeval.errors.InputError` with file and line, unless
+    ``problems`` is given: then each file or topic that cannot be used is
+    appended to it and left out (module docstring).
     """
     warnings: list[str] = []
-    headers = [_read_header(f) for f in files if f.path.name.lower().endswith(".xml")]
+
+    def skip(exc: InputError, consequence: str) -> None:
+        if problems is None:
+            raise exc
+        problems.append(InputError(f"{exc.message}; {consequence}", exc.file, exc.line))
+
+    wanted = None if topics is None else {t.strip() for t in topics}
+    read: list[InputFile] = []  # assessment files by name, and entries a listing could not read
+    others: list[InputFile] = []
+    for f in files:
+        by_name = str(f.path) == STDIN or f.path.name.lower().endswith(_NAMES)
+        (read if by_name or f.problem is not None else others).append(f)
+    if others:
+        listing = ", ".join(str(f.path) for f in others[:10]) + (", ..." if len(others) > 10 else "")
+        warnings.append(f"ASSESSMENTS_DIR: {len(others)} file(s) not read, their names do not end in .xml or "
+                        f".xml.gz: {listing}")
+    headers = []
+    for f in read:
+        try:
+            headers.append(_read_header(f))
+        except InputError as exc:
+            topic = _from_parents(f.path, _TOPIC_DIR)
+            if topic is not None and wanted is not None and topic not in wanted:
+                warnings.append(f"{exc} (a file of topic {topic}, which TOPICS leaves out)")
+                continue
+            skip(exc, f"file skipped, so topic {topic} is left out" if topic is not None else
+                 "file skipped; its topic is not known, so a topic may be missing from the evaluation")
 
     by_topic: dict[str, list[_Header]] = {}
     for h in headers:
         by_topic.setdefault(h.topic, []).append(h)
-    if topics is not None:
-        wanted = {t.strip() for t in topics}
+    if wanted is not None:
         missing = sorted(wanted - by_topic.keys(), key=natural_key)
         if missing:
             warnings.append(f"TOPICS without an assessment file: {', '.join(missing)}")
@@ -98,7 +141,7 @@ def load_assessments(
                                            f"({_some(by_topic)})")
         by_topic = chosen
 
-    selected = _select_pools(by_topic, pools, warnings)
+    selected = _select_pools(by_topic, pools, warnings, skip)
     if by_topic and not selected:
         found = {h.pool for hs in by_topic.values() for h in hs if h.pool is not None}
         raise EmptySelection("POOLS", f"no assessed topic has a file of pool(s) {_some(pools)} "
@@ -113,7 +156,11 @@ def load_assessments(
 
     result = Assessments(warnings=warnings)
     for topic in sorted(selected, key=natural_key):
-        ta = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+        try:
+            ta = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+        except InputError as exc:
+            skip(exc, f"topic {topic} is left out of the evaluation")
+            continue
         if on_topic is not None:
             on_topic(ta)
         result.topics[topic] = ta
@@ -131,7 +178,9 @@ def _some(ids, shown: int = 10) -> str:
 
 def _read_header(f: InputFile) -> _Header:
     """Topic, pool and query type of one file, reading only up to its first ``<file>``."""
-    source = str(f.path)
+    source = _source(f.path)
+    if f.problem is not None:
+        raise InputError(f"assessment file not read: {f.problem}", source)
     data = _read_bytes(f.path)
     refuse_entity_declarations(data, source)
     topic = pool = qtype = None
@@ -154,7 +203,7 @@ def _read_header(f: InputFile) -> _Header:
         elif elem.tag == "file":
             break
     if root_line is None:
-        raise InputError("empty assessment file", source, None)
+        raise InputError("empty assessment file (no XML element)", source, None)
     topic = topic or _from_parents(f.path, _TOPIC_DIR)
     if topic is None:
         raise InputError(
@@ -164,17 +213,33 @@ def _read_header(f: InputFile) -> _Header:
             root_line,
         )
     if pool is None:
-        m = _POOL_FILE.fullmatch(f.path.name)
+        m = _POOL_FILE.fullmatch(f.path.name)  # pool-NNN.xml or pool-NNN.xml.gz
         pool = m.group(1) if m else None
     return _Header(f, topic, pool, qtype)
 
 
+def _source(path: Path) -> str:
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def _read_bytes(path: Path) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read assessment file: {exc.strerror or exc}", path) from None
+    """The file's content as UTF-8 bytes: ``-`` is standard input; gzip data is decompressed;
+    UTF-16/32 with a byte order mark is converted (docs/formats.md §1.5)."""
+    source = _source(path)
+    if str(path) == STDIN:
+        data = stdin_bytes(source)
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise InputError(f"cannot read assessment file: {exc.strerror or exc}", path) from None
+    if data.startswith(_GZIP_MAGIC) or source.lower().endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"cannot decompress gzip assessment file: {exc}", source) from None
+    return as_utf8(data, source)
 
 
 def _attr(elem, name: str) -> str | None:
@@ -197,7 +262,8 @@ def _from_parents(path: Path, pattern: re.Pattern[str]) -> str | None:
 
 
 def _select_pools(
-    by_topic: dict[str, list[_Header]], pools: frozenset[str] | None, warnings: list[str]
+    by_topic: dict[str, list[_Header]], pools: frozenset[str] | None, warnings: list[str],
+    skip: Callable[[InputError, str], None],
 ) -> dict[str, _Header]:
     """One file per topic: POOLS whitelist, else the one under a ``main`` directory (docs/formats.md §1.2)."""
     selected: dict[str, _Header] = {}
@@ -218,11 +284,12 @@ def _select_pools(
             mains = [h for h in cands if _under_main(h.input)]
             if len(mains) != 1:
                 listing = "; ".join(f"pool {h.pool or '?'}: {h.source}" for h in cands)
-                raise InputError(
+                skip(InputError(
                     f"topic {topic} has {len(cands)} assessment files and POOLS or a single "
                     f"'main' directory does not choose one ({listing})",
                     cands[0].source,
-                )
+                ), f"topic {topic} is left out of the evaluation")
+                continue
             cands = mains
         selected[topic] = cands[0]
     if unpooled:
@@ -273,7 +340,7 @@ def _filter_query_type(
 def _read_pool_file(h: _Header, require_exhaustivity: bool, warnings: list[str]) -> TopicAssessment:
     """Read every ``<file>``, ``<element>`` and ``<best-entry-point>`` of the selected file."""
     source = h.source
-    data = _read_bytes(h.input.path)
+    data = _read_bytes(h.input.path)  # read again (not kept: only the selected files are read in full)
     refuse_entity_declarations(data, source)
     ta = TopicAssessment(topic=h.topic, pool=h.pool, query_type=h.query_type, source=source)
     current: FileAssessment | None = None

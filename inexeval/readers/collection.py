@@ -24,6 +24,7 @@ from pathlib import Path
 from lxml import etree
 
 from inexeval.errors import InputError
+from inexeval.readers import as_utf8, entry_problem, refuse_entity_declarations, xml_error
 
 #: (start offset, text length) of every element of a document, by normalised path.
 ElementTable = dict[str, tuple[int, int]]
@@ -47,18 +48,33 @@ def _tag(el: etree._Element) -> str:
 
 
 def parse_document(source: Path) -> etree._Element:
-    """Parse ``source`` safely and return its root; InputError (file, line) on bad XML."""
+    """Parse ``source`` safely and return its root; InputError (file, line) on bad XML.
+
+    UTF-16 and UTF-32 documents with a byte order mark are read like UTF-8
+    ones (docs/formats.md §1.5); an entity declaration is refused with the
+    line it is on; only regular files are read (a FIFO would block).
+    """
+    problem = entry_problem(source)
+    if problem is not None:
+        raise InputError(f"cannot read document: {problem}", source)
     try:
-        tree = etree.parse(str(source), _parser())
-    except etree.XMLSyntaxError as exc:
-        line = exc.lineno if exc.lineno else None
-        raise InputError(f"malformed XML document: {exc.msg}", source, line) from None
+        data = Path(source).read_bytes()
     except OSError as exc:
-        raise InputError(f"cannot read document: {exc}", source) from None
-    dtd = tree.docinfo.internalDTD
+        raise InputError(f"cannot read document: {exc.strerror or exc}", source) from None
+    data = as_utf8(data, source)
+    try:
+        refuse_entity_declarations(data, source)
+    except InputError as exc:
+        raise InputError("document declares entities (refused for safety)", source, exc.line) from None
+    parser = _parser()
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise xml_error(exc, parser.error_log, source, "malformed XML document") from None
+    dtd = root.getroottree().docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.iterentities()):
         raise InputError("document declares entities (refused for safety)", source, 1)
-    return tree.getroot()
+    return root
 
 
 def _text_len(node) -> int:
@@ -134,6 +150,8 @@ class Collection:
         self._cache: OrderedDict[str, ElementTable] = OrderedDict()
         self._cache_size = cache_size
         self._index: dict[str, list[str]] | None = None  # file stem -> relative ids
+        #: documents left out of :meth:`average_length`, as InputErrors (the evaluation reports them)
+        self.problems: list[InputError] = []
 
     # -- locating documents --------------------------------------------------
 
@@ -196,9 +214,15 @@ class Collection:
     def average_length(self) -> float:
         """Mean text length of every ``.xml`` document under root (docs/config.md, AVG_DOC_LENGTH).
 
-        Hidden files and directories are skipped; 0.0 for a collection without documents.
+        Hidden files and directories are skipped; 0.0 for a collection without
+        documents.  A document that cannot be read or parsed is left out of
+        the mean and recorded in :attr:`problems` (reported, exit status 1).
         """
-        docs = self._documents()
-        if not docs:
-            return 0.0
-        return sum(text_length(parse_document(doc)) for doc in docs) / len(docs)
+        lengths = []
+        for doc in self._documents():
+            try:
+                lengths.append(text_length(parse_document(doc)))
+            except InputError as exc:
+                self.problems.append(InputError(f"{exc.message}; left out of the average document length "
+                                                "(AVG_DOC_LENGTH)", exc.file, exc.line))
+        return sum(lengths) / len(lengths) if lengths else 0.0

@@ -29,7 +29,6 @@ import gzip
 import io
 import operator
 import re
-import sys
 import zlib
 from dataclasses import dataclass, field
 from collections.abc import Sequence
@@ -127,9 +126,11 @@ class FolOpenError(InputError):
 
 def _read_text(path: str | Path) -> tuple[str, str]:
     """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed."""
+    from inexeval.readers import as_utf8, stdin_bytes
+
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
-        data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
+        data = stdin_bytes(name) if str(path) == "-" else Path(path).read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise FolOpenError(f"cannot read: {reason}", name, f"{path} ({reason})") from None
@@ -138,7 +139,9 @@ def _read_text(path: str | Path) -> tuple[str, str]:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(f"bad gzip data: {exc}", name) from None
-    return data.decode("utf-8", errors="replace"), name
+    # UTF-16/32 is converted and a byte order mark dropped (the tool would keep it in the first
+    # topic id; docs/formats.md §1.5, docs/decisions.md)
+    return as_utf8(data, name).decode("utf-8", errors="replace").removeprefix("\ufeff"), name
 
 
 def _lines(text: str) -> list[str]:
@@ -383,7 +386,7 @@ def read_fol_run(path: str | Path) -> FolRunFile:
     text equivalent.
     """
     text, source = _read_text(path)
-    if _XML_START.match(text.removeprefix("\ufeff")):
+    if _XML_START.match(text):
         raw, numbers = _xml_lines(text, source)
         return FolRunFile.from_columns(source, raw, [split_fields(r) for r in raw], numbers, xml=True)
     odd = _has_odd_white_space(text)

@@ -37,7 +37,7 @@ from typing import Any
 
 from inexeval.errors import InputError
 from inexeval.model import Run
-from inexeval.readers.runs import BOM, Block, RunInput, RunReader, _RunBuilder, run_id_from_name
+from inexeval.readers.runs import BOM, Block, RunInput, RunReader, _RunBuilder, empty_run_warning, run_id_from_name
 
 __all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol", "paused_gc"]
 
@@ -129,6 +129,8 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
         for i, fields in enumerate(fol.columns()[2]):
             if fields:
                 topics.setdefault(fields[0], []).append(i)
+        if not topics:
+            warnings = [empty_run_warning(fol.source, "and it is scored as inex_eval scores it"), *warnings]
     return PassageRun(run_id=run_id_from_name(fol.source), source=fol.source, task=None, topics=topics,
                       warnings=warnings, unit="passage", fol=fol)
 

@@ -83,8 +83,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import re
-import sys
+import stat
 import zlib
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -95,11 +96,12 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.readers import prolog_end, refuse_entity_declarations, safe_pullparse
+from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_iterparse, safe_pullparse,
+                              stdin_bytes, wide_encoding)
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
-__all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name"]
+__all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name", "empty_run_warning"]
 
 _GZIP_MAGIC = b"\x1f\x8b"
 BOM = b"\xef\xbb\xbf"
@@ -132,14 +134,22 @@ def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: 
     reader = RunReader(path, unit=unit_named(unit), max_results=max_results)
     builder = _RunBuilder(reader.source, max_results)
     reader.read(builder)
+    warnings = builder.warnings(reader.run_id)
+    if not builder.topics:
+        warnings.insert(0, empty_run_warning(reader.source))
     return Run(
         run_id=reader.run_id or run_id_from_name(reader.source),
         source=reader.source,
         task=reader.task,
         topics=builder.topics,
-        warnings=builder.warnings(reader.run_id),
+        warnings=warnings,
         unit=unit,
     )
+
+
+def empty_run_warning(source: str, averages: str = "so its averages are undefined (0 with -e)") -> str:
+    """The warning for a run without any result (an empty file is a run that retrieved nothing)."""
+    return f"{source}: the run has no result (an empty file?): every topic is missing from it, {averages}"
 
 
 # --------------------------------------------------------------------------- what the reader reports
@@ -256,7 +266,8 @@ class RunInput:
 
     A file is read from disk on every :meth:`open` (gunzipped on the fly when
     it starts with the gzip magic bytes or is named ``*.gz``), so that a run
-    is never held in memory as a whole; stdin (``"-"``) is read once and kept.
+    is never held in memory as a whole; stdin (``"-"``), a pipe named as a
+    run and a UTF-16 or UTF-32 run (converted to UTF-8) are read once and kept.
     Read errors, including corrupt gzip data, are :class:`InputError` naming
     the file.
     """
@@ -265,19 +276,30 @@ class RunInput:
         self.source = source
         self._data: bytes | None = None
         self._path = Path(path)
+        self._gzip = False
         if str(path) == "-":
-            try:
-                data = sys.stdin.buffer.read()
-            except OSError as exc:
-                raise InputError(f"cannot read run: {exc.strerror or exc}", source) from None
-            self._data = _gunzip(data, source) if data.startswith(_GZIP_MAGIC) else data
+            self._keep(stdin_bytes(source))
             return
         try:
             with open(path, "rb") as fh:
-                magic = fh.read(len(_GZIP_MAGIC))
+                if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    magic = fh.read(4)
+                else:  # a pipe named on purpose (/dev/stdin, <(zcat run.gz)) can be read only once
+                    self._keep(fh.read())
+                    return
         except OSError as exc:
             raise InputError(f"cannot read run: {exc.strerror or exc}", source) from None
-        self._gzip = magic == _GZIP_MAGIC or source.lower().endswith(".gz")
+        self._gzip = magic.startswith(_GZIP_MAGIC) or source.lower().endswith(".gz")
+        if self._gzip:
+            with self.open() as fh:
+                magic = fh.read(4)
+        if wide_encoding(magic) is not None:  # UTF-16/32: converted once, kept (docs/formats.md §1.5)
+            with self.open() as fh:
+                self._data = as_utf8(fh.read(), source)
+
+    def _keep(self, data: bytes) -> None:
+        """Hold ``data`` (the whole input) decompressed and as UTF-8."""
+        self._data = as_utf8(_gunzip(data, self.source) if data.startswith(_GZIP_MAGIC) else data, self.source)
 
     def open(self) -> _Guarded:
         """A binary stream of the (decompressed) content, from its first byte."""
@@ -585,6 +607,10 @@ def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, obs
             continue
         if lineno == 1:
             line = line.removeprefix("\ufeff")  # a byte order mark
+        if "\x00" in line:
+            _malformed(observer, None, lineno, "NUL character: is the run UTF-16 without a byte order mark? "
+                       "Text runs are UTF-8, or UTF-16 or UTF-32 with a byte order mark")
+            continue
         cols = line.split()
         if not cols:
             continue

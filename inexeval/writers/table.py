@@ -49,7 +49,7 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     if not per_topic:  # the topic column would only say "all"
         header = [header[0], *header[2:]]
         rows = [[row[0], *row[2:]] for row in rows]
-    shown = [[("-" if v is None else v) for v in row] for row in rows]
     title = f"== {task}  {setting} =="
-    ids = text_columns(shown, [0, 1] if per_topic else [0])  # a run id "007" is not the number 7
-    return title + "\n" + tabulate(shown, headers=header, floatfmt=".4f", disable_numparse=ids)
+    # an undefined value is tabulate's missing value, so that its column stays numeric (4 decimals)
+    ids = text_columns(rows, [0, 1] if per_topic else [0])  # a run id "007" is not the number 7
+    return title + "\n" + tabulate(rows, headers=header, floatfmt=".4f", disable_numparse=ids, missingval="-")
