@@ -105,6 +105,7 @@ def safe_iterparse(
     lxml syntax errors are re-raised as InputError(file, line).
     """
     parser = etree.iterparse(stream, events=events, tag=tag, **_SAFE_OPTIONS)
+    etree.clear_error_log()  # lxml's global log: only this parse's errors in it
     first = True
     try:
         for event, elem in parser:
@@ -114,8 +115,8 @@ def safe_iterparse(
             yield event, elem
         if first and parser.root is not None:
             _check_docinfo(parser.root, source)
-    except etree.XMLSyntaxError as exc:
-        raise xml_error(exc, parser.error_log, source) from None
+    except etree.XMLSyntaxError as exc:  # the pull parser logs its errors on the exception
+        raise xml_error(exc, list(exc.error_log or ()) or parser.error_log, source) from None
 
 
 #: libxml2's limits that ``huge_tree`` would lift; inexeval keeps them (docs/formats.md §1.5).
@@ -275,6 +276,7 @@ def safe_pullparse(
     checks and errors as :func:`safe_iterparse`, which reads the same chunks.
     """
     parser = etree.XMLPullParser(events=events, tag=tag, **_SAFE_OPTIONS)
+    etree.clear_error_log()  # the exception's log is lxml's global one: only this parse's errors in it
     first = True
     root = None
     try:
@@ -294,9 +296,8 @@ def safe_pullparse(
             yield None, None
         if first and root is not None:
             _check_docinfo(root, source)
-    except etree.XMLSyntaxError as exc:
-        line = exc.position[0] if exc.position else getattr(exc, "lineno", None)
-        raise InputError(f"malformed XML: {exc.msg}", source, line) from None
+    except etree.XMLSyntaxError as exc:  # the pull parser logs its errors on the exception
+        raise xml_error(exc, list(exc.error_log or ()) or parser.error_log, source) from None
 
 
 def _check_docinfo(elem: etree._Element, source: object) -> None:

@@ -142,7 +142,7 @@ def load_assessments(
         by_topic = chosen
 
     selected = _select_pools(by_topic, pools, warnings, skip)
-    if by_topic and not selected:
+    if by_topic and not selected and pools is not None:
         found = {h.pool for hs in by_topic.values() for h in hs if h.pool is not None}
         raise EmptySelection("POOLS", f"no assessed topic has a file of pool(s) {_some(pools)} "
                                       f"(pools of the assessments: {_some(found) if found else 'none given'})")
