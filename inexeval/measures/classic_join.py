@@ -113,6 +113,8 @@ def _pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.n
 
 def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
+    if table.vocab.dtype == object or docno.dtype == object:  # a very long docno (readers/trec.py)
+        return _union_ranks(table.vocab, docno)
     c = table.cache
     if "vocab_bytes" not in c:
         vb = _byte_matrix(table.vocab)
@@ -137,10 +139,22 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
         alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once
         alphabet[np.unique(rb)] = True
         c["alphabet"] = alphabet
-    both = np.concatenate((table.vocab, docno))  # general case: ranks in the union (byte order)
+    return _union_ranks(table.vocab, docno)
+
+
+def _union_ranks(vocab: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The general case of ``_doc_keys``: ranks in the union of VOCAB and DOCNO (byte order)."""
+    both = np.concatenate(_same_kind(vocab, docno))
     _, inv = np.unique(both, return_inverse=True)
     inv = inv.ravel().astype(np.uint64)
-    return inv[: table.vocab.size], inv[table.vocab.size :]
+    return inv[: vocab.size], inv[vocab.size :]
+
+
+def _same_kind(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A and B as object arrays of bytes if either is one (``S`` and object arrays do not mix), else as they are."""
+    if (a.dtype == object) != (b.dtype == object):
+        a, b = a.astype(object), b.astype(object)
+    return a, b
 
 
 # --- trec_eval order ---------------------------------------------------------------------------
@@ -156,8 +170,9 @@ def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndar
     bstart = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1))
     uq, binv = np.unique(qid[bstart], return_inverse=True)
     if table.size:
-        pos = np.minimum(np.searchsorted(table.keys, uq), table.size - 1)
-        known = table.keys[pos] == uq
+        keys, uq_ = _same_kind(table.keys, uq)
+        pos = np.minimum(np.searchsorted(keys, uq_), table.size - 1)
+        known = keys[pos] == uq_
     else:
         pos, known = np.zeros(uq.size, dtype=np.int64), np.zeros(uq.size, dtype=bool)
     btopic = np.where(known, pos, -1)[binv.ravel()]

@@ -6,7 +6,9 @@ Formats (whitespace-separated, one record a line):
 - run: ``qid Q0 docno rank score tag`` (``Q0`` and ``rank`` ignored).
 
 A file may be plain or gzip-compressed (detected by its magic bytes), and
-``-`` reads standard input.  Blank lines and lines whose first non-blank
+``-`` reads standard input.  A UTF-8 byte-order mark at the start is
+dropped; a UTF-16 file (with its byte-order mark) is read as its UTF-8
+text; bytes that are not valid UTF-16 are an error.  Blank lines and lines whose first non-blank
 character is ``#`` are skipped.  A line with the wrong number of columns, a
 non-integer ``rel`` or a score that is not a finite number is an
 :class:`~inexeval.errors.InputError` naming file and line.
@@ -25,7 +27,11 @@ path (and for comment lines):
    The resulting ``(n, k)`` words are, byte for byte, the field padded with
    NULs to 8k bytes, so the same memory is also a numpy ``S{8k}`` array.
 
-Ids stay ``bytes`` (numpy ``S`` arrays): trec_eval compares them with
+A column whose fixed width would cost far more than its text (one docno of
+50,000 bytes among 200,000 short ones would ask for 10 GB) is kept as an
+object array of ``bytes`` instead, which compares and sorts the same way.
+
+Ids stay ``bytes`` (numpy ``S`` arrays, or ``object`` arrays of ``bytes``): trec_eval compares them with
 ``strcmp``, which is byte order; trailing NULs do not count in numpy's ``S``
 comparisons, so the padding changes no comparison.
 """
@@ -75,8 +81,18 @@ class TrecRun:
     tags: list[str] = field(default_factory=list)  # distinct tags, first-seen order
 
 
+#: Byte-order marks: UTF-8 (dropped) and UTF-16 (the text is decoded and re-encoded as UTF-8).
+BOM_UTF8 = b"\xef\xbb\xbf"
+_BOM_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
 def read_source(path: str | Path) -> tuple[bytes, str]:
-    """The bytes of PATH (``-``: standard input), gunzipped if compressed, and its display name."""
+    """The bytes of PATH (``-``: standard input), gunzipped if compressed, and its display name.
+
+    A leading UTF-8 byte-order mark is dropped (it would otherwise become
+    part of the first topic id); a UTF-16 file, recognised by its
+    byte-order mark, is returned as UTF-8.
+    """
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
         if str(path) == "-":
@@ -90,6 +106,15 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise InputError(f"bad gzip data: {exc}", name) from None
+    if data[:3] == BOM_UTF8:
+        data = data[3:]
+    elif data[:2] in _BOM_UTF16:
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].decode("utf-16", "replace").count("\n") + 1
+            raise InputError(f"bad UTF-16 text (the file starts with a UTF-16 byte-order mark): {exc.reason}",
+                             name, line) from None
     return data, name
 
 
@@ -146,15 +171,18 @@ def _record_lines(
     )
 
 
-def _field_words(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """The fields ``data[s[i]:e[i]]`` as ``(n, k)`` little-endian words, NUL-padded to 8k bytes.
+#: A column is cut into fixed-width ``S`` items only while that costs at most this many times its
+#: text (each field counted with one 8-byte word more), plus a floor; past it the column is an
+#: object array of ``bytes`` (see the module doc).
+_WIDE_FACTOR = 4
+_WIDE_FLOOR = 1 << 24
 
-    ``words.view(f"S{8 * k}")`` is the same memory as a bytes array.
-    """
+
+def _field_words(data: bytes, s: np.ndarray, e: np.ndarray, k: int) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]`` (at most 8k bytes each) as ``(n, k)`` little-endian words,
+    NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array."""
     n = s.size
     length = e - s
-    width = int(length.max()) if n else 1
-    k = max(1, -(-width // 8))
     out = np.empty((n, k), dtype=_WORD)
     size = len(data)
     if size >= 8:
@@ -173,14 +201,29 @@ def _field_words(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return out
 
 
+def _column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]``: an ``S`` array, or an object array of ``bytes`` when the
+    fixed width would cost more than :data:`_WIDE_FACTOR` times the text (one very long field)."""
+    n = s.size
+    length = e - s
+    k = max(1, -(-int(length.max()) // 8)) if n else 1
+    if n * 8 * k > _WIDE_FACTOR * (int(length.sum()) + 8 * n) + _WIDE_FLOOR:
+        col = np.empty(n, dtype=object)
+        col[:] = [data[a:b] for a, b in zip(s.tolist(), e.tolist())]
+        if b"\0" in data:  # as in an S array (and in trec_eval's C strings), trailing NULs do not count
+            col[:] = [x.rstrip(b"\0") for x in col.tolist()]
+        return col
+    return as_bytes(_field_words(data, s, e, k))
+
+
 def _columns(
     data: bytes, ncols: int, want: tuple[int, ...], name: str, what: str
 ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Fields ``want`` of every ``ncols``-field record of DATA as ``(n, k)`` words, and each record's line."""
+    """Fields ``want`` of every ``ncols``-field record of DATA (:func:`_column`), and each record's line."""
     buf = np.frombuffer(data, dtype=np.uint8)
     starts, ends = _tokens(buf)
     lines = _record_lines(buf, starts, ends, ncols, name, what)
-    return [_field_words(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
+    return [_column(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
 
 
 def as_bytes(words: np.ndarray) -> np.ndarray:
@@ -208,8 +251,7 @@ def _finite_float(tok: bytes) -> float:
 def read_qrels(path: str | Path) -> Qrels:
     """Read a qrels file (``qid iter docno rel``); duplicates (qid, docno) are errors."""
     data, name = read_source(path)
-    (qw, dw, rw), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
-    qid, docno, rel_col = as_bytes(qw), as_bytes(dw), as_bytes(rw)
+    (qid, docno, rel_col), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
     try:
         rel = rel_col.astype(np.int64)
     except (ValueError, OverflowError):
@@ -246,10 +288,9 @@ def _sort_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def read_run(path: str | Path) -> TrecRun:
     """Read a TREC run (``qid Q0 docno rank score tag``) in file order."""
     data, name = read_source(path)
-    (qw, dw, sw, tw), lines = _columns(_drop_comments(data), 6, (0, 2, 4, 5), name, "run")
+    (qid, docno, score_col, tag_col), lines = _columns(_drop_comments(data), 6, (0, 2, 4, 5), name, "run")
     if not lines.size:
         raise InputError("empty run: no results", name)
-    score_col = as_bytes(sw)
     try:
         score = score_col.astype(np.float64)
     except (ValueError, OverflowError):
@@ -257,10 +298,9 @@ def read_run(path: str | Path) -> TrecRun:
     if not np.isfinite(score).all():
         i = int(np.flatnonzero(~np.isfinite(score))[0])
         raise InputError(f"bad score: {score_col[i].decode('utf-8', 'replace')!r}", name, int(lines[i]))
-    if (tw == tw[0]).all():
-        tags = [as_bytes(tw[:1])[0].decode("utf-8", "replace")]
+    if (tag_col == tag_col[0]).all():
+        tags = [tag_col[0].decode("utf-8", "replace")]
     else:
-        tag_col = as_bytes(tw)
         uniq, first = np.unique(tag_col, return_index=True)
         tags = [t.decode("utf-8", "replace") for t in uniq[np.argsort(first)]]
-    return TrecRun(name, as_bytes(qw), as_bytes(dw), score, lines, tags)
+    return TrecRun(name, qid, docno, score, lines, tags)
