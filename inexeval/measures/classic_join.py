@@ -220,30 +220,47 @@ def rank_run(
     n = tidx.size
     vkey, dkey = _doc_keys(table, docno)
 
-    # (1) order by (topic, docno): docno first, then a stable sort on the topic (radix for int16)
-    o = np.argsort(dkey)
-    if table.size > 1:
-        small = np.int16 if table.size <= np.iinfo(np.int16).max else np.int32
-        o = o[np.argsort(tidx[o].astype(small), kind="stable")]
-    t_s, d_s = tidx[o], dkey[o]
-    same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
+    # (1) order by (topic, docno): one sort of the key topic·2^b + docno key when that fits in 64 bits;
+    # else docno first, then a stable sort on the topic (radix for int16)
+    V = vkey.size
+    db = max(int(max(dkey.max() if n else 0, vkey[-1] if V else 0)).bit_length(), 1)
+    ck = None
+    if max(int(table.size).bit_length(), 1) + db <= 64:
+        ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
+        o = np.argsort(ck)
+        ck_s = ck[o]
+        same = ck_s[1:] == ck_s[:-1]
+    else:
+        o = np.argsort(dkey)
+        if table.size > 1:
+            small = np.int16 if table.size <= np.iinfo(np.int16).max else np.int32
+            o = o[np.argsort(tidx[o].astype(small), kind="stable")]
+        t_s, d_s = tidx[o], dkey[o]
+        same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
     if same.any():
         say(f"{run.source}: {int(same.sum())} duplicate result(s) dropped (first occurrence kept)")
         gstart = np.flatnonzero(np.concatenate(([True], ~same)))
         o = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
-        t_s, d_s = tidx[o], dkey[o]
         n = o.size
+        if ck is not None:
+            ck_s = ck[o]
+    t_s, d_s = tidx[o], dkey[o]
     score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
 
-    # (2) relevance: vocabulary position, then (topic, position) among the qrels keys
-    V = vkey.size
+    # (2) relevance: the (topic, docno) keys among the qrels' (both sorted), or in two steps:
+    # vocabulary position, then (topic, position) among the qrels keys
     rel = np.full(n, NOT_JUDGED, dtype=np.int64)
     if V and n:
-        vpos = np.searchsorted(vkey, d_s)
-        hit = vkey[np.minimum(vpos, V - 1)] == d_s
-        rkey = t_s * V + vpos
-        p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
-        hit &= table.qkey[p] == rkey
+        if ck is not None:
+            qck = _qrels_keys(table, vkey, db)
+            p = np.minimum(np.searchsorted(qck, ck_s), qck.size - 1)
+            hit = qck[p] == ck_s
+        else:
+            vpos = np.searchsorted(vkey, d_s)
+            hit = vkey[np.minimum(vpos, V - 1)] == d_s
+            rkey = t_s * V + vpos
+            p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
+            hit &= table.qkey[p] == rkey
         r = table.qrel[p]
         rel[hit] = np.where(r[hit] >= 0, r[hit], JUDGED_NEGATIVE)
 
@@ -265,6 +282,20 @@ def rank_run(
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     present = np.bincount(t_s, minlength=table.size) > 0
     return Ranking(table, start, rel), present
+
+
+def _qrels_keys(table: TopicTable, vkey: np.ndarray, db: int) -> np.ndarray:
+    """``topic·2^db + docno key`` of every qrels row (increasing, as the rows are sorted by topic and
+    docno); cached for the table's own vocabulary keys."""
+    c = table.cache
+    if c.get("qrels_keys_of") is vkey and c.get("qrels_keys_bits") == db:
+        return c["qrels_keys"]
+    V = max(vkey.size, 1)
+    topic = table.qkey // V
+    keys = (topic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - topic * V]
+    if c.get("vocab_key") is vkey:
+        c["qrels_keys_of"], c["qrels_keys_bits"], c["qrels_keys"] = vkey, db, keys
+    return keys
 
 
 def _run_id(run: TrecRun, say: Callable[[str], None]) -> str:
