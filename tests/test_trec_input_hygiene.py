@@ -144,3 +144,15 @@ def _write(tmp_path, text):
     p = tmp_path / "ok.txt"
     p.write_text(text)
     return p
+
+
+def test_tabs_carriage_returns_and_control_bytes(tmp_path):
+    """Tabs, CR LF, vertical tab and form feed separate fields; other control bytes belong to the field."""
+    plain, _ = score(tmp_path, QRELS.encode(), RUN.encode(), "plain")
+    q = QRELS.replace(" ", "\t").replace("\n", "\r\n").encode()
+    r = RUN.replace(" Q0 ", "\x0bQ0\x0c").replace("\n", "\r\n").encode()
+    mixed, warnings = score(tmp_path, q, r, "mixed")
+    assert not warnings and mixed.per_topic == plain.per_topic
+    p = tmp_path / "ctl.txt"
+    p.write_bytes(b"q1 Q0 a\x01b 1 1.0 r\nq1 Q0 c 2 0.5 r\n")
+    assert read_run(p).docno.tolist() == [b"a\x01b", b"c"]

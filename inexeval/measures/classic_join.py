@@ -40,7 +40,10 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
     rel = qrels.rel
     num_rel = np.bincount(topic[rel >= rel_level], minlength=keys.size).astype(np.int64)
     num_nonrel = np.bincount(topic[(rel >= 0) & (rel < rel_level)], minlength=keys.size).astype(np.int64)
-    vocab, code = np.unique(qrels.docno, return_inverse=True)
+    if qrels.vocab is not None:  # the reader sorted the docnos already
+        vocab, code = qrels.vocab, qrels.code
+    else:
+        vocab, code = np.unique(qrels.docno, return_inverse=True)
     qkey = topic * max(vocab.size, 1) + code.astype(np.int64).ravel()  # sorted: rows are by (qid, docno)
     return TopicTable(keys, [_decode(k) for k in keys], qstart, rel, qrels.docno, rel_level, num_rel, num_nonrel,
                       vocab, qkey)
