@@ -252,11 +252,11 @@ def rank_run(
 
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted), or in two steps:
     # vocabulary position, then (topic, position) among the qrels keys
-    rel = np.full(n, NOT_JUDGED, dtype=np.int64)
     if V and n:
         if ck is not None:
             qck = _qrels_keys(table, vkey, db)
-            p = np.minimum(np.searchsorted(qck, ck_s), qck.size - 1)
+            p = np.searchsorted(qck, ck_s)
+            np.minimum(p, qck.size - 1, out=p)
             hit = qck[p] == ck_s
         else:
             vpos = np.searchsorted(vkey, d_s)
@@ -264,18 +264,25 @@ def rank_run(
             rkey = t_s * V + vpos
             p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
             hit &= table.qkey[p] == rkey
-        r = table.qrel[p]
-        rel[hit] = np.where(r[hit] >= 0, r[hit], JUDGED_NEGATIVE)
+        rel = np.where(hit, _judged(table)[p], NOT_JUDGED)
+    else:
+        rel = np.full(n, NOT_JUDGED, dtype=np.int64)
 
     # (3) trec_eval order: topic ascending, score descending, docno descending
-    srank, S = _dense_rank(score_s)
-    pos = np.arange(n, dtype=np.int64)
+    np.negative(score_s, out=score_s)
+    srank, S = _dense_rank(score_s)  # rank of the score, descending
     if n and table.size * S * n < 2**62:
-        fin = np.argsort((t_s * S + (S - 1 - srank)) * n + (n - 1 - pos))  # keys distinct: no tie to break
+        key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
+        np.multiply(srank, n, out=srank)
+        key += srank
+        key += n - 1
+        key -= np.arange(n, dtype=np.int64)
+        fin = np.argsort(key)
     else:
-        fin = np.lexsort((-pos, -srank, t_s))
+        fin = np.lexsort((-np.arange(n), srank, t_s))
     t_o, rel = t_s[fin], rel[fin]
     counts = np.bincount(t_o, minlength=table.size)
+    present = counts > 0
     if max_results is not None:
         start0 = np.concatenate(([0], np.cumsum(counts)))
         rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
@@ -283,8 +290,15 @@ def rank_run(
         rel, t_o = rel[within], t_o[within]
         counts = np.bincount(t_o, minlength=table.size)
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    present = np.bincount(t_s, minlength=table.size) > 0
     return Ranking(table, start, rel), present
+
+
+def _judged(table: TopicTable) -> np.ndarray:
+    """Per qrels row, the relevance code a run's result gets: rel, or JUDGED_NEGATIVE for a negative rel."""
+    got = table.cache.get("judged")
+    if got is None:
+        got = table.cache["judged"] = np.where(table.qrel >= 0, table.qrel, JUDGED_NEGATIVE)
+    return got
 
 
 def _qrels_keys(table: TopicTable, vkey: np.ndarray, db: int) -> np.ndarray:
