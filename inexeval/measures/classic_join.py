@@ -265,6 +265,7 @@ def rank_run(
             p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
             hit &= table.qkey[p] == rkey
         rel = np.where(hit, _judged(table)[p], NOT_JUDGED)
+        del p, hit
     else:
         rel = np.full(n, NOT_JUDGED, dtype=np.int64)
 

@@ -65,24 +65,41 @@ def plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarra
     # rows whose 8-byte windows (from the first digit, from the point) may pass the buffer's end: the slow way
     m = int(np.searchsorted(s, size - 18, side="right"))
     s, e = np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])  # (columns of the token table are strided)
+    # (temporaries are dropped as soon as they are used: a run has millions of rows)
     neg = buf[s] == 45  # "-"
     a = s + neg
+    del s
     w0 = word[a]
     i_len = _leading_digits(w0)  # digits before the point (up to 8 counted)
     after = a + i_len  # the point, or the field's end
     plain = after == e
-    dot = ~plain & (buf[np.minimum(after, size - 1)] == 46)  # "."
-    f = after + 1
-    f_len = np.where(dot, e - f, 0)
-    w1 = word[np.where(dot, f, a)]
-    frac_ok = _leading_digits(w1) >= f_len
+    dot = buf[np.minimum(after, size - 1)] == 46  # "."
+    dot &= ~plain
+    after += 1  # the first digit after the point
+    f_len = np.where(dot, e - after, 0)
+    del e
+    w1 = word[np.where(dot, after, a)]
+    del a, after
     # (more than 8 digits before the point: the 9th byte is a digit, neither the end nor the point)
-    good = (plain | dot & frac_ok) & (i_len + f_len >= 1) & (f_len <= 8) & (i_len + f_len <= 15)
-    ip = _eight_digits(w0, np.where(good, i_len, 0))
-    fp = _eight_digits(w1, np.where(good & dot, f_len, 0))
-    mant = ip * _POW10_INT[np.where(good, f_len, 0)] + fp
-    val = mant.astype(np.float64) / _POW10[np.where(good, f_len, 0)]
-    val = np.where(neg, -val, val)
-    out[:m] = np.where(good, val, np.nan)
+    good = _leading_digits(w1) >= f_len
+    good &= dot
+    good |= plain
+    del plain
+    digits = i_len + f_len
+    good &= (digits >= 1) & (f_len <= 8) & (digits <= 15)
+    del digits
+    i_len[~good] = 0
+    f_len[~good] = 0
+    mant = _eight_digits(w0, i_len)
+    del w0, i_len
+    mant *= _POW10_INT[f_len]
+    mant += _eight_digits(w1, f_len)
+    del w1
+    val = mant.astype(np.float64)
+    del mant
+    val /= _POW10[f_len]
+    np.negative(val, out=val, where=neg)
+    val[~good] = np.nan
+    out[:m] = val
     ok[:m] = good
     return out, ok
