@@ -98,11 +98,11 @@ def keep_freed_memory() -> None:
 
     The reader and the docno join make many short-lived arrays of a few MB;
     by default glibc maps each afresh and unmaps it when freed, so every one
-    costs its page faults again (a third of the CPU time of a TREC
-    evaluation was the kernel's).  Arrays up to 256 MB are taken from the
-    heap instead, and up to 512 MB freed at its top are kept: the peak is
-    unchanged (within 2 % on the benchmarks), the faults are gone.  Once per
-    process, only where the C library is glibc.
+    costs its page faults again (up to a fifth of the CPU time of a TREC
+    evaluation).  Arrays up to 256 MB are taken from the heap instead, and
+    up to 512 MB freed at its top are kept: the peak stays within 2 % on the
+    benchmarks, the faults are gone.  Once per process, only where the C
+    library is glibc.
     """
     global _MALLOC_SET
     if _MALLOC_SET:
