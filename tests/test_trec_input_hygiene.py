@@ -156,3 +156,31 @@ def test_tabs_carriage_returns_and_control_bytes(tmp_path):
     p = tmp_path / "ctl.txt"
     p.write_bytes(b"q1 Q0 a\x01b 1 1.0 r\nq1 Q0 c 2 0.5 r\n")
     assert read_run(p).docno.tolist() == [b"a\x01b", b"c"]
+
+
+@pytest.mark.parametrize(
+    "text, lines",
+    [
+        ("q1 Q0 a 1 1 r\nq1 Q0 b 2 1 r", [1, 2]),  # no newline at the end
+        ("q1 Q0 a 1 1 r\n\nq1 Q0 b 2 1 r\n", [1, 3]),
+        ("\nq1 Q0 a 1 1 r\nq1 Q0 b 2 1 r\n\n", [2, 3]),
+        ("q1 Q0 a 1 1 r \nq1 Q0 b 2 1 r\n", [1, 2]),  # a blank after the last field
+    ],
+)
+def test_record_lines(tmp_path, text, lines):
+    p = _write(tmp_path, text)
+    assert read_run(p).line.tolist() == lines
+
+
+@pytest.mark.parametrize(
+    "text, line, found",
+    [
+        ("q1 Q0 a 1 1 r q1 Q0 b 2 1 r\n", 1, 12),  # two records on one line
+        ("q1 Q0 a 1 1 r\nq1 Q0 b\n2 1 r\n", 2, 3),  # one record over two lines
+        ("q1 Q0 a 1 1 r\nq1 Q0 b\n2 1 r", 2, 3),
+    ],
+)
+def test_records_must_be_one_a_line(tmp_path, text, line, found):
+    with pytest.raises(InputError) as e:
+        read_run(_write(tmp_path, text))
+    assert e.value.line == line and f"found {found}" in e.value.message
