@@ -247,7 +247,8 @@ def rank_run(
         n = o.size
         if ck is not None:
             ck_s = ck[o]
-    t_s, d_s = tidx[o], dkey[o]
+    t_s = tidx[o]
+    d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
     score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
 
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted), or in two steps:
