@@ -91,6 +91,7 @@ _BOM_UTF16 = (b"\xff\xfe", b"\xfe\xff")
 
 
 _MALLOC_SET = False
+_LARGE = 1 << 22  # inputs from this size on (4 MB) make many arrays of a few MB: see keep_freed_memory
 
 
 def keep_freed_memory() -> None:
@@ -102,7 +103,7 @@ def keep_freed_memory() -> None:
     evaluation).  Arrays up to 256 MB are taken from the heap instead, and
     up to 512 MB freed at its top are kept: the peak stays within 2 % on the
     benchmarks, the faults are gone.  Once per process, only where the C
-    library is glibc.
+    library is glibc, and only once an input of 4 MB or more is read.
     """
     global _MALLOC_SET
     if _MALLOC_SET:
@@ -127,7 +128,6 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
     part of the first topic id); a UTF-16 file, recognised by its
     byte-order mark, is returned as UTF-8.
     """
-    keep_freed_memory()
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
         if str(path) == "-":
@@ -141,6 +141,8 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise InputError(f"bad gzip data: {exc}", name) from None
+    if len(data) > _LARGE:
+        keep_freed_memory()
     if data[:3] == BOM_UTF8:
         data = data[3:]
     elif data[:2] in _BOM_UTF16:
