@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from inexeval.cli import main
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data" / "trec"
-PENDING = pytest.mark.xfail(strict=True, reason="TREC reader in h/r15-trec")
 
 
 def _setup(tmp_path: Path) -> Path:

@@ -40,7 +40,10 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
     rel = qrels.rel
     num_rel = np.bincount(topic[rel >= rel_level], minlength=keys.size).astype(np.int64)
     num_nonrel = np.bincount(topic[(rel >= 0) & (rel < rel_level)], minlength=keys.size).astype(np.int64)
-    vocab, code = np.unique(qrels.docno, return_inverse=True)
+    if qrels.vocab is not None:  # the reader sorted the docnos already
+        vocab, code = qrels.vocab, qrels.code
+    else:
+        vocab, code = np.unique(qrels.docno, return_inverse=True)
     qkey = topic * max(vocab.size, 1) + code.astype(np.int64).ravel()  # sorted: rows are by (qid, docno)
     return TopicTable(keys, [_decode(k) for k in keys], qstart, rel, qrels.docno, rel_level, num_rel, num_nonrel,
                       vocab, qkey)
@@ -113,6 +116,8 @@ def _pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.n
 
 def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
+    if table.vocab.dtype == object or docno.dtype == object:  # a very long docno (readers/trec.py)
+        return _union_ranks(table.vocab, docno)
     c = table.cache
     if "vocab_bytes" not in c:
         vb = _byte_matrix(table.vocab)
@@ -137,10 +142,22 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
         alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once
         alphabet[np.unique(rb)] = True
         c["alphabet"] = alphabet
-    both = np.concatenate((table.vocab, docno))  # general case: ranks in the union (byte order)
+    return _union_ranks(table.vocab, docno)
+
+
+def _union_ranks(vocab: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The general case of ``_doc_keys``: ranks in the union of VOCAB and DOCNO (byte order)."""
+    both = np.concatenate(_same_kind(vocab, docno))
     _, inv = np.unique(both, return_inverse=True)
     inv = inv.ravel().astype(np.uint64)
-    return inv[: table.vocab.size], inv[table.vocab.size :]
+    return inv[: vocab.size], inv[vocab.size :]
+
+
+def _same_kind(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A and B as object arrays of bytes if either is one (``S`` and object arrays do not mix), else as they are."""
+    if (a.dtype == object) != (b.dtype == object):
+        a, b = a.astype(object), b.astype(object)
+    return a, b
 
 
 # --- trec_eval order ---------------------------------------------------------------------------
@@ -156,8 +173,9 @@ def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndar
     bstart = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1))
     uq, binv = np.unique(qid[bstart], return_inverse=True)
     if table.size:
-        pos = np.minimum(np.searchsorted(table.keys, uq), table.size - 1)
-        known = table.keys[pos] == uq
+        keys, uq_ = _same_kind(table.keys, uq)
+        pos = np.minimum(np.searchsorted(keys, uq_), table.size - 1)
+        known = keys[pos] == uq_
     else:
         pos, known = np.zeros(uq.size, dtype=np.int64), np.zeros(uq.size, dtype=bool)
     btopic = np.where(known, pos, -1)[binv.ravel()]
@@ -205,42 +223,68 @@ def rank_run(
     n = tidx.size
     vkey, dkey = _doc_keys(table, docno)
 
-    # (1) order by (topic, docno): docno first, then a stable sort on the topic (radix for int16)
-    o = np.argsort(dkey)
-    if table.size > 1:
-        small = np.int16 if table.size <= np.iinfo(np.int16).max else np.int32
-        o = o[np.argsort(tidx[o].astype(small), kind="stable")]
-    t_s, d_s = tidx[o], dkey[o]
-    same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
+    # (1) order by (topic, docno): one sort of the key topic·2^b + docno key when that fits in 64 bits;
+    # else docno first, then a stable sort on the topic (radix for int16)
+    V = vkey.size
+    db = max(int(max(dkey.max() if n else 0, vkey[-1] if V else 0)).bit_length(), 1)
+    ck = None
+    if max(int(table.size).bit_length(), 1) + db <= 64:
+        ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
+        o = np.argsort(ck)
+        ck_s = ck[o]
+        same = ck_s[1:] == ck_s[:-1]
+    else:
+        o = np.argsort(dkey)
+        if table.size > 1:
+            small = np.int16 if table.size <= np.iinfo(np.int16).max else np.int32
+            o = o[np.argsort(tidx[o].astype(small), kind="stable")]
+        t_s, d_s = tidx[o], dkey[o]
+        same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
     if same.any():
         say(f"{run.source}: {int(same.sum())} duplicate result(s) dropped (first occurrence kept)")
         gstart = np.flatnonzero(np.concatenate(([True], ~same)))
         o = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
-        t_s, d_s = tidx[o], dkey[o]
         n = o.size
+        if ck is not None:
+            ck_s = ck[o]
+    t_s = tidx[o]
+    d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
     score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
 
-    # (2) relevance: vocabulary position, then (topic, position) among the qrels keys
-    V = vkey.size
-    rel = np.full(n, NOT_JUDGED, dtype=np.int64)
+    # (2) relevance: the (topic, docno) keys among the qrels' (both sorted), or in two steps:
+    # vocabulary position, then (topic, position) among the qrels keys
     if V and n:
-        vpos = np.searchsorted(vkey, d_s)
-        hit = vkey[np.minimum(vpos, V - 1)] == d_s
-        rkey = t_s * V + vpos
-        p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
-        hit &= table.qkey[p] == rkey
-        r = table.qrel[p]
-        rel[hit] = np.where(r[hit] >= 0, r[hit], JUDGED_NEGATIVE)
+        if ck is not None:
+            qck = _qrels_keys(table, vkey, db)
+            p = np.searchsorted(qck, ck_s)
+            np.minimum(p, qck.size - 1, out=p)
+            hit = qck[p] == ck_s
+        else:
+            vpos = np.searchsorted(vkey, d_s)
+            hit = vkey[np.minimum(vpos, V - 1)] == d_s
+            rkey = t_s * V + vpos
+            p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
+            hit &= table.qkey[p] == rkey
+        rel = np.where(hit, _judged(table)[p], NOT_JUDGED)
+        del p, hit
+    else:
+        rel = np.full(n, NOT_JUDGED, dtype=np.int64)
 
     # (3) trec_eval order: topic ascending, score descending, docno descending
-    srank, S = _dense_rank(score_s)
-    pos = np.arange(n, dtype=np.int64)
+    np.negative(score_s, out=score_s)
+    srank, S = _dense_rank(score_s)  # rank of the score, descending
     if n and table.size * S * n < 2**62:
-        fin = np.argsort((t_s * S + (S - 1 - srank)) * n + (n - 1 - pos))  # keys distinct: no tie to break
+        key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
+        np.multiply(srank, n, out=srank)
+        key += srank
+        key += n - 1
+        key -= np.arange(n, dtype=np.int64)
+        fin = np.argsort(key)
     else:
-        fin = np.lexsort((-pos, -srank, t_s))
+        fin = np.lexsort((-np.arange(n), srank, t_s))
     t_o, rel = t_s[fin], rel[fin]
     counts = np.bincount(t_o, minlength=table.size)
+    present = counts > 0
     if max_results is not None:
         start0 = np.concatenate(([0], np.cumsum(counts)))
         rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
@@ -248,8 +292,29 @@ def rank_run(
         rel, t_o = rel[within], t_o[within]
         counts = np.bincount(t_o, minlength=table.size)
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    present = np.bincount(t_s, minlength=table.size) > 0
     return Ranking(table, start, rel), present
+
+
+def _judged(table: TopicTable) -> np.ndarray:
+    """Per qrels row, the relevance code a run's result gets: rel, or JUDGED_NEGATIVE for a negative rel."""
+    got = table.cache.get("judged")
+    if got is None:
+        got = table.cache["judged"] = np.where(table.qrel >= 0, table.qrel, JUDGED_NEGATIVE)
+    return got
+
+
+def _qrels_keys(table: TopicTable, vkey: np.ndarray, db: int) -> np.ndarray:
+    """``topic·2^db + docno key`` of every qrels row (increasing, as the rows are sorted by topic and
+    docno); cached for the table's own vocabulary keys."""
+    c = table.cache
+    if c.get("qrels_keys_of") is vkey and c.get("qrels_keys_bits") == db:
+        return c["qrels_keys"]
+    V = max(vkey.size, 1)
+    topic = table.qkey // V
+    keys = (topic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - topic * V]
+    if c.get("vocab_key") is vkey:
+        c["qrels_keys_of"], c["qrels_keys_bits"], c["qrels_keys"] = vkey, db, keys
+    return keys
 
 
 def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:

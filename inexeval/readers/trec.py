@@ -6,7 +6,9 @@ Formats (whitespace-separated, one record a line):
 - run: ``qid Q0 docno rank score tag`` (``Q0`` and ``rank`` ignored).
 
 A file may be plain or gzip-compressed (detected by its magic bytes), and
-``-`` reads standard input.  Blank lines and lines whose first non-blank
+``-`` reads standard input.  A UTF-8 byte-order mark at the start is
+dropped; a UTF-16 file (with its byte-order mark) is read as its UTF-8
+text; bytes that are not valid UTF-16 are an error.  Blank lines and lines whose first non-blank
 character is ``#`` are skipped.  A line with the wrong number of columns, a
 non-integer ``rel`` or a score that is not a finite number is an
 :class:`~inexeval.errors.InputError` naming file and line.
@@ -25,7 +27,11 @@ path (and for comment lines):
    The resulting ``(n, k)`` words are, byte for byte, the field padded with
    NULs to 8k bytes, so the same memory is also a numpy ``S{8k}`` array.
 
-Ids stay ``bytes`` (numpy ``S`` arrays): trec_eval compares them with
+A column whose fixed width would cost far more than its text (one docno of
+50,000 bytes among 200,000 short ones would ask for 10 GB) is kept as an
+object array of ``bytes`` instead, which compares and sorts the same way.
+
+Ids stay ``bytes`` (numpy ``S`` arrays, or ``object`` arrays of ``bytes``): trec_eval compares them with
 ``strcmp``, which is byte order; trailing NULs do not count in numpy's ``S``
 comparisons, so the padding changes no comparison.
 """
@@ -33,6 +39,7 @@ comparisons, so the padding changes no comparison.
 from __future__ import annotations
 
 import gzip
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.errors import InputError
+from inexeval.readers.trec_numbers import plain_decimals
 
 __all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source"]
 
@@ -61,6 +69,8 @@ class Qrels:
     docno: np.ndarray  # S, per row
     rel: np.ndarray  # int64, per row
     line: np.ndarray  # int64, 1-based line of each row
+    vocab: np.ndarray | None = None  # the distinct docnos, sorted (None: not computed)
+    code: np.ndarray | None = None  # per row: its docno's index in vocab
 
 
 @dataclass(slots=True)
@@ -75,8 +85,49 @@ class TrecRun:
     tags: list[str] = field(default_factory=list)  # distinct tags, first-seen order
 
 
+#: Byte-order marks: UTF-8 (dropped) and UTF-16 (the text is decoded and re-encoded as UTF-8).
+BOM_UTF8 = b"\xef\xbb\xbf"
+_BOM_UTF16 = (b"\xff\xfe", b"\xfe\xff")
+
+
+_MALLOC_SET = False
+_LARGE = 1 << 22  # inputs from this size on (4 MB) make many arrays of a few MB: see keep_freed_memory
+
+
+def keep_freed_memory() -> None:
+    """Let glibc's malloc reuse freed memory for large arrays instead of returning it to the system.
+
+    The reader and the docno join make many short-lived arrays of a few MB;
+    by default glibc maps each afresh and unmaps it when freed, so every one
+    costs its page faults again (up to a fifth of the CPU time of a TREC
+    evaluation).  Arrays up to 256 MB are taken from the heap instead, and
+    up to 512 MB freed at its top are kept: the peak stays within 2 % on the
+    benchmarks, the faults are gone.  Once per process, only where the C
+    library is glibc, and only once an input of 4 MB or more is read.
+    """
+    global _MALLOC_SET
+    if _MALLOC_SET:
+        return
+    _MALLOC_SET = True
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(-3, 256 << 20)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 512 << 20)  # M_TRIM_THRESHOLD
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
 def read_source(path: str | Path) -> tuple[bytes, str]:
-    """The bytes of PATH (``-``: standard input), gunzipped if compressed, and its display name."""
+    """The bytes of PATH (``-``: standard input), gunzipped if compressed, and its display name.
+
+    A leading UTF-8 byte-order mark is dropped (it would otherwise become
+    part of the first topic id); a UTF-16 file, recognised by its
+    byte-order mark, is returned as UTF-8.
+    """
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
         if str(path) == "-":
@@ -90,6 +141,17 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
             raise InputError(f"bad gzip data: {exc}", name) from None
+    if len(data) > _LARGE:
+        keep_freed_memory()
+    if data[:3] == BOM_UTF8:
+        data = data[3:]
+    elif data[:2] in _BOM_UTF16:
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].decode("utf-16", "replace").count("\n") + 1
+            raise InputError(f"bad UTF-16 text (the file starts with a UTF-16 byte-order mark): {exc.reason}",
+                             name, line) from None
     return data, name
 
 
@@ -104,9 +166,12 @@ def _drop_comments(data: bytes) -> bytes:
 def _tokens(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and end (exclusive) offsets of the white-space separated tokens of BUF."""
     ws = buf <= 0x20
-    # control bytes that are not white space (0x00-0x08, 0x0E-0x1F): use the exact table
-    if (buf < 0x09).any() or ((buf - np.uint8(0x0E)) < 0x12).any():
-        ws = _WS[buf]
+    # control bytes that are not white space (0x00-0x08, 0x0E-0x1F): use the exact table (most files'
+    # only control bytes are their newlines, which one count tells)
+    ctrl = np.count_nonzero(buf < 0x20)
+    if ctrl and ctrl != np.count_nonzero(buf == 0x0A):
+        if (buf < 0x09).any() or ((buf - np.uint8(0x0E)) < 0x12).any():
+            ws = _WS[buf]
     padded = np.ones(buf.size + 2, dtype=bool)  # white space, with a blank before and after
     padded[1:-1] = ws
     edges = np.flatnonzero(padded[1:] != padded[:-1])  # token start, end, start, end, ...
@@ -124,9 +189,18 @@ def _record_lines(
     each group's first and last token share a line and consecutive groups
     do not (two binary searches).  A file failing the check gets the
     per-line count that names its first bad line.
+
+    Checked first, without the newlines' positions: if every group's last
+    token is followed at once by a newline (the last group's: or by the end
+    of the data) and there are no other newlines, group r is line r + 1.
     """
-    newlines = np.flatnonzero(buf == 0x0A)
     n = starts.size // ncols
+    if n and starts.size % ncols == 0:
+        after = ends[ncols - 1 :: ncols]
+        tail = int(after[-1] == buf.size)  # the last line has no newline
+        if np.count_nonzero(buf == 0x0A) == n - tail and (buf[after[: n - tail]] == 0x0A).all():
+            return np.arange(1, n + 1, dtype=np.int64)
+    newlines = np.flatnonzero(buf == 0x0A)
     if starts.size % ncols == 0:
         first_start, last_end = starts[0::ncols], ends[ncols - 1 :: ncols]
         if n and newlines.size in (n, n - 1):
@@ -146,15 +220,18 @@ def _record_lines(
     )
 
 
-def _field_words(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """The fields ``data[s[i]:e[i]]`` as ``(n, k)`` little-endian words, NUL-padded to 8k bytes.
+#: A column is cut into fixed-width ``S`` items only while that costs at most this many times its
+#: text (each field counted with one 8-byte word more), plus a floor; past it the column is an
+#: object array of ``bytes`` (see the module doc).
+_WIDE_FACTOR = 4
+_WIDE_FLOOR = 1 << 24
 
-    ``words.view(f"S{8 * k}")`` is the same memory as a bytes array.
-    """
+
+def _field_words(data: bytes, s: np.ndarray, e: np.ndarray, k: int) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]`` (at most 8k bytes each) as ``(n, k)`` little-endian words,
+    NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array."""
     n = s.size
     length = e - s
-    width = int(length.max()) if n else 1
-    k = max(1, -(-width // 8))
     out = np.empty((n, k), dtype=_WORD)
     size = len(data)
     if size >= 8:
@@ -173,14 +250,35 @@ def _field_words(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return out
 
 
+def _column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]``: an ``S`` array, or an object array of ``bytes`` when the
+    fixed width would cost more than :data:`_WIDE_FACTOR` times the text (one very long field)."""
+    n = s.size
+    length = e - s
+    k = max(1, -(-int(length.max()) // 8)) if n else 1
+    if n * 8 * k > _WIDE_FACTOR * (int(length.sum()) + 8 * n) + _WIDE_FLOOR:
+        col = np.empty(n, dtype=object)
+        col[:] = [data[a:b] for a, b in zip(s.tolist(), e.tolist())]
+        if b"\0" in data:  # as in an S array (and in trec_eval's C strings), trailing NULs do not count
+            col[:] = [x.rstrip(b"\0") for x in col.tolist()]
+        return col
+    return as_bytes(_field_words(data, s, e, k))
+
+
+def _records(data: bytes, ncols: int, name: str, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Start and end of every token of DATA, after checking that every record has NCOLS of them, and each
+    record's line."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    starts, ends = _tokens(buf)
+    return starts, ends, _record_lines(buf, starts, ends, ncols, name, what)
+
+
 def _columns(
     data: bytes, ncols: int, want: tuple[int, ...], name: str, what: str
 ) -> tuple[list[np.ndarray], np.ndarray]:
-    """Fields ``want`` of every ``ncols``-field record of DATA as ``(n, k)`` words, and each record's line."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    starts, ends = _tokens(buf)
-    lines = _record_lines(buf, starts, ends, ncols, name, what)
-    return [_field_words(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
+    """Fields ``want`` of every ``ncols``-field record of DATA (:func:`_column`), and each record's line."""
+    starts, ends, lines = _records(data, ncols, name, what)
+    return [_column(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
 
 
 def as_bytes(words: np.ndarray) -> np.ndarray:
@@ -208,14 +306,13 @@ def _finite_float(tok: bytes) -> float:
 def read_qrels(path: str | Path) -> Qrels:
     """Read a qrels file (``qid iter docno rel``); duplicates (qid, docno) are errors."""
     data, name = read_source(path)
-    (qw, dw, rw), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
-    qid, docno, rel_col = as_bytes(qw), as_bytes(dw), as_bytes(rw)
+    (qid, docno, rel_col), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
     try:
         rel = rel_col.astype(np.int64)
     except (ValueError, OverflowError):
         raise _bad_value(rel_col, lines, int, name, "relevance value") from None
-    order = _sort_pairs(qid, docno)
-    qid, docno, rel, lines = qid[order], docno[order], rel[order], lines[order]
+    order, vocab, code = _sort_pairs(qid, docno)
+    qid, docno, rel, lines, code = qid[order], docno[order], rel[order], lines[order], code[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
     if dup.size:
         # report the later of the two lines of the earliest duplicate pair
@@ -228,39 +325,53 @@ def read_qrels(path: str | Path) -> Qrels:
             name,
             int(later[k]),
         )
-    return Qrels(name, qid, docno, rel, lines)
+    return Qrels(name, qid, docno, rel, lines, vocab, code)
 
 
-def _sort_pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Stable order of rows by (a, b), both ``S`` arrays, in byte order.
+def _scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str) -> np.ndarray:
+    """The score fields ``data[s[i]:e[i]]`` as finite float64: plain decimals straight from the bytes
+    (:mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion."""
+    score, ok = plain_decimals(data, s, e)
+    if not ok.all():
+        rest = np.flatnonzero(~ok)
+        col = _column(data, s[rest], e[rest])
+        try:
+            score[rest] = col.astype(np.float64)
+        except (ValueError, OverflowError):
+            raise _bad_value(col, lines[rest], _finite_float, name, "score") from None
+        bad = ~np.isfinite(score[rest])
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"bad score: {col[i].decode('utf-8', 'replace')!r}", name, int(lines[rest[i]]))
+    return score
+
+
+def _sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stable order of rows by (a, b), both ``S`` arrays, in byte order; also the distinct values of B
+    (sorted) and each row's index among them.
 
     Each column is turned into integer codes by one ``np.unique`` (a string
     sort); the pair then sorts as one integer key.
     """
     ua, ca = np.unique(a, return_inverse=True)
     ub, cb = np.unique(b, return_inverse=True)
-    key = ca.astype(np.int64).ravel() * max(ub.size, 1) + cb.astype(np.int64).ravel()
-    return np.argsort(key, kind="stable")
+    cb = cb.astype(np.int64).ravel()
+    key = ca.astype(np.int64).ravel() * max(ub.size, 1) + cb
+    return np.argsort(key, kind="stable"), ub, cb
 
 
 def read_run(path: str | Path) -> TrecRun:
     """Read a TREC run (``qid Q0 docno rank score tag``) in file order."""
     data, name = read_source(path)
-    (qw, dw, sw, tw), lines = _columns(_drop_comments(data), 6, (0, 2, 4, 5), name, "run")
+    data = _drop_comments(data)
+    starts, ends, lines = _records(data, 6, name, "run")
     if not lines.size:
         raise InputError("empty run: no results", name)
-    score_col = as_bytes(sw)
-    try:
-        score = score_col.astype(np.float64)
-    except (ValueError, OverflowError):
-        raise _bad_value(score_col, lines, _finite_float, name, "score") from None
-    if not np.isfinite(score).all():
-        i = int(np.flatnonzero(~np.isfinite(score))[0])
-        raise InputError(f"bad score: {score_col[i].decode('utf-8', 'replace')!r}", name, int(lines[i]))
-    if (tw == tw[0]).all():
-        tags = [as_bytes(tw[:1])[0].decode("utf-8", "replace")]
+    qid, docno, tag_col = (_column(data, starts[c::6], ends[c::6]) for c in (0, 2, 5))
+    score = _scores(data, starts[4::6], ends[4::6], lines, name)
+    if (tag_col == tag_col[0]).all():
+        tags = [tag_col[0].decode("utf-8", "replace")]
     else:
-        tag_col = as_bytes(tw)
         uniq, first = np.unique(tag_col, return_index=True)
         tags = [t.decode("utf-8", "replace") for t in uniq[np.argsort(first)]]
-    return TrecRun(name, as_bytes(qw), as_bytes(dw), score, lines, tags)
+    return TrecRun(name, qid, docno, score, lines, tags)

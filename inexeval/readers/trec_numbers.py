@@ -1,0 +1,105 @@
+"""Plain decimal scores of a TREC run, parsed straight from the file's bytes, exactly.
+
+A score written ``[-]digits[.digits]`` with at most 8 digits before and 8
+after the point and at most 15 in all (``14.2``, ``-3.25``, ``0.012345``,
+``12.345600``) is read here without a Python object or a string column:
+
+1. per row, the 8 bytes from the first digit and the 8 bytes after the
+   point are gathered from an unaligned ``uint64`` view of the buffer (as in
+   :mod:`inexeval.readers.trec`);
+2. the digits are checked byte by byte, and each run of up to 8 digits is
+   turned into its integer with three multiply-and-shift steps (the
+   "eight digits at once" technique of fast float parsers);
+3. the value is ``M / 10**F`` with M the digits as one integer (< 10^15 <
+   2^53) and F the digits after the point (<= 8): both are exact doubles, and
+   one IEEE division is correctly rounded, so the result is the double
+   nearest the decimal, the same as ``float()`` or numpy's conversion gives.
+
+Every other row (an exponent, ``+``, ``inf``, more digits, anything
+malformed, the last few bytes of the buffer) is left to the caller, who
+converts it the slow way and reports errors with file and line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["plain_decimals"]
+
+_WORD = np.dtype("<u8")
+_LOW = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
+_ZEROS = np.uint64(0x3030303030303030)  # eight ASCII "0"
+_POW10 = 10.0 ** np.arange(9)
+_POW10_INT = np.array([10**k for k in range(9)], dtype=np.uint64)
+
+
+def _eight_digits(words: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """The integers written by the first M[i] bytes of WORDS[i] (ASCII digits, checked by the caller)."""
+    keep = _LOW[m]
+    # left-pad to eight digits with "0": the first digit of the field is the lowest byte
+    v = ((words & keep) << (np.uint64(8) * (8 - m).astype(np.uint64))) | (_ZEROS & _LOW[8 - m])
+    v = (v & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(2561) >> np.uint64(8)
+    v = (v & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601) >> np.uint64(16)
+    return ((v & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001) >> np.uint64(32)) & np.uint64(0xFFFFFFFF)
+
+
+def _leading_digits(words: np.ndarray) -> np.ndarray:
+    """How many of the 8 bytes of each word, from the lowest, are ASCII digits before the first other byte."""
+    b = words.view(np.uint8).reshape(words.size, 8)
+    nondigit = ((b - np.uint8(48)) >= 10).view(np.uint64).reshape(words.size)  # one byte (0 or 1) per position
+    lowest = nondigit & (~nondigit + np.uint64(1))  # the lowest set bit, 0 if none
+    return (np.bitwise_count(lowest - np.uint64(1)) >> np.uint8(3)).astype(np.int64)  # 64 bits below: 8
+
+
+def plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Values of the fields ``data[s[i]:e[i]]`` that are plain decimals (see the module doc), and a mask of
+    those rows; the other rows' values are NaN."""
+    n = s.size
+    out = np.full(n, np.nan)
+    ok = np.zeros(n, dtype=bool)
+    size = len(data)
+    if n == 0 or size < 8:
+        return out, ok
+    buf = np.frombuffer(data, dtype=np.uint8)
+    word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
+    # rows whose 8-byte windows (from the first digit, from the point) may pass the buffer's end: the slow way
+    m = int(np.searchsorted(s, size - 18, side="right"))
+    s, e = np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])  # (columns of the token table are strided)
+    # (temporaries are dropped as soon as they are used: a run has millions of rows)
+    neg = buf[s] == 45  # "-"
+    a = s + neg
+    del s
+    w0 = word[a]
+    i_len = _leading_digits(w0)  # digits before the point (up to 8 counted)
+    after = a + i_len  # the point, or the field's end
+    plain = after == e
+    dot = buf[np.minimum(after, size - 1)] == 46  # "."
+    dot &= ~plain
+    after += 1  # the first digit after the point
+    f_len = np.where(dot, e - after, 0)
+    del e
+    w1 = word[np.where(dot, after, a)]
+    del a, after
+    # (more than 8 digits before the point: the 9th byte is a digit, neither the end nor the point)
+    good = _leading_digits(w1) >= f_len
+    good &= dot
+    good |= plain
+    del plain
+    digits = i_len + f_len
+    good &= (digits >= 1) & (f_len <= 8) & (digits <= 15)
+    del digits
+    i_len[~good] = 0
+    f_len[~good] = 0
+    mant = _eight_digits(w0, i_len)
+    del w0, i_len
+    mant *= _POW10_INT[f_len]
+    mant += _eight_digits(w1, f_len)
+    del w1
+    val = mant.astype(np.float64)
+    del mant
+    val /= _POW10[f_len]
+    np.negative(val, out=val, where=neg)
+    val[~good] = np.nan
+    out[:m] = val
+    ok[:m] = good
+    return out, ok

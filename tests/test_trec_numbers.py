@@ -1,0 +1,72 @@
+"""Scores parsed straight from the bytes (inexeval.readers.trec_numbers) equal Python's float(), bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from inexeval.errors import InputError
+from inexeval.readers.trec import read_run
+from inexeval.readers.trec_numbers import plain_decimals
+
+EDGE = ["0", "-0", "0.0", "-0.0", "1.", "-.5", ".25", "007.50", "12345678", "123456789", "1234567.12345678",
+        "12345678.1234567", "12345678.12345678", "99999999.9999999", "0.00000001", "0.000000001", "-3.25",
+        "1e5", "1E-3", "+1.5", "inf", "-Infinity", "1.2e+308", "4.9e-324", "0.1", "0.2", "0.3", "2.675",
+        "9007199254740993", "123456789012345.6", "12.345600", "-14.2", "1_0"]
+
+
+def random_tokens(rng: np.random.Generator, n: int) -> list[str]:
+    out = []
+    for _ in range(n):
+        i, f = int(rng.integers(0, 10)), int(rng.integers(0, 10))
+        digits = "".join(rng.choice(list("0123456789"), i + f))
+        tok = digits[:i] + ("." + digits[i:] if rng.random() < 0.8 else digits[i:])
+        if rng.random() < 0.3:
+            tok = "-" + tok
+        if tok.strip("-.") == "":
+            tok += "7"
+        out.append(tok)
+    return out
+
+
+def bits(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, dtype=np.float64).view(np.int64)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_scores_equal_float_bit_for_bit(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    toks = random_tokens(rng, 3000) + [t for t in EDGE if t not in ("inf", "-Infinity", "1_0")]
+    rng.shuffle(toks)
+    p = tmp_path / "run.txt"
+    p.write_text("".join(f"q{i % 7} Q0 d{i} {i + 1} {t} r\n" for i, t in enumerate(toks)))
+    run = read_run(p)
+    assert np.array_equal(bits(run.score), bits([float(t) for t in toks]))
+
+
+def test_fast_path_covers_plain_decimals_and_leaves_the_rest():
+    toks = EDGE + ["5"] * 4  # the last rows are near the buffer's end: the slow way
+    data = " ".join(toks).encode() + b"\n"
+    s, e = [], []
+    at = 0
+    for t in toks:
+        s.append(at)
+        e.append(at + len(t))
+        at += len(t) + 1
+    val, ok = plain_decimals(data, np.array(s), np.array(e))
+    fast = {t for t, k in zip(toks, ok) if k}
+    assert {"0", "-0", "1.", "-.5", "007.50", "12345678", "1234567.12345678", "0.00000001", "12.345600",
+            "-14.2", "2.675"} <= fast
+    assert not fast & {"123456789", "12345678.12345678", "0.000000001", "1e5", "+1.5", "inf", "1_0",
+                       "9007199254740993", "123456789012345.6"}
+    assert np.array_equal(bits(val[ok]), bits([float(t) for t, k in zip(toks, ok) if k]))
+    assert np.isnan(val[~ok]).all()
+
+
+@pytest.mark.parametrize("tok", ["inf", "-Infinity", "nan", "1.2.3", "-", "1-", "0x10", "1e999"])
+def test_bad_scores_name_their_line(tmp_path, tok):
+    p = tmp_path / "run.txt"
+    p.write_text("q1 Q0 a 1 1.5 r\n" * 5 + f"q1 Q0 b 2 {tok} r\n" + "q1 Q0 c 3 1.25 r\n" * 5)
+    with pytest.raises(InputError) as e:
+        read_run(p)
+    assert e.value.line == 6 and "bad score" in e.value.message
