@@ -241,9 +241,11 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
                 old = None
             raise
     finally:
-        _restore_signals(mask)
-        if old_root is not None and (old is None or os.path.lexists(final)):
-            _remove(old_root)  # (kept if the old set could be put neither aside nor back)
+        try:
+            if old_root is not None and (old is None or os.path.lexists(final)):
+                _remove(old_root)  # (kept if the old set could be put neither aside nor back)
+        finally:
+            _restore_signals(mask)  # a Ctrl-C meanwhile is raised here, the swap done
 
 
 _SIGNALS = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
