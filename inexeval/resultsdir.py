@@ -47,7 +47,7 @@ STAGING = ".inexeval-staging-"
 OLD = ".inexeval-old-"
 LOCK = ".inexeval-lock"
 
-_held: dict[Path, list] = {}  # lock path -> [fd, depth]: re-entrant within the process
+_held: dict[tuple[Path, int], list] = {}  # (lock path, thread) -> [fd, depth]: re-entrant in one thread
 _held_guard = threading.Lock()
 
 
@@ -89,7 +89,7 @@ def usable_dir(results_dir: Path) -> Path:
 
 @contextlib.contextmanager
 def locked(results_dir: Path, task: str) -> Iterator[Path]:
-    """Hold the lock of ``RESULTS_DIR/<TASK>`` (re-entrant in one process); yields RESULTS_DIR.
+    """Hold the lock of ``RESULTS_DIR/<TASK>`` (re-entrant in one thread); yields RESULTS_DIR.
 
     OutputError when RESULTS_DIR is unusable, ``RESULTS_DIR/<TASK>`` is not a
     directory, or another process holds the lock.
@@ -100,14 +100,15 @@ def locked(results_dir: Path, task: str) -> Iterator[Path]:
         raise OutputError(f"{task} in RESULTS_DIR is a file, not a directory: move it away or choose "
                           "another RESULTS_DIR", final)
     path = (results_dir / f".{task}{LOCK}").absolute()
+    key = (path, threading.get_ident())  # another thread of this process is kept out as another process is
     with _held_guard:
-        entry = _held.get(path)
+        entry = _held.get(key)
         if entry is not None:
             entry[1] += 1
     if entry is None:
         fd = _acquire(path, final)
         with _held_guard:
-            _held[path] = entry = [fd, 1]
+            _held[key] = entry = [fd, 1]
     try:
         yield results_dir
     finally:
@@ -115,7 +116,7 @@ def locked(results_dir: Path, task: str) -> Iterator[Path]:
             entry[1] -= 1
             last = entry[1] == 0
             if last:
-                del _held[path]
+                del _held[key]
         if last:
             _release(path, entry[0])
 

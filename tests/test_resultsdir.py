@@ -407,3 +407,21 @@ def test_ctrl_c_between_the_two_renames_waits_for_the_swap(setup, monkeypatch):
     assert {f.split("/")[0] for f in run_files(tmp / "results")} == {"strict_on"}
     assert len(run_files(tmp / "results")) == 4
     assert_clean(tmp / "results")
+
+
+def test_lock_keeps_another_thread_out(tmp_path):
+    import threading
+
+    errors = []
+    with resultsdir.locked(tmp_path, TASK):
+        def other():
+            try:
+                with resultsdir.locked(tmp_path, TASK):
+                    pass
+            except Exception as e:  # noqa: BLE001 - recorded for the assertion
+                errors.append(e)
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert len(errors) == 1 and "is writing these results" in str(errors[0])
