@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inexeval.errors import OutputError
+from inexeval.workers import STOP_SIGNALS
 
 if TYPE_CHECKING:
     from inexeval.config import Config
@@ -228,7 +229,8 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
     """Rename ``final`` aside and ``new`` in its place, signals held back in between (the
     directory is never left missing by a Ctrl-C); then remove the old directory."""
     old_root = old = None
-    mask = _block_signals()
+    held = _signals_held()
+    held.__enter__()
     try:
         if os.path.lexists(final):
             old_root = Path(tempfile.mkdtemp(prefix=f".{task}{OLD}{os.getpid()}-", dir=results_dir))
@@ -246,18 +248,27 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
             if old_root is not None and (old is None or os.path.lexists(final)):
                 _remove(old_root)  # (kept if the old set could be put neither aside nor back)
         finally:
-            _restore_signals(mask)  # a Ctrl-C meanwhile is raised here, the swap done
+            held.__exit__(None, None, None)  # a Ctrl-C meanwhile is raised here, the swap done
 
 
-_SIGNALS = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
-
-
-def _block_signals():
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-
-
-def _restore_signals(mask) -> None:
-    if mask is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP recorded, not acted on, inside the block; the first one is
+    delivered again at its end, to the handler restored.  (Python handlers run in the main
+    thread only: elsewhere there is nothing to hold.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    before = {}
+    for sig in STOP_SIGNALS:
+        how = signal.getsignal(sig)
+        if how is not None:  # (None: a handler not set from Python, left alone)
+            before[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, how in before.items():
+            signal.signal(sig, how)
+        if caught:
+            signal.raise_signal(caught[0])
