@@ -27,8 +27,8 @@ Examples:
 \b
 Exit status: 0 everything evaluated; 1 some input could not be read or
 evaluated (the rest was); 2 bad config or command line, or the results could
-not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM): the
-previous results are left as they were.
+not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129
+(SIGHUP): the previous results are left as they were.
 """
 
 
@@ -91,11 +91,12 @@ class _Group(_Once, click.Group):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
 
     def invoke(self, ctx):
-        """Every command: SIGTERM handled as Ctrl-C, and either ends it with one line and
-        128 + the signal (130 for Ctrl-C, 143 for SIGTERM) instead of a traceback and click's
-        "Aborted!" (status 1); a file-size limit fails the write (an error) instead of killing."""
-        handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGXFSZ", signal.SIG_IGN))
-                   if hasattr(signal, name)}
+        """Every command: SIGTERM and SIGHUP (a closed terminal) handled as Ctrl-C, and each ends
+        it with one line and 128 + the signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)
+        instead of a traceback and click's "Aborted!" (status 1); a file-size limit fails the
+        write (an error) instead of killing."""
+        handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGHUP", _terminated),
+                                                                 ("SIGXFSZ", signal.SIG_IGN)) if hasattr(signal, name)}
         before = {}
         with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
             before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
@@ -106,7 +107,8 @@ class _Group(_Once, click.Group):
                 traceback.print_exc()
             signum = getattr(e, "signum", signal.SIGINT)
             with contextlib.suppress(OSError, ValueError):
-                click.echo("inexeval: interrupted" if signum == signal.SIGINT else "inexeval: terminated", err=True)
+                click.echo("inexeval: interrupted" if signum == signal.SIGINT else
+                           f"inexeval: terminated ({signal.Signals(signum).name})", err=True)
             sys.exit(128 + signum)
         finally:
             for sig, how in before.items():  # (when called in-process, e.g. by tests)

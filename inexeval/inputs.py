@@ -159,7 +159,7 @@ def _select_qrels_topics(qrels, config: Config):
                      config)
     keep = np.isin(qrels.qid, np.array([t.encode("utf-8") for t in chosen], dtype=qrels.qid.dtype))
     qrels = dataclasses.replace(qrels, qid=qrels.qid[keep], docno=qrels.docno[keep], rel=qrels.rel[keep],
-                                line=qrels.line[keep])
+                                line=qrels.line[keep], vocab=None, code=None)  # docnos sorted again
     missing = [t for t in wanted if t not in have]
     return qrels, [f"TOPICS without a judgement in the qrels: {', '.join(missing)}"] if missing else []
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inexeval.errors import OutputError
+from inexeval.workers import STOP_SIGNALS
 
 if TYPE_CHECKING:
     from inexeval.config import Config
@@ -47,7 +48,7 @@ STAGING = ".inexeval-staging-"
 OLD = ".inexeval-old-"
 LOCK = ".inexeval-lock"
 
-_held: dict[Path, list] = {}  # lock path -> [fd, depth]: re-entrant within the process
+_held: dict[tuple[Path, int], list] = {}  # (lock path, thread) -> [fd, depth]: re-entrant in one thread
 _held_guard = threading.Lock()
 
 
@@ -89,7 +90,7 @@ def usable_dir(results_dir: Path) -> Path:
 
 @contextlib.contextmanager
 def locked(results_dir: Path, task: str) -> Iterator[Path]:
-    """Hold the lock of ``RESULTS_DIR/<TASK>`` (re-entrant in one process); yields RESULTS_DIR.
+    """Hold the lock of ``RESULTS_DIR/<TASK>`` (re-entrant in one thread); yields RESULTS_DIR.
 
     OutputError when RESULTS_DIR is unusable, ``RESULTS_DIR/<TASK>`` is not a
     directory, or another process holds the lock.
@@ -100,14 +101,15 @@ def locked(results_dir: Path, task: str) -> Iterator[Path]:
         raise OutputError(f"{task} in RESULTS_DIR is a file, not a directory: move it away or choose "
                           "another RESULTS_DIR", final)
     path = (results_dir / f".{task}{LOCK}").absolute()
+    key = (path, threading.get_ident())  # another thread of this process is kept out as another process is
     with _held_guard:
-        entry = _held.get(path)
+        entry = _held.get(key)
         if entry is not None:
             entry[1] += 1
     if entry is None:
         fd = _acquire(path, final)
         with _held_guard:
-            _held[path] = entry = [fd, 1]
+            _held[key] = entry = [fd, 1]
     try:
         yield results_dir
     finally:
@@ -115,7 +117,7 @@ def locked(results_dir: Path, task: str) -> Iterator[Path]:
             entry[1] -= 1
             last = entry[1] == 0
             if last:
-                del _held[path]
+                del _held[key]
         if last:
             _release(path, entry[0])
 
@@ -227,7 +229,8 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
     """Rename ``final`` aside and ``new`` in its place, signals held back in between (the
     directory is never left missing by a Ctrl-C); then remove the old directory."""
     old_root = old = None
-    mask = _block_signals()
+    held = _signals_held()
+    held.__enter__()
     try:
         if os.path.lexists(final):
             old_root = Path(tempfile.mkdtemp(prefix=f".{task}{OLD}{os.getpid()}-", dir=results_dir))
@@ -241,20 +244,31 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
                 old = None
             raise
     finally:
-        _restore_signals(mask)
-        if old_root is not None and (old is None or os.path.lexists(final)):
-            _remove(old_root)  # (kept if the old set could be put neither aside nor back)
+        try:
+            if old_root is not None and (old is None or os.path.lexists(final)):
+                _remove(old_root)  # (kept if the old set could be put neither aside nor back)
+        finally:
+            held.__exit__(None, None, None)  # a Ctrl-C meanwhile is raised here, the swap done
 
 
-_SIGNALS = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
-
-
-def _block_signals():
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-
-
-def _restore_signals(mask) -> None:
-    if mask is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP recorded, not acted on, inside the block; the first one is
+    delivered again at its end, to the handler restored.  (Python handlers run in the main
+    thread only: elsewhere there is nothing to hold.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    before = {}
+    for sig in STOP_SIGNALS:
+        how = signal.getsignal(sig)
+        if how is not None:  # (None: a handler not set from Python, left alone)
+            before[sig] = signal.signal(sig, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        for sig, how in before.items():
+            signal.signal(sig, how)
+        if caught:
+            signal.raise_signal(caught[0])

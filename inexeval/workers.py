@@ -25,14 +25,15 @@ from multiprocessing.connection import wait
 
 from inexeval.errors import Interrupted, OutputError
 
-#: Ctrl-C and SIGTERM: blocked while a worker is forked, until it has set its own handling
-STOP_SIGNALS = {signal.SIGINT, *([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])}
+#: Ctrl-C, SIGTERM and SIGHUP (what the command line handles): blocked while a worker is forked,
+#: until it has set its own handling; a worker they kill is an interruption, not an error
+STOP_SIGNALS = {signal.SIGINT, *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))}
 
 
 def _init_worker(close_fds: Sequence[int]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "SIGTERM"):
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for sig in STOP_SIGNALS - {signal.SIGINT}:
+        signal.signal(sig, signal.SIG_DFL)
     if hasattr(signal, "SIGXFSZ"):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     for fd in close_fds:  # e.g. the results directory's lock: it is the parent's only

@@ -31,7 +31,7 @@ def _scores(cfg: Path) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("name", ["qrels.txt", "runs/good.txt"])
-@PENDING
+
 def test_utf8_bom_in_trec_input_changes_no_score(tmp_path, name):
     cfg = _setup(tmp_path)
     plain = _scores(cfg)
@@ -42,7 +42,7 @@ def test_utf8_bom_in_trec_input_changes_no_score(tmp_path, name):
 
 
 @pytest.mark.parametrize("name", ["qrels.txt", "runs/poor.txt"])
-@PENDING
+
 def test_utf16_trec_input_is_read_like_utf8(tmp_path, name):
     # runs and assessments of every other kind are read in UTF-16 with a byte order mark
     cfg = _setup(tmp_path)

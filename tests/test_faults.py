@@ -77,11 +77,12 @@ def evaluated(tmp_path):
 
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("sig, status, word", [(signal.SIGINT, 130, "interrupted"),
-                                               (signal.SIGTERM, 143, "terminated")])
+                                               (signal.SIGTERM, 143, "terminated (SIGTERM)"),
+                                               (signal.SIGHUP, 129, "terminated (SIGHUP)")])
 @pytest.mark.parametrize("to_group", [True, False])
 def test_signal_mid_run_leaves_the_old_set(evaluated, jobs, sig, status, word, to_group):
-    """The terminal's Ctrl-C (SIGINT to the process group), SIGTERM to the group, or either to the
-    parent alone, while a re-evaluation with other settings scores its runs: one line on standard
+    """The terminal's Ctrl-C (SIGINT to the process group), SIGTERM to the group, the terminal
+    closed (SIGHUP to the group), or any of them to the parent alone, while a re-evaluation with other settings scores its runs: one line on standard
     error, exit 128 + signal, the old set untouched, no staging directory, temporary file or lock
     left, no process left."""
     tmp, cfg, before = evaluated

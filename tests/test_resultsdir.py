@@ -382,3 +382,46 @@ def test_task_directory_not_writable_is_exit_2_before_any_work(setup, monkeypatc
     assert f"{task}: {TASK} in RESULTS_DIR is not writable" in res.output and "Traceback" not in res.output
     assert snapshot(tmp / "results") == before
     assert_clean(tmp / "results")
+
+
+def test_ctrl_c_between_the_two_renames_waits_for_the_swap(setup, monkeypatch):
+    """Ctrl-C arriving once the old set is renamed aside: held back until the new set is in place
+    and the old one removed; then the command stops (130) with the new set complete."""
+    import signal
+
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    real = os.rename
+    sent = []
+
+    def rename(src, dst):
+        real(src, dst)
+        if resultsdir.OLD in str(dst):
+            sent.append(signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(os, "rename", rename)
+    res = invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=strict")
+    assert sent and res.exit_code == 130
+    assert res.output.endswith("inexeval: interrupted\n")
+    assert {f.split("/")[0] for f in run_files(tmp / "results")} == {"strict_on"}
+    assert len(run_files(tmp / "results")) == 4
+    assert_clean(tmp / "results")
+
+
+def test_lock_keeps_another_thread_out(tmp_path):
+    import threading
+
+    errors = []
+    with resultsdir.locked(tmp_path, TASK):
+        def other():
+            try:
+                with resultsdir.locked(tmp_path, TASK):
+                    pass
+            except Exception as e:  # noqa: BLE001 - recorded for the assertion
+                errors.append(e)
+
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+    assert len(errors) == 1 and "is writing these results" in str(errors[0])
