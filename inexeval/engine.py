@@ -249,7 +249,7 @@ def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, se
     """Take the outcomes in run-file order: results, problems, and each run's files put in place
     under the name ``names`` gives its id (or removed, for a run id that an earlier run already has;
     docs/formats.md §9.2.2)."""
-    sources: dict[str, str] = {}  # run id -> its run file
+    sources: dict[str, str] = {}  # run id -> its run file (and line)
     for outcome in outcomes:
         if on_run is not None:
             on_run(outcome.path)
@@ -262,9 +262,10 @@ def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, se
                 discard_pending(tmp)
             first = names.owner(names.names.get(outcome.run_id) or file_component(outcome.run_id))
             ev.problems.append(InputError(f"run id {outcome.run_id!r} is also the id (or file name) of "
-                                          f"{sources.get(first, first)}; run skipped", outcome.source))
+                                          f"{sources.get(first, first)}; run skipped", outcome.source,
+                                          outcome.run_id_line))
             continue
-        sources[outcome.run_id] = outcome.source
+        sources[outcome.run_id] = where(outcome.source, outcome.run_id_line)
         if name != outcome.run_id:
             ev.warnings.append(_renamed(outcome.run_id, name, names, sources))
         for tmp, final in outcome.pending:
@@ -278,6 +279,11 @@ def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, se
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
+
+
+def where(source: str, line: int | None) -> str:
+    """``file:line`` (``file`` alone when the line is unknown)."""
+    return source if line is None else f"{source}:{line}"
 
 
 def _renamed(run_id: str, name: str, names: NameTable, sources: dict[str, str]) -> str:
@@ -305,6 +311,7 @@ class Outcome:
     path: str
     run_id: str | None = None
     source: str = ""
+    run_id_line: int | None = None  # the line of ``source`` the run id was read from
     results: list[RunResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     undefined: dict[str, set[str]] = field(default_factory=dict)
@@ -350,6 +357,7 @@ def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero:
         out.problem = e
         return False
     out.run_id, out.source = run.run_id, run.source
+    out.run_id_line = getattr(run, "run_id_line", None)
     out.warnings.extend(run.warnings)
     unknown = sorted(set(run.topics) - set(scorer.recall_base.topics), key=natural_key)
     if unknown:

@@ -71,6 +71,7 @@ class Run:
     topics: dict[str, list[Hashable]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     unit: str = "element"
+    run_id_line: int | None = None  # where the run id was read (None: from the file name)
 
 
 @dataclass(slots=True)

@@ -190,6 +190,7 @@ class RunReport:
     path: str
     format: str  # "xml" | "text" | "unknown"
     run_id: str | None = None
+    run_id_line: int | None = None  # the line the run id was read from
     task: str | None = None
     run_task: str | None = None
     topics: int = 0
@@ -294,6 +295,7 @@ def validate_run(
     except InputError as exc:
         unreadable = Finding("unreadable", None, exc.line, exc.message)
     report = RunReport(path=reader.source, format=reader.format, run_id=reader.run_id or None,
+                       run_id_line=reader.run_id_line if reader.run_id else None,
                        run_task=reader.task)
     if unreadable is not None:
         report.problems.append(unreadable)
@@ -371,7 +373,7 @@ def validate_runs(
         what = "run name (its file name)" if fol else "run id"
         name = names.assign(run_name)
         if name is None:
-            r.problems.append(Finding("duplicate_run_id", None, None,
+            r.problems.append(Finding("duplicate_run_id", None, None if fol else r.run_id_line,
                                       f"{what} {run_name!r} is also the {'name' if fol else 'id'} of "
                                       f"{first.get(run_name, '?')}; evaluation skips this run"))
             continue
@@ -380,7 +382,7 @@ def validate_runs(
             plain = file_component(run_name)
             other = names.owner(plain) if name != plain else None
             why = f", as {other!r} ({first.get(other, '?')}) has {plain!r}" if other is not None else ""
-            r.warnings.append(Finding("run_name", None, None,
+            r.warnings.append(Finding("run_name", None, None if fol else r.run_id_line,
                                       f"{what} {run_name!r} will be written as {name!r}{why}"))
     return reports
 
@@ -756,7 +758,8 @@ def _validate_trec(path: str | Path, task: str, table: TopicTable | None) -> Run
         report.problems.append(Finding("malformed", None, exc.line, exc.message))
         return report
     said: list[str] = []
-    report = RunReport(path=run.source, format="text", run_id=run_id_of(run, said.append), task=task)
+    report = RunReport(path=run.source, format="text", run_id=run_id_of(run, said.append), task=task,
+                       run_id_line=int(run.line[0]) if len(run.tags) == 1 and run.line.size else None)
     topics, first = np.unique(run.qid, return_index=True)
     order = np.argsort(first, kind="stable")
     counts = np.bincount(np.searchsorted(topics, run.qid), minlength=topics.size)
@@ -764,6 +767,8 @@ def _validate_trec(path: str | Path, task: str, table: TopicTable | None) -> Run
     report.topics = len(report.results_per_topic)
     for message in said:
         report.warnings.append(Finding("run_id", None, None, message))
+    if not run.line.size:  # evaluation scores it as a run that retrieved nothing, and warns
+        report.warnings.append(Finding("empty", None, None, "the run has no result"))
     if table is not None:
         said.clear()
         rank_run(run, table, warn=said.append)

@@ -274,8 +274,9 @@ def test_run_ids_that_share_a_file_name_collide(t1_setup, jobs):
     write_run(tmp / "runs" / "r4.xml", "R_1", R2)
     res = CliRunner().invoke(main, ["-config", config(quant_functions="gen"), "--jobs", jobs])
     assert res.exit_code == 0, res.output
-    assert f"r4.xml: run id 'R_1' written as 'R_1~{id_hash('R_1')}'" in res.output
-    assert "r3.xml: run id 'R 1' written as 'R_1'" in res.output
+    # the line is that of <inex-submission run-id=...>, line 2 of write_run's file
+    assert f"r4.xml:2: run id 'R_1' written as 'R_1~{id_hash('R_1')}', as run id 'R 1' (" in res.output
+    assert "r3.xml:2: run id 'R 1' written as 'R_1'" in res.output
     v = read_tsv(tmp / "out" / "CO.Thorough" / "gen_off" / "R_1.tsv")
     assert_close(float(v[("MAep", "1")]), F(16349, 32400), "the first run keeps its file")
     w = read_tsv(tmp / "out" / "CO.Thorough" / "gen_off" / f"R_1~{id_hash('R_1')}.tsv")

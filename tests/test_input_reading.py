@@ -420,6 +420,28 @@ def test_an_empty_run_is_warned_about_and_keeps_the_table_at_4_decimals(tmp_path
         assert len(value.split(".")[1]) == 4, value  # a row of undefined values switched them to full precision
 
 
+@pytest.mark.parametrize("text", [b"", b"# only a comment\n\n"])
+def test_an_empty_trec_run_is_a_warning_as_for_inex(tmp_path, text):
+    """It was an error (exit 1) where INEX and FOL runs were scored as retrieving nothing, with a warning."""
+    qrels = _write(tmp_path / "qrels.txt", b"1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n")
+    _write(tmp_path / "runs" / "empty.run", text)
+    _write(tmp_path / "runs" / "r.run", b"1 Q0 d2 1 2.0 r\n1 Q0 d1 2 1.0 r\n2 Q0 d3 1 1.0 r\n")
+    cfg = _write(tmp_path / "t.prop", b"TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\n"
+                                      b"RESULTS_DIR: out\nMETRICS: map, num_ret\n")
+    warning = (f"inexeval: warning: {tmp_path}/runs/empty.run: the run has no result (an empty file?): every "
+               "topic is missing from it, so its averages are undefined (0 with -e)")
+    for flags, empty_row in (((), ["-", "-"]), (("-e",), ["0.0000", "0.0000"])):
+        code, out, err = _cli("-config", str(cfg), *flags)
+        assert code == 0 and warning in err, err
+        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:] if line.strip()}
+        # r: AP(1) = (1/2)/1 = 0.5, AP(2) = 1/1 = 1, map = 0.75; 3 results retrieved
+        assert rows == {"empty": empty_row, "r": ["0.7500", "3.0000"]}
+    from inexeval.validate import validate_runs
+
+    (report,) = validate_runs([tmp_path / "runs" / "empty.run"], task="trec")
+    assert report.valid and [f.kind for f in report.warnings] == ["empty"] and report.run_id == "empty"
+
+
 # --------------------------------------------------------------------------- the collection
 
 

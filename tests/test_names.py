@@ -115,8 +115,8 @@ def test_png_legends_and_renames_are_reported(tmp_path):
     cfg = write_inex(tmp_path, ["a/b", "a_b", "$\\frac$", "_under", "007"], ["../x"])
     res = CliRunner().invoke(main, ["-config", str(cfg), "-q", "-png", "--topic-graphs"])
     assert res.exit_code == 0, res.output
-    assert f"r0.xml: run id 'a/b' written as 'a_b'" in res.stderr
-    assert f"r1.xml: run id 'a_b' written as 'a_b~{id_hash('a_b')}', as run id 'a/b' " in res.stderr
+    assert f"r0.xml:2: run id 'a/b' written as 'a_b'" in res.stderr  # line 2: <inex-submission run-id=...>
+    assert f"r1.xml:2: run id 'a_b' written as 'a_b~{id_hash('a_b')}', as run id 'a/b' (" in res.stderr
     assert "topic '../x': its graphs are written to topics/_.._x" in res.stderr
     assert (tmp_path / "out" / "CO.Thorough" / "graphs" / "topics" / "_.._x" / "ep-gr_gen_off.png").exists()
     assert "\n007 " in res.stdout, "a run id that looks like a number is printed as written"
@@ -130,6 +130,7 @@ def test_same_id_twice_is_an_error_and_validate_agrees(tmp_path):
     assert res.stdout.count("same") == 1
     reports = validate_runs(sorted((tmp_path / "runs").iterdir()))
     kinds = [([f.kind for f in r.problems], [f.kind for f in r.warnings]) for r in reports]
+    assert [f.line for r in reports for f in r.problems + r.warnings] == [2, 2, 2, 2], "the run id's line"
     assert kinds == [([], []), (["duplicate_run_id"], []), ([], ["run_name"]), ([], ["run_name"]),
                      ([], ["run_name"])]
     assert reports[3].warnings[0].message == (f"run id 'a_b' will be written as 'a_b~{id_hash('a_b')}', "
@@ -245,3 +246,25 @@ def test_messages_naming_ids_stay_one_line(tmp_path):
     assert all(line.isprintable() for line in res.stderr.split("\n"))
     text = format_reports(validate_runs([run]))
     assert all(line.isprintable() for line in text.split("\n")) and "9\\n9\\u20289" in text
+
+
+def test_trec_runs_sharing_a_tag_name_the_line_of_the_tag(tmp_path):
+    """The skipped run's error and a renamed run's warning point at the line the run id was read from."""
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "sample_data" / "trec"
+    body = (sample / "runs" / "good.txt").read_text().splitlines()
+    tag = body[0].split()[-1]
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "a.txt").write_text("\n".join(body) + "\n")
+    # line 1 a comment, line 2 blank: the tag is read on line 3
+    (tmp_path / "runs" / "b.txt").write_text("# again\n\n" + "\n".join(body) + "\n")
+    renamed = [" ".join(ln.split()[:-1] + ["x/y"]) for ln in body]
+    (tmp_path / "runs" / "c.txt").write_text("\n" + "\n".join(renamed) + "\n")
+    (tmp_path / "c.prop").write_text(f"TASK: trec\nASSESSMENTS_DIR: {sample / 'qrels.txt'}\n"
+                                     "SUBMISSIONRUNS_DIR: runs/\nRESULTS_DIR: out\n")
+    res = CliRunner().invoke(main, ["-config", str(tmp_path / "c.prop"), "--format", "tsv"])
+    assert res.exit_code == 1, res.output
+    assert f"b.txt:3: run id {tag!r} is also the id (or file name) of {tmp_path / 'runs' / 'a.txt'}:1; " \
+           "run skipped" in res.stderr
+    assert "c.txt:2: run id 'x/y' written as 'x_y'" in res.stderr

@@ -56,7 +56,6 @@ def test_bad_qrels_lines(tmp_path, text, line, what):
         ("1 Q0 a 1 1.0 t\n1 Q0 b 2 t\n", 2, "expected 6 columns, found 5"),
         ("1 Q0 a 1 1.0 t\n1 Q0 b 2 high t\n", 2, "bad score"),
         ("1 Q0 a 1 nan t\n", 1, "bad score"),
-        ("# only a comment\n", None, "empty run"),
     ],
 )
 def test_bad_run_lines(tmp_path, text, line, what):
@@ -64,6 +63,14 @@ def test_bad_run_lines(tmp_path, text, line, what):
     with pytest.raises(InputError) as e:
         read_run(r)
     assert e.value.line == line and what in e.value.message
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n"])
+def test_an_empty_run_retrieved_nothing(tmp_path, text):
+    """As for INEX runs (issue 15): no rows, no tag; evaluation names it after its file and warns."""
+    _, r = files(tmp_path, run=text)
+    run = read_run(r)
+    assert run.qid.size == run.docno.size == run.score.size == run.line.size == 0 and run.tags == []
 
 
 def test_gzip_and_stdin(tmp_path, monkeypatch):

@@ -75,7 +75,7 @@ def test_clean_xml_run_summary(tmp_path):
         ("203", [res("an/1995/a1004", A, 0, 2)]),        # line 9: ranks may start at 0
     ])
     r = validate_run(p)
-    assert r == RunReport(path=str(p), format="xml", run_id="r1", task="CO.Focussed", run_task="CO.Focussed",
+    assert r == RunReport(path=str(p), format="xml", run_id="r1", run_id_line=2, task="CO.Focussed", run_task="CO.Focussed",
                           topics=2, results_per_topic={"202": 3, "203": 1}, problems=[], warnings=[])
     assert r.valid
     assert exit_status([r]) == 0
@@ -416,7 +416,7 @@ def test_validate_runs_flags_duplicate_run_ids(tmp_path):
     c = xml_run(tmp_path, [("1", [res("f", A)])], attrs='run-id="other"', name="c.xml")
     ra, rb, rc = validate_runs([a, b, c])
     assert ra.valid and rc.valid
-    assert kinds(rb.problems) == [("duplicate_run_id", None, None)]
+    assert kinds(rb.problems) == [("duplicate_run_id", None, 2)]  # the line of run-id="r1"
     assert rb.problems[0].message == f"run id 'r1' is also the id of {a}; evaluation skips this run"
     assert exit_status([ra, rb, rc]) == 1
 
@@ -435,7 +435,7 @@ def test_format_text_and_json(tmp_path):
     ]
     data = json.loads(format_reports([r], "json"))
     assert data == [{
-        "path": str(p), "format": "xml", "run_id": "r1", "task": "CO.Focussed", "run_task": "CO.Focussed",
+        "path": str(p), "format": "xml", "run_id": "r1", "run_id_line": 2, "task": "CO.Focussed", "run_task": "CO.Focussed",
         "topics": 1, "results_per_topic": {"1": 2}, "valid": False,
         "problems": [{"kind": "duplicate", "topic": "1", "line": 5,
                       "message": "topic 1: f /article[1]/sec[1] already returned at line 4"}],

@@ -24,6 +24,7 @@ import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
 from inexeval.readers.trec import Qrels, TrecRun, read_run
+from inexeval.readers.runs import empty_run_warning, run_id_from_name
 
 __all__ = ["topic_table", "rank_run", "RankedRun", "read_ranked_run"]
 
@@ -212,6 +213,9 @@ def rank_run(
     step 1 (docno order within its topic), S the number of distinct scores.
     """
     say = warn or (lambda msg: None)
+    if not run.qid.size:  # a run that retrieved nothing: every topic empty
+        return (Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.empty(0, dtype=np.int64)),
+                np.zeros(table.size, dtype=bool))
     tidx, unknown_ids = _row_topics(run.qid, table)
     docno, score = run.docno, run.score
     if unknown_ids.size:
@@ -318,9 +322,12 @@ def _qrels_keys(table: TopicTable, vkey: np.ndarray, db: int) -> np.ndarray:
 
 
 def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:
-    """The run id evaluation uses: the tag column's one value, else the file name (said)."""
+    """The run id evaluation uses: the tag column's one value, else the file name (said; an empty
+    run, which has no tag, gets the INEX fallback, the file name without its suffixes)."""
     if len(run.tags) == 1:
         return run.tags[0]
+    if not run.tags:
+        return run_id_from_name(run.source)
     name = Path(run.source).name
     say(f"{run.source}: the tag column holds {len(run.tags)} different run ids; using the file name {name!r}")
     return name
@@ -337,15 +344,17 @@ class RankedRun:
     topics: dict[str, None]
     warnings: list[str] = field(default_factory=list)
     task: str | None = None
+    run_id_line: int | None = None  # the first line with the run id (None: from the file name)
 
 
 def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None) -> RankedRun:
     """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
     run = read_run(path)
-    warnings: list[str] = []
+    warnings: list[str] = [] if run.line.size else [empty_run_warning(run.source)]
     ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append)
     run_id = run_id_of(run, warnings.append)
     topics = dict.fromkeys(table.names[t] for t in np.flatnonzero(present).tolist())
-    return RankedRun(run_id, run.source, ranking, topics, warnings)
+    line = int(run.line[0]) if len(run.tags) == 1 and run.line.size else None
+    return RankedRun(run_id, run.source, ranking, topics, warnings, run_id_line=line)
 
 

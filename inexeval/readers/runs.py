@@ -144,6 +144,7 @@ def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: 
         topics=builder.topics,
         warnings=warnings,
         unit=unit,
+        run_id_line=reader.run_id_line if reader.run_id else None,
     )
 
 
@@ -233,6 +234,7 @@ class RunReader:
         self.max_results = max_results
         self.format = "unknown"
         self.run_id = ""
+        self.run_id_line: int | None = None  # the line the run id was read from
         self.task: str | None = None
 
     def read(self, observer: RunObserver) -> None:
@@ -449,6 +451,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
                     root.sourceline,
                 )
             reader.run_id = (root.get("run-id") or "").strip()
+            reader.run_id_line = root.sourceline if reader.run_id else None
             reader.task = (root.get("task") or "").strip() or None
         if elem.tag != "topic":
             continue
@@ -633,6 +636,7 @@ def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, obs
         tag = cols[at_tag]
         if not run_id:
             run_id = reader.run_id = tag
+            reader.run_id_line = lineno
         elif tag != run_id:
             observer.issue(Issue("run_tag", here, lineno, value=tag))
         if here != topic:

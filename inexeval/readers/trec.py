@@ -361,12 +361,18 @@ def _sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
 
 
 def read_run(path: str | Path) -> TrecRun:
-    """Read a TREC run (``qid Q0 docno rank score tag``) in file order."""
+    """Read a TREC run (``qid Q0 docno rank score tag``) in file order.
+
+    A run without results (an empty file, or only comments and blank lines)
+    is a run that retrieved nothing: no rows and no tag (the caller warns,
+    as for INEX runs, docs/formats.md §8).
+    """
     data, name = read_source(path)
     data = _drop_comments(data)
     starts, ends, lines = _records(data, 6, name, "run")
     if not lines.size:
-        raise InputError("empty run: no results", name)
+        empty = np.empty(0, dtype="S1")
+        return TrecRun(name, empty, empty.copy(), np.empty(0, dtype=np.float64), lines, [])
     qid, docno, tag_col = (_column(data, starts[c::6], ends[c::6]) for c in (0, 2, 5))
     score = _scores(data, starts[4::6], ends[4::6], lines, name)
     if (tag_col == tag_col[0]).all():
