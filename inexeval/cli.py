@@ -226,6 +226,7 @@ Examples:
   inexeval compare -config configs/co-thorough.prop
   inexeval compare -config configs/co-thorough.prop --measure Q --test randomisation
   inexeval compare -config configs/co-thorough.prop --runs Medium,Poor -png
+  inexeval compare -config configs/co-thorough.prop --run 'a,b' --run Poor
   inexeval compare -config configs/co-focussed.prop -config configs/co-thorough.prop
 
 Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
@@ -238,6 +239,9 @@ Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
 @click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
               show_default=True, help="Paired significance test.")
 @click.option("--runs", help="Comma-separated run ids to compare (two runs: also per-topic differences).")
+@click.option("--run", "run_list", multiple=True, metavar="ID",
+              help="A run id to compare, exactly as written (commas and spaces kept); repeat for each run. "
+                   "Instead of --runs.")
 @click.option("--method", type=click.Choice(["kendall", "spearman", "both"]), default="both", show_default=True,
               help="Rank correlation coefficient(s).")
 @click.option("--samples", type=click.IntRange(min=1), default=10000, show_default=True,
@@ -253,14 +257,16 @@ Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
 @click.option("--quiet", is_flag=True, help="No warnings on standard error.")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks.")
 @click.pass_context
-def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, method, samples, seed, level, gnuplot, png,
+def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, level, gnuplot, png,
                 overrides, results_dir, reevaluate, quiet, debug):
     """Rank correlations between measures and quantisations, significance tests between
     runs, and per-topic differences, from one or more configs."""
     from inexeval.comparing import CompareOptions, run_compare
 
     debug = debug or ctx.find_root().params.get("debug", False)  # `inexeval --debug compare` too
-    run_ids = tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else ()
+    if runs is not None and run_list:
+        refuse(ctx, "--runs and --run both name runs: give them one way (--run for ids with commas)")
+    run_ids = tuple(run_list) if run_list else tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else ()
     _check_compare_options(ctx, test, run_ids, gnuplot, png)
     options = CompareOptions(empty_as_zero=empty_as_zero, measure=measure, test=test,
                              runs=run_ids,
@@ -282,11 +288,13 @@ def _check_compare_options(ctx, test, run_ids, gnuplot, png) -> None:
                             "has no samples")
     twice = sorted({r for r in run_ids if run_ids.count(r) > 1})
     if twice:
-        refuse(ctx, f"--runs: run id(s) given twice: {', '.join(twice)}")
+        refuse(ctx, f"--runs/--run: run id(s) given twice: {', '.join(map(repr, twice))}")
     if ctx.params.get("runs") is not None and not run_ids:
         refuse(ctx, "--runs: no run id given")
+    if any(not r.strip() for r in run_ids):
+        refuse(ctx, "--run: an empty run id")
     if (gnuplot or png) and len(run_ids) != 2:
-        refuse(ctx, "-gnu and -png draw the per-topic differences of two runs: give --runs A,B")
+        refuse(ctx, "-gnu and -png draw the per-topic differences of two runs: give --runs A,B (or --run A --run B)")
 
 
 @main.command("inex-eval", add_help_option=False,

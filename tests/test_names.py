@@ -173,6 +173,20 @@ def test_trec_tags_with_control_characters(tmp_path):
     assert sorted(r["run"] for r in summary) == sorted(tags)
 
 
+def test_compare_names_run_ids_with_commas_through_repeated_run(tmp_path):
+    """--runs splits at commas; --run takes one id as written, so any id can be named (issue 15)."""
+    ids = ["a,b", "c, d"]
+    cfg = write_inex(tmp_path, [*ids, "d"], ["1", "2"])
+    res = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--run", "a,b", "--run", "c, d"])
+    assert res.exit_code == 0, res.output
+    sig = json.loads((tmp_path / "out" / "CO.Thorough" / "significance.json").read_text())
+    assert {(r["run_a"], r["run_b"]) for r in sig} == {("a,b", "c, d")}
+    both = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--runs", "d", "--run", "a,b"])
+    assert both.exit_code == 2 and "--runs and --run both name runs" in both.stderr
+    twice = CliRunner().invoke(main, ["compare", "-config", str(cfg), "--run", "a,b", "--run", "a,b"])
+    assert twice.exit_code == 2 and "run id(s) given twice: 'a,b'" in twice.stderr
+
+
 def test_compare_outputs_with_awkward_ids(tmp_path):
     ids = ["a\tb", "c/d'e"]
     cfg = write_inex(tmp_path, [*ids, "a_b"], ["1", "2\n3", 'q"t'])
