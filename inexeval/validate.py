@@ -339,6 +339,9 @@ def _repeated_fields(path: str | Path, report: RunReport) -> None:
                                          f"<result> with several {', '.join(f'<{t}>' for t in twice)}: "
                                          "the last one of each is used"))
                 elem.clear()
+                parent = elem.getparent()  # drop the emptied results too: a topic of 1,000,000 results
+                while parent is not None and elem.getprevious() is not None:  # kept them all (issue 15)
+                    del parent[0]
     except InputError:  # already reported by the first pass
         return
     report.warnings.extend(found)
@@ -423,17 +426,59 @@ def assessments_from(path: str | Path, *, source: str = "--assessments",
 
 
 class _Topic:
-    """What the reader gave of one topic: results submitted, their rsv texts and lines, what is kept."""
+    """What the reader gave of one topic: results submitted, the rsv check's state, what is kept.
 
-    __slots__ = ("first_line", "issues", "kept", "rsv_lines", "rsvs", "submitted")
+    The rsv check runs block by block (:meth:`add_rsvs`), keeping only the
+    last value and the first finding of each kind: memory is bounded by what
+    is kept (MAX_RESULTS), not by what a topic submits (issue 15).
+    """
+
+    __slots__ = ("first_line", "issues", "kept", "submitted", "last_rsv", "n_up", "first_up", "n_bad",
+                 "first_bad")
 
     def __init__(self) -> None:
         self.first_line: int | None = None  # of the first result
         self.submitted = 0
-        self.rsvs: list[object] = []
-        self.rsv_lines: list[int | None] = []
         self.kept: list[tuple[Hashable, int | None]] = []
         self.issues: list[Issue] = []  # this topic's hygiene issues, in the order found
+        self.last_rsv: tuple[float, int | None] | None = None  # the last finite rsv and its line
+        self.n_up = 0  # rsv values above their predecessor (beyond the tolerance)
+        self.first_up: tuple[float, float, int | None] | None = None  # (value, previous, line)
+        self.n_bad = 0  # rsv values that are not finite numbers
+        self.first_bad: tuple[str, int | None] | None = None
+
+    def add_rsvs(self, texts, lines: list[int | None]) -> None:
+        """Check one block's rsv texts (None: absent) against each other and the previous block's last."""
+        values: list[float] = []
+        at: list[int | None] = []
+        for text, line in zip(texts, lines):
+            if type(text) is not str:  # absent (from an XPath, a node that is not text: no .text either)
+                continue
+            v = _float(text)
+            if v is None:
+                self.n_bad += 1
+                self.first_bad = self.first_bad or (text, line)
+                continue
+            values.append(v)
+            at.append(line)
+        if not values:
+            return
+        if self.last_rsv is not None:
+            values.insert(0, self.last_rsv[0])
+            at.insert(0, self.last_rsv[1])
+        self.last_rsv = (values[-1], at[-1])
+        if len(values) < 2:
+            return
+        rsv = np.array(values, dtype=np.float64)
+        a, b = rsv[:-1], rsv[1:]
+        with np.errstate(over="ignore"):
+            up = (b > a) & (b - a > RSV_RTOL * np.maximum(np.abs(a), np.abs(b)))
+        late = np.flatnonzero(up) + 1
+        if late.size:
+            self.n_up += int(late.size)
+            if self.first_up is None:
+                i = int(late[0])
+                self.first_up = (values[i], values[i - 1], at[i])
 
 
 #: Issue kinds that validation reports per topic, after the reading issues.
@@ -467,8 +512,8 @@ class _Recorder(RunObserver):
         if not rec.submitted:
             rec.first_line = lines[0]
         rec.submitted += block.n
-        rec.rsvs.extend(block.rsvs if block.rsvs is not None else [None] * block.n)
-        rec.rsv_lines.extend(lines)
+        if block.rsvs is not None:
+            rec.add_rsvs(block.rsvs, lines)
         rec.kept.extend(zip(keys, lines if kept is None else [lines[i] for i in kept]))
 
 
@@ -648,37 +693,18 @@ def _float(text: object) -> float | None:
 
 
 def _check_rsv(topic: str, rec: _Topic, report: RunReport) -> None:
-    """rsv must not increase down the ranking: rsv[i] > rsv[i-1] beyond 1e-9 relative (docs/measures.md §10)."""
-    values: list[float] = []
-    lines: list[int | None] = []
-    n_bad = 0
-    bad: tuple[str, int | None] | None = None
-    for text, line in zip(rec.rsvs, rec.rsv_lines):
-        if type(text) is not str:  # absent (from an XPath, a node that is not text: no .text either)
-            continue
-        v = _float(text)
-        if v is None:
-            n_bad += 1
-            bad = bad or (text, line)
-            continue
-        values.append(v)
-        lines.append(line)
-    if bad is not None:
+    """rsv must not increase down the ranking: rsv[i] > rsv[i-1] beyond 1e-9 relative (docs/measures.md §10);
+    the findings of :meth:`_Topic.add_rsvs`."""
+    if rec.first_bad is not None:
+        text, line = rec.first_bad
         report.warnings.append(Finding(
-            "rsv", topic, bad[1], f"topic {topic}: {n_bad} rsv value(s) not a finite number, first {bad[0].strip()!r}"))
-    if len(values) < 2:
-        return
-    rsv = np.array(values, dtype=np.float64)
-    a, b = rsv[:-1], rsv[1:]
-    with np.errstate(over="ignore"):
-        up = (b > a) & (b - a > RSV_RTOL * np.maximum(np.abs(a), np.abs(b)))
-    late = np.flatnonzero(up) + 1
-    if late.size:
-        i = int(late[0])
+            "rsv", topic, line, f"topic {topic}: {rec.n_bad} rsv value(s) not a finite number, first {text.strip()!r}"))
+    if rec.first_up is not None:
+        value, previous, line = rec.first_up
         report.warnings.append(Finding(
-            "rsv", topic, lines[i],
-            f"topic {topic}: rsv increases down the ranking at {late.size} result(s), first "
-            f"{values[i]!r} after {values[i - 1]!r}"))
+            "rsv", topic, line,
+            f"topic {topic}: rsv increases down the ranking at {rec.n_up} result(s), first "
+            f"{value!r} after {previous!r}"))
 
 
 def _check_topics(topics: dict[str, _Topic], report: RunReport, assessments: Assessments) -> None:

@@ -492,3 +492,49 @@ def test_nested_topic_is_malformed_as_for_the_evaluator(tmp_path):
     with pytest.raises(InputError) as info:
         read_run(p)
     assert (info.value.line, info.value.message) == (3, "<topic> inside <topic>")
+
+
+@pytest.mark.parametrize("block", [3, 4, 8192])
+def test_rsv_check_across_blocks_keeps_only_its_state(tmp_path, monkeypatch, block):
+    """The rsv check runs block by block (issue 15: it kept every rsv of a topic); an increase at a
+    block boundary and a bad value in a later block are found as in one piece."""
+    from inexeval.readers import runs as runs_module
+
+    from inexeval import readers as readers_module
+    from inexeval import validate as validate_module
+
+    monkeypatch.setattr(runs_module, "_BLOCK", block)
+    monkeypatch.setattr(readers_module, "FEED_BYTES", 64)  # the reader hands blocks over between chunks
+    calls = []
+    add = validate_module._Topic.add_rsvs
+    monkeypatch.setattr(validate_module._Topic, "add_rsvs", lambda self, t, ln: calls.append(len(t)) or add(self, t, ln))
+    rsvs = ["9", "8", "7", "7.5", "6", "x", "5", "5.5", "4"]  # lines 4..12; up at 7.5 (line 7) and 5.5 (line 11)
+    results = [res("f", f"/article[1]/p[{i + 1}]", rsv=r) for i, r in enumerate(rsvs)]
+    p = xml_run(tmp_path, [("1", results)])
+    r = validate_run(p)
+    rsv = [(f.line, f.message) for f in r.warnings if f.kind == "rsv"]
+    assert rsv == [(7, "topic 1: rsv increases down the ranking at 2 result(s), first 7.5 after 7.0"),
+                   (9, "topic 1: 1 rsv value(s) not a finite number, first 'x'")]
+    assert sum(calls) == 9 and (len(calls) > 1) == (block < 9), calls
+
+
+def test_repeated_field_pass_does_not_keep_the_results(tmp_path, monkeypatch):
+    """The second pass (several <file>/<rsv> in one result) removes each result once read: a topic of a
+    million results kept a million emptied elements (issue 15: 282 MB where evaluation takes 58)."""
+    from inexeval import readers as readers_module
+
+    results = [res("f", f"/article[1]/p[{i + 1}]", rsv=1000 - i) for i in range(1000)]
+    results[500] = results[500].replace("</result>", "<rsv>1</rsv></result>")
+    p = xml_run(tmp_path, [("1", results)])
+    held = []
+    real = readers_module.safe_iterparse
+
+    def spy(*args, **kwargs):
+        for event, elem in real(*args, **kwargs):
+            yield event, elem
+            held.append(elem.getparent().index(elem))  # results still before it, once it is dealt with
+
+    monkeypatch.setattr(readers_module, "safe_iterparse", spy)
+    r = validate_run(p)
+    assert [(f.kind, f.line) for f in r.warnings if f.kind == "repeated_field"] == [("repeated_field", 504)]
+    assert len(held) == 1000 and max(held) == 0, "the results read before are gone"
