@@ -120,7 +120,8 @@ def test_two_concurrent_evaluations_with_different_settings(evaluated):
     """A second evaluation of the same task directory while the first runs: it fails at once
     (exit 2, one line naming the other process), and the first one's set is complete."""
     tmp, cfg, _ = evaluated
-    first = start(tmp, "-config", cfg, "--jobs", "2", "--set", "QUANT_FUNCTIONS=strict")
+    first = start(tmp, "-config", cfg, "--jobs", "2", "--set", "QUANT_FUNCTIONS=strict",
+                  slow=3)  # the second must start while the first still runs, on a loaded machine too
     wait_for_runs(tmp, 1, first)
     second_dir = tmp / "second"
     second_dir.mkdir()
