@@ -367,8 +367,10 @@ SCHEMA: tuple[Key, ...] = (
         note="Names are case-insensitive and repeats are ignored. A family may be named by one of its "
              "measures (`MAep` selects `ep/gr`); the whole family is reported. `hixeval` can be added "
              "to every INEX task. A name the task does not know is an error; `inexeval metrics` lists "
-             "every name. For `trec` the names are trec_eval's (`map`, `P_10`, "
-             "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8). Each FOL task has one "
+             "every name. For `trec` the names are the labels trec_eval prints (`map`, `P_10`, "
+             "`ndcg_cut_10`, `utility_2,-1,0,0`, `ndcg_1=3,2=9`, ...; the commas of a label's parameters "
+             "stay with it) and its extensions (docs/measures.md §8); without METRICS, `--format trec_eval` "
+             "prints trec_eval's own default set (§8.5). Each FOL task has one "
              "family, every value inex_eval prints (docs/fol.md §3)."),
     Key("ALPHA", "alpha", parse_alpha, default=1.0,
         doc="Overlap intolerance α, a number in [0, 1]: with OVERLAP on, how much less a result "

@@ -82,7 +82,8 @@ MEASURES: dict[str, str] = {
     "Rprec": "trec_eval: precision at rank R (number of relevant documents)",
     "bpref": "trec_eval: binary preference (Buckley and Voorhees)",
     "recip_rank": "trec_eval: reciprocal rank of the first relevant result",
-    "iprec_at_recall_x": "trec_eval: interpolated precision at recall x (0.00 ... 1.00)",
+    "iprec_at_recall_x": "trec_eval: interpolated precision at recall x (0.00 ... 1.00); x*R rounded (10.0) "
+                         "or truncated after + 0.9 (9.0.8), TREC_EVAL_VERSION",
     "P_k": "trec_eval: precision at rank k",
     "recall_k": "trec_eval: recall at rank k",
     "ndcg": "trec_eval: nDCG over the whole list (gain = rel, discount log2(i+1))",
@@ -188,6 +189,9 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         if not 0.0 <= x <= 1.0:
             raise ConfigError(f"measure {text!r}: recall must be in [0, 1]", source, line)
         return MeasureSpec(f"iprec_at_recall_{x:.2f}", "iprec_at_recall", params=(("x", x),))
+    if low == "relstring" or low.startswith("relstring_"):
+        raise ConfigError(f"measure {text!r} is text (trec_eval's relevance string), not a number: "
+                          "'inexeval trec-eval' prints it (docs/measures.md §8.5)", source, line)
     m = _RPREC_MULT.match(low)
     if m:
         x = float(m.group(1))

@@ -1,4 +1,4 @@
-"""trec_eval's measure sets and labels (docs/measures.md §8.3): which labels ``-m official``,
+"""trec_eval's measure sets and labels (docs/measures.md §8.5): which labels ``-m official``,
 ``-m all_trec`` and ``-m set`` print, in trec_eval's order, how ``-m name.params`` becomes labels,
 and how each label is summarised over topics.
 
