@@ -269,3 +269,21 @@ def test_gain_parameters_scale_as_they_should():
             assert v[a] == pytest.approx(v[b], **TOL), (t, a, b)
         assert v["G"] != pytest.approx(v["G_1=2"], **TOL)
         assert v["rbp"] != pytest.approx(v["rbp_p=0.5"], **TOL)
+
+
+def test_format_trec_eval_without_metrics_prints_trec_eval_default_set(tmp_path):
+    """The labels of `--format trec_eval` without METRICS are trec_eval's default set, in its order;
+    the result files keep inexeval's default set (recall_k, ndcg, ndcg_cut_k as well)."""
+    from click.testing import CliRunner
+
+    from inexeval.cli import main
+    from inexeval.measures.classic import DEFAULT_MEASURES
+
+    root = Path(__file__).resolve().parent.parent
+    res = CliRunner().invoke(main, ["-config", str(root / "configs" / "trec.prop"), "--format", "trec_eval",
+                                    "--quiet", "--results-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    first_run = res.output.split("\nrunid")[0].splitlines()
+    assert [line.split("\t")[0].strip() for line in first_run] == classic_sets.trec_eval_set("official")
+    written = (tmp_path / "trec" / "summary.tsv").read_text().splitlines()[0].split("\t")
+    assert set(DEFAULT_MEASURES) <= set(written)
