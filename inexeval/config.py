@@ -58,6 +58,7 @@ from inexeval.configvalues import (
     parse_t2i_tolerance,
     parse_task,
     parse_text,
+    parse_trec_eval_version,
     split_items,
 )
 from inexeval.errors import ConfigError, ConfigErrors
@@ -104,6 +105,7 @@ class Config:
     q_beta: float
     rel_level: int
     gains: tuple[tuple[int, float], ...] | None  # GAINS: level -> gain
+    trec_eval_version: str  # TREC_EVAL_VERSION: "10.0" or "9.0.8"
     f_beta: float  # F_BETA (FOL Relevant in Context)
     bep_distance: int  # BEP_DISTANCE (FOL Best in Context)
     t2i_tolerance: int  # T2I_TOLERANCE (FOL T2I)
@@ -365,8 +367,10 @@ SCHEMA: tuple[Key, ...] = (
         note="Names are case-insensitive and repeats are ignored. A family may be named by one of its "
              "measures (`MAep` selects `ep/gr`); the whole family is reported. `hixeval` can be added "
              "to every INEX task. A name the task does not know is an error; `inexeval metrics` lists "
-             "every name. For `trec` the names are trec_eval's (`map`, `P_10`, "
-             "`ndcg_cut_10`, ...) and its extensions (docs/measures.md §8). Each FOL task has one "
+             "every name. For `trec` the names are the labels trec_eval prints (`map`, `P_10`, "
+             "`ndcg_cut_10`, `utility_2,-1,0,0`, `ndcg_1=3,2=9`, ...; the commas of a label's parameters "
+             "stay with it) and its extensions (docs/measures.md §8); without METRICS, `--format trec_eval` "
+             "prints trec_eval's own default set (§8.5). Each FOL task has one "
              "family, every value inex_eval prints (docs/fol.md §3)."),
     Key("ALPHA", "alpha", parse_alpha, default=1.0,
         doc="Overlap intolerance α, a number in [0, 1]: with OVERLAP on, how much less a result "
@@ -462,6 +466,12 @@ SCHEMA: tuple[Key, ...] = (
             "`level:gain` items (levels ≥ 1, gains ≥ 0).",
         note="Levels not listed keep their level as gain. In YAML (and in a dict) it may also be "
              "a mapping `{1: 1, 2: 2}`."),
+    Key("TREC_EVAL_VERSION", "trec_eval_version", parse_trec_eval_version, default="10.0",
+        doc="`trec` only: whose numbers the classic measures give, trec_eval `10.0` or `9.0.8` (the "
+            "one pytrec_eval and ir_measures embed).",
+        note="They differ where a recall level becomes a rank cut-off (`iprec_at_recall`, `11pt_avg`: "
+             "10.0 rounds x·R half away from zero, 9.0.8 truncates x·R + 0.9) and in `rbp`, whose gains "
+             "10.0 rescales to [0, 1] when a level is above 1 (docs/measures.md §8.4)."),
     Key("F_BETA", "f_beta", parse_f_beta, default=0.25,
         doc="`FOL.RelevantInContext` only: β of each article's F score, a number ≥ 0 (inex_eval's "
             "`-beta`; docs/fol.md §4).",

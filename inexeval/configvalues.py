@@ -117,10 +117,29 @@ def parse_task(raw: str, base: Path) -> str:
 _METRICS_COMMA = re.compile(r",(?![^()]*\))")
 
 
+_TREC_LIST_LABEL = re.compile(r"^(utility|11pt_avg|set_f)_", re.I)
+_TREC_PAIR_LABEL = re.compile(r"^(ndcg_rel|ndcg|rndcg|g|rbp)_[^_]*=", re.I)
+_PARAM_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+_PARAM_PAIR = re.compile(r"^([+-]?\d+|p)=\S+$", re.I)
+
+
+def _join_trec_params(items: list[str]) -> list[str]:
+    """trec_eval's labels keep their commas: ``utility_2,-1,0,0`` and ``ndcg_1=3,2=9`` are one
+    METRICS item each (a number or ``level=gain`` is never a measure name of its own)."""
+    out: list[str] = []
+    for item in items:
+        if out and ((_TREC_LIST_LABEL.match(out[-1]) and _PARAM_NUMBER.match(item))
+                    or (_TREC_PAIR_LABEL.match(out[-1]) and _PARAM_PAIR.match(item))):
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
 def parse_metrics(raw: str, base: Path) -> tuple[str, ...]:
     """METRICS: names lower-cased, repeats dropped (resolved against the measures later); commas
     inside a name's parentheses belong to the name."""
-    names = [item.strip() for item in _METRICS_COMMA.split(raw) if item.strip()]
+    names = _join_trec_params([item.strip() for item in _METRICS_COMMA.split(raw) if item.strip()])
     if not names:
         raise Problem("no value given")
     return unique(item.lower() for item in names)
@@ -237,6 +256,18 @@ def parse_t2i_tolerance(raw: str, base: Path) -> int:
 def parse_rel_level(raw: str, base: Path) -> int:
     """REL_LEVEL: one positive integer."""
     return _positive_int(one(raw))
+
+
+#: trec_eval versions whose numbers the classic measures reproduce (docs/measures.md §8.4).
+TREC_EVAL_VERSIONS = ("10.0", "9.0.8")
+
+
+def parse_trec_eval_version(raw: str, base: Path) -> str:
+    """TREC_EVAL_VERSION: ``10.0`` or ``9.0.8``."""
+    text = one(raw).strip()
+    if text not in TREC_EVAL_VERSIONS:
+        raise Problem(f"{text!r} is not a trec_eval version inexeval follows (10.0 or 9.0.8)")
+    return text
 
 
 def parse_gains(raw: str, base: Path) -> tuple[tuple[int, float], ...]:

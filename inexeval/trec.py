@@ -32,6 +32,7 @@ def evaluate_trec(
     empty_as_zero: bool = False,
     max_results: int | None = None,
     warn: Callable[[str], None] | None = None,
+    trec_eval_version: str = "10.0",
 ) -> tuple[list[RunResult], list[InputError]]:
     """Score every run of RUN_PATHS against the qrels.
 
@@ -39,6 +40,8 @@ def evaluate_trec(
     or ``rel_level`` < 1 raises ConfigError; a bad qrels file raises
     InputError; a bad run file is returned in the error list and the other
     runs are still scored.  Warnings go to ``warn`` (default: standard error).
+    ``trec_eval_version``: ``10.0`` (default) or ``9.0.8``, whose numbers to give
+    (TREC_EVAL_VERSION, docs/measures.md §8.4).
     """
     from inexeval.engine import evaluate
 
@@ -49,7 +52,7 @@ def evaluate_trec(
         raise ConfigError(f"MAX_RESULTS must be >= 1, not {max_results}")
     # paths are set after loading: "-" (standard input) is not a file a config key can name
     keys: dict = {"TASK": "trec", "ASSESSMENTS_DIR": ".", "SUBMISSIONRUNS_DIR": ".", "REL_LEVEL": rel_level,
-                  "Q_BETA": q_beta}
+                  "Q_BETA": q_beta, "TREC_EVAL_VERSION": trec_eval_version}
     if measures is not None:
         keys["METRICS"] = list(measures)
     if max_results is not None:

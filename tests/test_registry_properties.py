@@ -316,6 +316,10 @@ TREC_PATTERNS = [
     "nDCG@10", "nDCG@3(b=3)", "nDCG@5(agr)", "DCG@5", "DCG@4(b=3,agr)", "CG@5", "CG@3(agr)",
     "AWP", "AWP(agr)", "AGR", "R-WP", "R-WP(agr)", "Q", "Q(beta=0.5)", "Q(agr)", "R", "R(beta=0.5,agr)",
     "F@5(b=0.5)", "F@10", "MRR@3", "MRR", "P_3", "recall_7", "ndcg_cut_2", "iprec_at_recall_0.35",
+    "infAP", "gm_bpref", "Rprec_mult_0.40", "utility", "11pt_avg", "11pt_avg_.25,.5", "binG", "G", "G_1=2,2=1",
+    "ndcg_1=3,2=9", "ndcg_rel", "ndcg_rel_2=5", "Rndcg", "Rndcg_1=2", "map_cut_10", "relative_P_5", "success_3",
+    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "set_F_0.5", "num_nonrel_judged_ret", "rbp",
+    "rbp_p=0.5", "rbp_resid", "unj_5",
 ]
 #: E@k = 1 - F@k is lower-is-better: an empty ranking scores 1 on it, not 0.
 TREC_ONE_WHEN_EMPTY = ["E@5", "E@3(b=2)"]

@@ -178,6 +178,7 @@ def test_cli_trec_eval_layout_matches_pytrec_eval_on_sample_data():
 
     root = Path(__file__).resolve().parent.parent
     res = CliRunner().invoke(main, ["-config", str(root / "configs" / "trec.prop"), "-q", "--format", "trec_eval",
+                                    "--set", "METRICS=map, P_10, ndcg_cut_10, bpref, recip_rank",
                                     "--quiet", "--results-dir", "/tmp/inexeval-trec-test"])
     assert res.exit_code == 0, res.output
     qrels: dict = {}

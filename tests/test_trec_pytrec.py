@@ -1,5 +1,7 @@
 """trec_eval measures against pytrec_eval (trec_eval embedded) on seeded random qrels and runs.
 
+Under TREC_EVAL_VERSION 9.0.8, the trec_eval pytrec_eval embeds (10.0's cut-off rounding
+is checked against trec_eval 10.0's own test outputs in test_trec_eval_10.py).
 pytrec_eval evaluates topic by topic; the averaging rules (docs/measures.md §8, §10)
 are applied here by hand to its per-topic values and compared with
 inexeval's averages.  Tolerance: abs/rel 1e-9.
@@ -81,8 +83,8 @@ def test_against_pytrec_eval(tmp_path, seed, empty_as_zero, rel_level):
     qrels, run = make_case(seed)
     qpath, rpath = write(tmp_path, qrels, run)
     results, errors = evaluate_trec(
-        qpath, [rpath], measures=None, rel_level=rel_level, empty_as_zero=empty_as_zero, warn=lambda m: None
-    )
+        qpath, [rpath], measures=None, rel_level=rel_level, empty_as_zero=empty_as_zero, warn=lambda m: None,
+        trec_eval_version="9.0.8")
     assert errors == []
     (res,) = results
     assert res.run_id == "runA"
@@ -134,7 +136,8 @@ def test_extra_cutoffs_against_pytrec_eval(tmp_path):
     """Non-default cut-offs (P_3, recall_7, ndcg_cut_2) follow the same rules."""
     qrels, run = make_case(99)
     qpath, rpath = write(tmp_path, qrels, run)
-    (res,), _ = evaluate_trec(qpath, [rpath], measures=["P_3", "recall_7", "ndcg_cut_2"], warn=lambda m: None)
+    (res,), _ = evaluate_trec(qpath, [rpath], measures=["P_3", "recall_7", "ndcg_cut_2"], warn=lambda m: None,
+                                trec_eval_version="9.0.8")
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P.3", "recall.7", "ndcg_cut.2"}).evaluate(run)
     for t, vals in res.per_topic.items():
         if vals["P_3"] is not None:

@@ -2,12 +2,21 @@
 
 Measure names (``METRICS``; matched case-insensitively, written canonically):
 
-trec_eval's, with its meanings (see :mod:`inexeval.measures.classic_trec`):
+trec_eval's, named as trec_eval prints them, with its meanings (see
+:mod:`inexeval.measures.classic_trec` and :mod:`inexeval.measures.classic_trec_more`):
 ``num_ret``, ``num_rel``, ``num_rel_ret``, ``map``, ``gm_map``, ``Rprec``,
 ``bpref``, ``recip_rank``, ``iprec_at_recall_x`` (x = 0.00 … 1.00, two
 decimals), ``P_k``, ``recall_k``, ``ndcg``, ``ndcg_cut_k`` (any k >= 1;
 the default set uses trec_eval's cut-offs 5, 10, 15, 20, 30, 100, 200, 500,
-1000).
+1000), ``infAP``, ``gm_bpref``, ``Rprec_mult_x``, ``utility``, ``11pt_avg``,
+``binG``, ``G``, ``ndcg_rel``, ``Rndcg``, ``map_cut_k``, ``relative_P_k``,
+``success_k``, ``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``,
+``set_F``, ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_k``, and
+the parameterised labels trec_eval prints: ``utility_2,-1,0,0``,
+``11pt_avg_.25,.5,.75``, ``set_F_0.5``, ``ndcg_1=3,2=9`` (also ``ndcg_rel_…``,
+``Rndcg_…``, ``G_…``: level=gain pairs), ``rbp_p=0.8``.  :func:`trec_eval_set`
+lists trec_eval's ``official`` (default), ``all_trec`` and ``set`` measure sets
+in its order; :func:`trec_eval_labels` turns ``-m name.params`` into labels.
 
 Beyond trec_eval (see :mod:`inexeval.measures.classic_graded`); parameters
 go in parentheses, ``name=value``, comma-separated, and are written only
@@ -40,11 +49,13 @@ from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_trec import TrecState
+from inexeval.measures.classic_trec_more import MoreState
 from inexeval.measures.registry import Measure, Params, RunInput, register_resolver
 
 #: trec_eval's default cut-offs for P, recall and ndcg_cut.
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_POINTS = tuple(f"{p / 10:.2f}" for p in range(11))
+_ELEVEN = tuple(p / 10 for p in range(11))
 
 #: The default measure set: trec_eval's standard measures plus recall and ndcg (docs/measures.md §8).
 DEFAULT_MEASURES: tuple[str, ...] = (
@@ -71,7 +82,8 @@ MEASURES: dict[str, str] = {
     "Rprec": "trec_eval: precision at rank R (number of relevant documents)",
     "bpref": "trec_eval: binary preference (Buckley and Voorhees)",
     "recip_rank": "trec_eval: reciprocal rank of the first relevant result",
-    "iprec_at_recall_x": "trec_eval: interpolated precision at recall x (0.00 ... 1.00)",
+    "iprec_at_recall_x": "trec_eval: interpolated precision at recall x (0.00 ... 1.00); x*R rounded (10.0) "
+                         "or truncated after + 0.9 (9.0.8), TREC_EVAL_VERSION",
     "P_k": "trec_eval: precision at rank k",
     "recall_k": "trec_eval: recall at rank k",
     "ndcg": "trec_eval: nDCG over the whole list (gain = rel, discount log2(i+1))",
@@ -87,14 +99,49 @@ MEASURES: dict[str, str] = {
     "R(beta=Q_BETA)": "seed 003: Sakai's R-measure",
     "AGR": "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG",
     "MRR@k": "seed 004: reciprocal rank with rank threshold k (MRR: no threshold)",
+    "infAP": "trec_eval: inferred AP (Yilmaz and Aslam), qrels value -1 = pooled but unjudged",
+    "gm_bpref": "trec_eval: geometric mean of bpref (floor 0.00001)",
+    "Rprec_mult_x": "trec_eval: precision at rank trunc(x*R + 0.9) (x = 0.20 ... 2.00)",
+    "utility": "trec_eval: set utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret "
+               "(utility_a,b,c,d; default 1,-1,0,0)",
+    "11pt_avg": "trec_eval: mean interpolated precision at recall 0.0, 0.1, ... 1.0 (11pt_avg_x,y,...)",
+    "binG": "trec_eval: binary G, mean over relevant of 1/log2(2 + nonrelevant above)",
+    "G": "trec_eval: normalised gain G (gains: G_level=gain,...)",
+    "ndcg_level=gain,...": "trec_eval: ndcg with the given gains per relevance level",
+    "ndcg_rel": "trec_eval: ndcg averaged over the relevant documents (ndcg_rel_level=gain,...)",
+    "Rndcg": "trec_eval: ndcg averaged at the ranks where the ideal gain changes (Rndcg_level=gain,...)",
+    "map_cut_k": "trec_eval: average precision over the first k results",
+    "relative_P_k": "trec_eval: precision at k over the best possible, count(k)/min(k, R)",
+    "success_k": "trec_eval: 1 if a relevant result is in the first k",
+    "set_P": "trec_eval: relevant retrieved / retrieved",
+    "set_relative_P": "trec_eval: relevant retrieved / min(retrieved, R)",
+    "set_recall": "trec_eval: relevant retrieved / R",
+    "set_map": "trec_eval: set_P * set_recall",
+    "set_F": "trec_eval: (x+1)PR/(xP+R) of set_P and set_recall, x = 1 (set_F_x)",
+    "num_nonrel_judged_ret": "trec_eval: judged non-relevant documents retrieved (summed over topics)",
+    "rbp": "trec_eval: rank-biased precision, persistence p = 0.9 (rbp_p=x)",
+    "rbp_resid": "trec_eval: rank-biased precision residual of the unjudged results (p = 0.9)",
+    "unj_k": "trec_eval 10.0: fraction of unjudged results in the first k",
 }
 
 _FIXED = {
     n.lower(): n
-    for n in ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg")
+    for n in ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg",
+              "infAP", "gm_bpref", "utility", "11pt_avg", "binG", "G", "ndcg_rel", "Rndcg", "set_P",
+              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid")
 }
-_TREC_CUT = re.compile(r"^(p|recall|ndcg_cut)_(\d+)$")
+_CUT_CANON = {"p": "P", "recall": "recall", "ndcg_cut": "ndcg_cut", "map_cut": "map_cut",
+              "relative_p": "relative_P", "success": "success", "unj": "unj"}
+_TREC_CUT = re.compile(r"^(p|recall|ndcg_cut|map_cut|relative_p|success|unj)_(\d+)$")
 _IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
+_RPREC_MULT = re.compile(r"^rprec_mult_(\d*\.?\d+)$")
+#: trec_eval's name=value parameters, printed after the name: ndcg_1=3,2=9
+_PAIRS = re.compile(r"^(ndcg_rel|ndcg|rndcg|g|rbp)_([^_].*=.*)$")
+#: trec_eval's comma-separated numbers, printed after the name: utility_2,-1,0,0
+_LISTS = re.compile(r"^(utility|11pt_avg|set_f)_(.+)$")
+_PARAM_CANON = {"ndcg_rel": "ndcg_rel", "ndcg": "ndcg", "rndcg": "Rndcg", "g": "G", "rbp": "rbp",
+                "utility": "utility", "11pt_avg": "11pt_avg", "set_f": "set_F"}
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _EXTRA = re.compile(r"^(f|e|cg|dcg|ndcg|awp|r-wp|q|r|agr|mrr)(?:@(\d+))?(?:\((.*)\))?$")
 _EXTRA_CANON = {"f": "F", "e": "E", "cg": "CG", "dcg": "DCG", "ndcg": "nDCG", "awp": "AWP",
                 "r-wp": "R-WP", "q": "Q", "r": "R", "agr": "AGR", "mrr": "MRR"}
@@ -117,6 +164,7 @@ class MeasureSpec:
     family: str
     k: int | None = None
     params: tuple[tuple[str, float], ...] = field(default=())
+    values: tuple[float, ...] = field(default=())  # trec_eval's list parameters (utility, 11pt_avg, set_F)
 
     def param(self, key: str, default: float) -> float:
         return dict(self.params).get(key, default)
@@ -130,7 +178,7 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         return MeasureSpec(_FIXED[low], _FIXED[low])
     m = _TREC_CUT.match(low)
     if m:
-        fam = {"p": "P", "recall": "recall", "ndcg_cut": "ndcg_cut"}[m.group(1)]
+        fam = _CUT_CANON[m.group(1)]
         k = int(m.group(2))
         if k < 1:
             raise ConfigError(f"measure {text!r}: the cut-off must be >= 1", source, line)
@@ -141,6 +189,16 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         if not 0.0 <= x <= 1.0:
             raise ConfigError(f"measure {text!r}: recall must be in [0, 1]", source, line)
         return MeasureSpec(f"iprec_at_recall_{x:.2f}", "iprec_at_recall", params=(("x", x),))
+    if low == "relstring" or low.startswith("relstring_"):
+        raise ConfigError(f"measure {text!r} is text (trec_eval's relevance string), not a number: "
+                          "'inexeval trec-eval' prints it (docs/measures.md §8.5)", source, line)
+    m = _RPREC_MULT.match(low)
+    if m:
+        x = float(m.group(1))
+        return MeasureSpec(f"Rprec_mult_{x:.2f}", "Rprec_mult", params=(("x", x),))
+    spec = _parse_trec_params(text, low, source, line)
+    if spec is not None:
+        return spec
     m = _EXTRA.match(low)
     if not m:
         raise ConfigError(f"unknown measure {text!r} (see 'inexeval metrics')", source, line)
@@ -180,6 +238,34 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
     return MeasureSpec(name, fam, k, tuple(sorted(params.items())))
 
 
+def _parse_trec_params(text: str, low: str, source: object | None, line: int | None) -> MeasureSpec | None:
+    """trec_eval's parameterised labels (``utility_2,-1,0,0``, ``ndcg_1=3,2=9``), or None."""
+    m = _PAIRS.match(low)
+    if m:
+        fam, raw = _PARAM_CANON[m.group(1)], m.group(2)
+        pairs = []
+        for item in raw.split(","):
+            key, eq, val = item.partition("=")
+            ok_key = key == "p" if fam == "rbp" else bool(re.fullmatch(r"[+-]?\d+", key))
+            if not eq or not ok_key or not _NUMBER.match(val):
+                want = "p=x" if fam == "rbp" else "level=gain"
+                raise ConfigError(f"measure {text!r}: {item!r} is not {want}", source, line)
+            pairs.append((key, float(val)))
+        family = {"ndcg": "ndcg_p"}.get(fam, fam)
+        return MeasureSpec(f"{fam}_{raw}", family, params=tuple(pairs))
+    m = _LISTS.match(low)
+    if m:
+        fam, raw = _PARAM_CANON[m.group(1)], m.group(2)
+        items = raw.split(",")
+        if not all(_NUMBER.match(v) for v in items):
+            raise ConfigError(f"measure {text!r}: the parameters must be numbers, comma-separated", source, line)
+        want = {"utility": 4, "set_F": 1}.get(fam)
+        if want is not None and len(items) != want:
+            raise ConfigError(f"measure {text!r}: {fam} takes {want} number(s)", source, line)
+        return MeasureSpec(f"{fam}_{raw}", fam, values=tuple(float(v) for v in items))
+    return None
+
+
 def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpec]:
     """Parse a METRICS list (None: the default set), dropping repeated measures."""
     specs, seen = [], set()
@@ -194,10 +280,21 @@ def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpe
 class Kernels:
     """The per-run states the kernels read: trec_eval's, and the graded ones (plain and agr)."""
 
-    def __init__(self, ranking: Ranking, gains: dict[int, float] | None, q_beta: float):
+    def __init__(self, ranking: Ranking, gains: dict[int, float] | None, q_beta: float,
+                 version: str = "10.0", num_docs: int = 0):
         self.trec = TrecState(ranking)
         self.ranking, self.gains, self.q_beta = ranking, gains, q_beta
+        self.version = version
         self._graded: dict[bool, GradedState] = {}
+        self._more: MoreState | None = None
+        self._num_docs = num_docs
+
+    @property
+    def more(self) -> MoreState:
+        """The state of the measures of :mod:`inexeval.measures.classic_trec_more`."""
+        if self._more is None:
+            self._more = MoreState(self.ranking, self.trec, self.version, self._num_docs)
+        return self._more
 
     def graded(self, agr: bool = False) -> GradedState:
         if agr not in self._graded:
@@ -250,7 +347,8 @@ FAMILIES: dict[str, Family] = {
     "Rprec": Family(lambda k, s: k.trec.rprec(), ideal=_always),
     "bpref": Family(lambda k, s: k.trec.bpref(), ideal=_always),
     "recip_rank": Family(lambda k, s: k.trec.recip_rank(), ideal=_always),
-    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0)), ideal=_always),
+    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(
+        s.param("x", 0.0), k.more.iprec_cutoff(s.param("x", 0.0))), ideal=_always),
     "P": Family(lambda k, s: k.trec.precision(s.k)),
     "recall": Family(lambda k, s: k.trec.recall(s.k)),
     "ndcg": Family(lambda k, s: k.trec.ndcg(), ideal=_trec_gains),
@@ -266,6 +364,31 @@ FAMILIES: dict[str, Family] = {
     "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     "MRR": Family(lambda k, s: k.graded().mrr(s.k), ideal=_always),
+    # trec_eval's all_trec measures (classic_trec_more, docs/measures.md §8.2)
+    "infAP": Family(lambda k, s: k.more.infap()),
+    "gm_bpref": Family(lambda k, s: k.trec.bpref(), "gmean", per_topic_reported=False),
+    "Rprec_mult": Family(lambda k, s: k.more.rprec_mult(s.param("x", 1.0))),
+    "utility": Family(lambda k, s: k.more.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
+    "11pt_avg": Family(lambda k, s: k.more.eleven_pt_avg(s.values or _ELEVEN)),
+    "binG": Family(lambda k, s: k.more.bin_g()),
+    "G": Family(lambda k, s: k.more.g_measure(s.params), bounded=False),
+    "ndcg_p": Family(lambda k, s: k.more.ndcg(s.params), bounded=False),
+    "ndcg_rel": Family(lambda k, s: k.more.ndcg_rel(s.params), bounded=False),
+    "Rndcg": Family(lambda k, s: k.more.rndcg(s.params), bounded=False),
+    "map_cut": Family(lambda k, s: k.more.map_cut(s.k)),
+    "relative_P": Family(lambda k, s: k.more.relative_p(s.k)),
+    "success": Family(lambda k, s: k.more.success(s.k)),
+    "set_P": Family(lambda k, s: k.more.set_p()),
+    "set_relative_P": Family(lambda k, s: k.more.set_relative_p()),
+    "set_recall": Family(lambda k, s: k.more.set_recall()),
+    "set_map": Family(lambda k, s: k.more.set_map()),
+    "set_F": Family(lambda k, s: k.more.set_f(s.values[0] if s.values else 1.0)),
+    "num_nonrel_judged_ret": Family(lambda k, s: k.more.num_nonrel_judged_ret(), "sum", integer=True,
+                                    bounded=False),
+    "rbp": Family(lambda k, s: k.more.rbp(s.param("p", 0.9), tuple(x for x in s.params if x[0] != "p")),
+                  bounded=False),
+    "rbp_resid": Family(lambda k, s: k.more.rbp_resid()),
+    "unj": Family(lambda k, s: k.more.unj(s.k)),
 }
 
 
@@ -275,9 +398,10 @@ def compute(
     *,
     gains: dict[int, float] | None = None,
     q_beta: float = 1.0,
+    version: str = "10.0",
 ) -> dict[str, np.ndarray]:
     """Per-topic values (one float per topic of ``ranking.table``) of every measure in SPECS."""
-    kernels = Kernels(ranking, gains, q_beta)
+    kernels = Kernels(ranking, gains, q_beta, version)
     return {s.name: np.asarray(FAMILIES[s.family].kernel(kernels, s), dtype=np.float64) for s in specs}
 
 
@@ -296,7 +420,8 @@ def _compute_all(spec: MeasureSpec):
         kernels = r.memo.get("classic")
         if kernels is None:
             gains = dict(r.params.gains) if r.params.gains else None
-            kernels = r.memo["classic"] = Kernels(r.run.ranking, gains, r.params.q_beta)
+            kernels = r.memo["classic"] = Kernels(r.run.ranking, gains, r.params.q_beta,
+                                                  r.params.trec_eval_version)
         values = np.asarray(family.kernel(kernels, spec), dtype=np.float64).tolist()
         table = r.recall_base
         index, defined = table.index, (table.num_rel > 0).tolist()
@@ -319,7 +444,7 @@ def resolve(name: str) -> Measure:
     if m is None:
         family = FAMILIES[spec.family]
         m = _RESOLVED[spec.name] = Measure(
-            name=spec.name, strategies=STRATEGIES, params=("REL_LEVEL", "GAINS", "Q_BETA"),
+            name=spec.name, strategies=STRATEGIES, params=("REL_LEVEL", "GAINS", "Q_BETA", "TREC_EVAL_VERSION"),
             description=MEASURES.get(spec.name, spec.family),
             outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
             compute_all=_compute_all(spec), aggregate=lambda n, a=family.aggregate: a,

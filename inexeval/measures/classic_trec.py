@@ -18,9 +18,9 @@ textbook form:
   n_i counts judged non-relevant results above d_i (0 <= rel < rel_level)
   and N all judged non-relevant documents; a term with n_i = 0 is 1;
 - ``iprec_at_recall_x`` = max{count(i)/i : i >= rank of the k-th relevant
-  result}, with k = trunc(x·R + 0.9) computed in double precision (the
-  cut-off rule of the trec_eval that pytrec_eval embeds; k = 0 means k = 1);
-  0 if k > count(L);
+  result}, with k = round(x·R) half away from zero (trec_eval 10.0) or
+  trunc(x·R + 0.9) (9.0.8, which pytrec_eval embeds), computed in double
+  precision; k = 0 means k = 1; 0 if k > count(L);
 - ``ndcg`` = DCG/IDCG with DCG = Σ_i g(d_i)/log2(i + 1), g = rel for rel > 0
   (trec_eval's default gains: the relevance value, whatever ``rel_level``),
   IDCG the DCG of all judged documents sorted by gain; ``ndcg_cut_k`` the
@@ -103,8 +103,10 @@ class TrecState:
             self._rel_prec = (self.count[rows] / self.rank[rows], np.searchsorted(rows, self.start))
         return self._rel_prec
 
-    def iprec_at_recall(self, x: float) -> np.ndarray:
-        k = np.trunc(x * self.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+    def iprec_at_recall(self, x: float, cutoff: np.ndarray | None = None) -> np.ndarray:
+        """Interpolated precision at recall x; CUTOFF: the relevant count reaching it per topic
+        (default 9.0.8's trunc(x·R + 0.9); 10.0's rounding comes from classic_trec_more)."""
+        k = np.trunc(x * self.num_rel.astype(np.float64) + 0.9).astype(np.int64) if cutoff is None else cutoff
         k = np.maximum(k, 1)
         prec, rel_start = self._relevant_precisions()  # rel_start: segment starts among relevant rows
         lo = rel_start[:-1] + k - 1

@@ -79,6 +79,7 @@ class Params:
     f_beta: float = 0.25  # F_BETA (FOL Relevant in Context)
     bep_distance: int = 500  # BEP_DISTANCE (FOL Best in Context)
     t2i_tolerance: int = 300  # T2I_TOLERANCE (FOL T2I)
+    trec_eval_version: str = "10.0"  # TREC_EVAL_VERSION (classic measures, docs/measures.md §8.4)
 
 
 @dataclass(frozen=True)

@@ -59,4 +59,19 @@ def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False)
     integer |= frozenset(n for m in ev.measures if m.name.startswith("fol-")
                          for n in m.outputs(ev.params) if n in COUNTS)
     hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
-    return format_trec_eval(ev.results, digits, per_query=per_query, integer=integer, not_per_topic=hidden)
+    return format_trec_eval(_trec_default_set(ev), digits, per_query=per_query, integer=integer,
+                            not_per_topic=hidden)
+
+
+def _trec_default_set(ev) -> list[RunResult]:
+    """Without METRICS, a ``trec`` evaluation prints trec_eval's own default set, not inexeval's
+    larger default (docs/measures.md §8.5)."""
+    from dataclasses import replace
+
+    from inexeval.measures.classic import STRATEGIES
+    from inexeval.measures.classic_sets import trec_eval_set
+
+    if ev.config.metrics or ev.config.strategy not in STRATEGIES:
+        return ev.results
+    keep = set(trec_eval_set("official"))
+    return [replace(r, measures=[n for n in r.measures if n in keep]) for r in ev.results]
