@@ -40,7 +40,7 @@ def _png(path: Path, title: str, xlabel: str, ylabel: str, labels, columns, matr
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(max(6, 0.4 * len(labels) * max(1, len(columns)) / 3), 4), dpi=100)
+    fig, ax = plt.subplots(figsize=(max(8, 0.4 * len(labels) * max(1, len(columns)) / 3), 4), dpi=100)
     if bars:
         width = 0.8 / max(1, len(columns))
         for k, c in enumerate(columns):
@@ -52,7 +52,8 @@ def _png(path: Path, title: str, xlabel: str, ylabel: str, labels, columns, matr
         for k, c in enumerate(columns):
             ax.plot(x, matrix[:, k], marker="o", label=cell(c))
         ax.set_xscale("log")
-    ax.set(title=cell(title).replace("$", r"\$"), xlabel=xlabel, ylabel=ylabel)
+    ax.set(xlabel=xlabel, ylabel=ylabel)
+    ax.set_title(cell(title).replace("$", r"\$"), fontsize="medium")
     ax.legend(fontsize="small")
     fig.tight_layout()
     buf = io.BytesIO()

@@ -14,11 +14,12 @@ from inexeval.names import cell
 _ACROSS = ("mean", "min", "max", "median", "stdev")
 
 
-def _align(rows: Sequence[Sequence[str]]) -> str:
+def _align(rows: Sequence[Sequence[str]], left: int = 1) -> str:
+    """Columns padded to their widths: the first LEFT to the left, the others to the right."""
     widths = [max(len(r[k]) for r in rows if k < len(r)) for k in range(max(len(r) for r in rows))]
     out = []
     for r in rows:
-        parts = [r[0].ljust(widths[0])] + [c.rjust(widths[k + 1]) for k, c in enumerate(r[1:])]
+        parts = [c.ljust(widths[k]) if k < left else c.rjust(widths[k]) for k, c in enumerate(r)]
         out.append("  ".join(parts).rstrip())
     return "\n".join(out)
 
@@ -66,7 +67,7 @@ def _stats(r: _Rows, level: str, grades: Sequence[str]) -> list[str]:
                 cells.append(text)
             table.append(cells)
     return [f"Statistics per grade, {level} level, across {len(topics)} topic(s) "
-            "(count; average size in characters; average rsize/size in %)", _align(table), ""]
+            "(count; average size in characters; average rsize/size in %)", _align(table, 2), ""]
 
 
 def _agreement(r: _Rows, level: str, grades: Sequence[str]) -> list[str]:
@@ -136,14 +137,13 @@ def _ranking(rows) -> list[str]:
     if not mine:
         return []
     value = {(x[2], x[3], x[4]): x[5] for x in mine}
-    table = [["setting", "measure", "tau_b", "rho", "max rank change"]]
+    table = [["setting", "measure", "tau_b", "rho", "max rank change", "of run"]]
     for s, m in dict.fromkeys((x[2], x[3]) for x in mine):
         run = value.get((s, m, "max_rank_change_run"))
-        change = _num(value.get((s, m, "max_rank_change")), 1) + (f" ({cell(str(run))})" if run is not None else "")
         table.append([s, m, _num(value.get((s, m, "kendall_tau_b")), 3), _num(value.get((s, m, "spearman_rho")), 3),
-                      change])
+                      _num(value.get((s, m, "max_rank_change")), 1), "-" if run is None else cell(str(run))])
     return ["Run rankings under the official and the additional assessor (topics judged by both)",
-            _align(table), ""]
+            _align(table, 2), ""]
 
 
 def table_text(rows, loaded, task: str) -> str:
