@@ -328,3 +328,50 @@ def test_sample_data_three_topics_judged_twice(tmp_path):
     stats_topics = sorted({k[1] for k in rows if k[0] == "stats" and k[1][0].isdigit()})
     assert stats_topics == ["202", "203", "205", "207", "209"]
     assert (tmp_path / "CO.Focussed" / "assessments" / "assessments.tsv").is_file()
+
+
+def test_fol_text_agreement_by_hand(tmp_path):
+    qa = _qrels(tmp_path / "a.txt", ["1 Q0 100 30 200 0 10:20 50:10",   # characters [10, 30) and [50, 60): 30
+                                     "1 Q0 101 0 300"])                  # judged, nothing relevant
+    qb = _qrels(tmp_path / "b.txt", ["1 Q0 100 25 200 0 20:20 55:5",    # [20, 40) and [55, 60): 25
+                                     "1 Q0 101 10 300 0 0:10"])          # [0, 10)
+    status, rows, _ = _run(_config(tmp_path, qa, TASK="FOL.Focused"), qrels_b=qb)
+    assert status == 0
+    # article 100: either [10, 40) + [50, 60) = 40; both [20, 30) + [55, 60) = 15 (= 30 + 25 - 40); 15/40
+    # article 101: either 10, both 0; topic: 50, 15, 0.3; mean of the article ratios (0.375 + 0) / 2
+    assert [rows["agreement", "1", "text", "all", q] for q in ("union", "intersection")] == ["50", "15"]
+    assert _val(rows, "agreement", "1", "text", "all", "ratio") == pytest.approx(0.3)
+    assert _val(rows, "agreement", "1", "text", "all", "article_mean_ratio") == pytest.approx(0.1875)
+    # articles: relevant A {100}, B {100, 101}; 30/200, 25/200 and 10/300 are all S1; S2, S3 unused
+    assert [rows["agreement", "1", "article", "S1", q] for q in ("union", "intersection")] == ["2", "1"]
+    assert rows["agreement", "1", "article", "S2", "ratio"] == "-"
+    # passages of the official qrels: 2, of 20 and 10 characters
+    assert rows["stats", "1", "text", "all", "count"] == "2"
+    assert _val(rows, "stats", "1", "text", "all", "avg_size") == 15.0
+    assert _val(rows, "stats", "1", "text", "all", "total_rsize") == 30.0
+    # mutually agreed articles: {100}, S1 for both
+    assert rows["ma", "1", "article", "S1", "ratio"] == "1.0"
+
+
+def test_inex_2006_has_no_e_grades(tmp_path):
+    d = tmp_path / "assessments"
+    d.mkdir()
+    (d / "pool-7.xml").write_text('<assessments pool="7" topic="5">\n  <file name="9">\n'
+                                  '    <element path="/article[1]" size="90" rsize="30"/>\n'
+                                  '    <element path="/article[1]/p[1]" size="30" rsize="30"/>\n  </file>\n'
+                                  '</assessments>\n')
+    _, rows, _ = _run(_config(tmp_path, d, TASK="Thorough"))
+    grades = {k[3] for k in rows if k[0] == "stats"}
+    assert grades == {"all", "S1", "S2", "S3"}
+    # 30/90 = 1/3: S1; 30/30: S3
+    assert [rows["stats", "5", "element", g, "count"] for g in ("S1", "S2", "S3")] == ["1", "0", "1"]
+
+
+def test_several_other_pools_are_reported(tmp_path):
+    d = _two_pool_topics(tmp_path)
+    _pool(d / "third" / "pool-5.xml", "900", "5", {"a1": [(ART, "1", 300, 30)]})
+    status, rows, errors = _run(_config(tmp_path, d))
+    assert status == 0
+    assert any("topic 900 has 2 other pool files" in e for e in errors)
+    assert ("agreement", "900", "element", "all", "ratio") not in rows
+    assert rows["agreement", "901", "element", "all", "ratio"] == "1.0"
