@@ -375,3 +375,17 @@ def test_several_other_pools_are_reported(tmp_path):
     assert any("topic 900 has 2 other pool files" in e for e in errors)
     assert ("agreement", "900", "element", "all", "ratio") not in rows
     assert rows["agreement", "901", "element", "all", "ratio"] == "1.0"
+
+
+def test_trec_refusals(tmp_path):
+    qa = _qrels(tmp_path / "a.txt", ["1 0 d1 1"])
+    _config(tmp_path, qa)
+    cfg = tmp_path / "t.prop"
+    cfg.write_text(f"TASK: trec\nASSESSMENTS_DIR: {qa}\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: results\n")
+    res = CliRunner().invoke(main, ["assessments", "-config", str(cfg), "--agreement"])
+    assert res.exit_code == 2 and "--qrels-b" in res.output
+    res = CliRunner().invoke(main, ["assessments", "-config", str(cfg), "--qrels-b", str(tmp_path / "nothing.txt")])
+    assert res.exit_code == 2 and "no such file" in res.output
+    bad = _qrels(tmp_path / "bad.txt", ["1 0 d1 x"])
+    res = CliRunner().invoke(main, ["assessments", "-config", str(cfg), "--qrels-b", str(bad)])
+    assert res.exit_code != 0 and "bad.txt:1" in res.output and "Traceback" not in res.output
