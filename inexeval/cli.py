@@ -359,3 +359,8 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
         _fail(err, debug)
     click.echo(validate.format_reports(reports, fmt))
     sys.exit(validate.exit_status(reports))
+
+
+from inexeval.cli_assessments import assessments_cmd  # noqa: E402  (its own module: inexeval assessments)
+
+main.add_command(assessments_cmd)

@@ -10,7 +10,7 @@ choice comes from ``random.Random`` seeded with a string derived from
     - ``out/inex2005/``: an IEEE-style collection (``collection/co/2000/r7108.xml``
       style sub-paths; article/fm/bdy/sec/ss1/p/fig with inline it/b/ref),
       INEX 2005 assessments (docs/formats.md §1.2; CO+S topics under
-      ``assessments/CO+S/main/``, a second pool of one topic under
+      ``assessments/CO+S/main/``, second pools of three topics under
       ``assessments/CO+S/second/``, CAS topics under ``assessments/CAS/``)
       and runs (docs/formats.md §1.3) under ``runs/CO/`` and ``runs/CAS/``.
     - ``out/inex2006/``: a Wikipedia-style collection (``collection/<number>.xml``),
@@ -536,6 +536,14 @@ def _sample_2005(out: Path, seed: int, written: list[Path]) -> None:
     _write(second_path, _assessment_xml(second, "ieee"), written)
     for pool in cas_pools:
         _write(out / "assessments" / "CAS" / f"pool-{pool.pool}.xml", _assessment_xml(pool, "ieee"), written)
+    # second pools of 203 and 205 (the same documents judged again), from a stream of their own so
+    # that every other file stays as it was; pool ids above those of the first pools
+    rng = _rng(seed, "2005/second-pools")
+    for pool_id, main in zip(rng.sample(range(400, 500), 2), co_pools[1:3]):
+        again = make_pool(rng, main.topic, str(pool_id), main.query_type, main.castitle is not None,
+                          chosen=[r.fid for r in main.relevant] + main.nonrelevant)
+        _write(out / "assessments" / "CO+S" / "second" / f"pool-{again.pool}.xml", _assessment_xml(again, "ieee"),
+               written)
 
     rng = _rng(seed, "2005/runs")
 
