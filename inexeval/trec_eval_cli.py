@@ -164,8 +164,10 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
     return wanted, None
 
 
-def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]):
-    """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows and the stop error."""
+def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
+                   check_qrels: bool = True):
+    """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows and the stop error
+    (CHECK_QRELS: a docno judged twice stops too)."""
     keys = np.unique(qrels.qid)
     kept, run_dups = _order_run(run, keys, opts.max_per_topic)
     run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
@@ -173,7 +175,8 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     if opts.debug_query is not None:
         d = opts.debug_query.encode("utf-8", "surrogateescape")
         wanted = [t for t in wanted if keys[t] == d]
-    evaluated, stop = _stop_topic(keys, run_topics, run_dups, _qrels_dups(qrels, keys), wanted, opts, selected)
+    evaluated, stop = _stop_topic(keys, run_topics, run_dups, _qrels_dups(qrels, keys), wanted, opts, selected) \
+        if check_qrels else _stop_topic(keys, run_topics, run_dups, {}, wanted, opts, selected)
     return keys, evaluated, kept, stop
 
 
@@ -181,8 +184,7 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
     from inexeval.errors import ConfigError
     from inexeval.measures import classic
-    from inexeval.measures.classic_base import Ranking
-    from inexeval.measures.classic_join import rank_run, topic_table
+    from inexeval.measures.classic_join import topic_table
     from inexeval.readers.trec import Qrels, TrecRun, _sort_pairs
 
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
@@ -196,20 +198,13 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     table = topic_table(q, opts.level)
     rrows = kept[_topic_codes(sel_keys, run.qid[kept]) >= 0]
     tr = TrecRun("run", run.qid[rrows], run.docno[rrows], run.score[rrows], np.zeros(rrows.size, dtype=np.int64))
-    ranking, _ = rank_run(tr, table)
-    if opts.judged_only:  # -J: unjudged documents leave the ranking, the others keep their order
-        keep = ranking.rel >= 0
-        counts = np.bincount(ranking.topic[keep], minlength=table.size)
-        ranking = Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
+    ranking = make_ranking(tr, table, opts.judged_only)
 
     columns: dict[str, Column] = {}
     specs = []
     for s in selected:
         if s.measure.kind == "special":
             continue
-        if s.measure.source != "qrels":
-            stop = TrecEvalExit(_wrong_format(s.measure.name, opts.rel_format), 4)
-            return Evaluation([], {}, stop)
         for label in s.labels:
             try:
                 spec = classic.parse_measure(label)
@@ -231,9 +226,39 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop, num_rel_summary)
 
 
-def _wrong_format(name: str, rel_format: str) -> str:
-    return (f"trec_eval: measure '{name}' cannot be computed from rel_info format '{rel_format}'\n"
-            f"trec_eval: Can't calculate measure '{name}'\n")
+#: The rel format family each measure source needs, and trec_eval's complaint when it gets another.
+_SOURCE_FORMATS = {
+    "qrels": (("qrels",), "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results\n"),
+    "prefs": (("prefs", "qrels_prefs"), "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) "
+              "or results format not trec_results\n"),
+    "qrels_jg": (("qrels_jg",), "trec_eval: rel_info format not qrels_jg or results format not trec_results\n"),
+}
+
+
+def wrong_format(selected: list[Selected], rel_format: str) -> TrecEvalExit | None:
+    """The stop (status 4, nothing printed) when a selected measure cannot use REL_FORMAT: trec_eval
+    fails on the first topic, at the first such measure."""
+    for s in selected:
+        formats, complaint = _SOURCE_FORMATS.get(s.measure.source, ((rel_format,), ""))
+        if rel_format not in formats:
+            return TrecEvalExit(complaint + f"trec_eval: Can't calculate measure '{s.measure.name}'\n", 4)
+    return None
+
+
+def make_ranking(run, table, judged_only: bool):
+    """RUN (already cut at -M) ordered and joined to TABLE; ``-J`` drops the unjudged documents, the
+    others keeping their order."""
+    from inexeval.measures.classic_base import Ranking
+    from inexeval.measures.classic_join import rank_run
+
+    if not run.qid.size:
+        return Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    ranking, _ = rank_run(run, table)
+    if judged_only:
+        keep = ranking.rel >= 0
+        counts = np.bincount(ranking.topic[keep], minlength=table.size)
+        ranking = Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
+    return ranking
 
 
 # ------------------------------------------------------------------ printing ----
@@ -364,6 +389,9 @@ def _read_rel_info(data: bytes, path: str, fmt: str):
 
 
 def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
+    stop = wrong_format(selected, opts.rel_format)
+    if stop is not None:
+        return Evaluation([], {}, stop)
     if opts.rel_format == "qrels":
         return evaluate_qrels(rel_info, run, opts, selected)
     if opts.rel_format == "qrels_jg":

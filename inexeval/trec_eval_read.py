@@ -72,6 +72,7 @@ class RawQrels:
     qid: np.ndarray
     docno: np.ndarray
     rel: np.ndarray
+    group: np.ndarray | None = None  # the second field (qrels_jg: the judgement group), when asked for
 
 
 def _qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[list[bytes]]:
@@ -93,18 +94,20 @@ def _qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[l
     return out
 
 
-def read_qrels(data: bytes, path: str) -> RawQrels:
-    """The qrels (``qid iter docno rel``) of DATA, as trec_eval 10.0 reads them."""
+def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = False) -> RawQrels:
+    """The qrels (``qid iter docno rel``) of DATA, as trec_eval 10.0 reads them (GROUP: keep the
+    second field too; LABEL: the reader trec_eval names in "Malformed line")."""
     if b"#" not in data and not _BLANK_LINE.search(data.rstrip(b"\n") if data.endswith(b"\n") else data):
         try:
-            (qid, docno, rel_col), _ = _trec._columns(data, 4, (0, 2, 3), path, "qrels")
-            if qid.dtype != object and docno.dtype != object:
-                return RawQrels(qid, docno, rel_col.astype(np.int64))
+            (qid, grp, docno, rel_col), _ = _trec._columns(data, 4, (0, 1, 2, 3), path, "qrels")
+            if qid.dtype != object and docno.dtype != object and grp.dtype != object:
+                return RawQrels(qid, docno, rel_col.astype(np.int64), grp if group else None)
         except (ValueError, OverflowError, _trec.InputError):
             pass
-    rows = _qrels_lines(data, path, "get_qrels")
+    rows = _qrels_lines(data, path, label)
     return RawQrels(np.array([r[0] for r in rows], dtype=bytes), np.array([r[2] for r in rows], dtype=bytes),
-                    np.array([atol(r[3].decode("latin-1")) for r in rows], dtype=np.int64))
+                    np.array([atol(r[3].decode("latin-1")) for r in rows], dtype=np.int64),
+                    np.array([r[1] for r in rows], dtype=bytes) if group else None)
 
 
 # ------------------------------------------------------------------ runs ----
