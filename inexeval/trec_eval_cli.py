@@ -99,16 +99,18 @@ def _topic_codes(keys: np.ndarray, qid: np.ndarray) -> np.ndarray:
     return np.where(keys[pos] == qid, pos, -1).astype(np.int64)
 
 
-def _order_run(run: RawRun, keys: np.ndarray, cap: int | None) -> tuple[np.ndarray, dict[int, bytes]]:
-    """Rows of RUN kept after the ``-M`` cut (trec_eval's order: score descending, docno descending),
-    and per topic index the first docno (byte order) found twice among them."""
+def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
+               ascending: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
+    """Rows of RUN kept after the ``-M`` cut, in trec_eval's order (score descending, docno descending;
+    ASCENDING: ties by docno ascending, as its preference code has it), and per topic index the first
+    docno (byte order) found twice among them."""
     t = _topic_codes(keys, run.qid)
     rows = np.flatnonzero(t >= 0)
     if not rows.size:
         return rows, {}
     _, dcode = np.unique(run.docno[rows], return_inverse=True)
     dcode = dcode.ravel()
-    o = np.lexsort((-dcode, -run.score[rows], t[rows]))
+    o = np.lexsort((dcode if ascending else -dcode, -run.score[rows], t[rows]))
     ts = t[rows][o]
     if cap is not None:
         first = np.searchsorted(ts, ts, side="left")
@@ -147,7 +149,8 @@ def _first_measure(selected: list[Selected]) -> str:
 
 
 def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, bytes], qrels_dups: dict[int, bytes],
-                wanted: list[int], opts: Options, selected: list[Selected]) -> tuple[list[int], TrecEvalExit | None]:
+                wanted: list[int], opts: Options, selected: list[Selected],
+                dup_prefix: str = "trec_eval.form_res_qrels") -> tuple[list[int], TrecEvalExit | None]:
     """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not)."""
     name = _first_measure(selected)
     for n, t in enumerate(wanted):
@@ -156,7 +159,7 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
         if t not in run_topics and not opts.complete:
             msg = f"trec_eval.form_res_rels: result qid '{qid}' not found in qrels\n"
         elif t in run_dups:
-            msg = f"trec_eval.form_res_qrels: duplicate docs {run_dups[t].decode('utf-8', 'surrogateescape')}"
+            msg = f"{dup_prefix}: duplicate docs {run_dups[t].decode('utf-8', 'surrogateescape')}"
         elif t in qrels_dups:
             msg = f"trec_eval.form_res_rels: duplicate docs {qrels_dups[t].decode('utf-8', 'surrogateescape')}\n"
         if msg is not None:
@@ -165,18 +168,20 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
 
 
 def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
-                   check_qrels: bool = True):
-    """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows and the stop error
-    (CHECK_QRELS: a docno judged twice stops too)."""
+                   check_qrels: bool = True, ties: str = "descending"):
+    """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows (by topic, in rank
+    order) and the stop error (CHECK_QRELS: a docno judged twice stops too; TIES: docno order among
+    equal scores)."""
     keys = np.unique(qrels.qid)
-    kept, run_dups = _order_run(run, keys, opts.max_per_topic)
+    kept, run_dups = _order_run(run, keys, opts.max_per_topic, ties == "ascending")
     run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
     wanted = list(range(keys.size))
     if opts.debug_query is not None:
         d = opts.debug_query.encode("utf-8", "surrogateescape")
         wanted = [t for t in wanted if keys[t] == d]
-    evaluated, stop = _stop_topic(keys, run_topics, run_dups, _qrels_dups(qrels, keys), wanted, opts, selected) \
-        if check_qrels else _stop_topic(keys, run_topics, run_dups, {}, wanted, opts, selected)
+    prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
+    qdups = _qrels_dups(qrels, keys) if check_qrels else {}
+    evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
     return keys, evaluated, kept, stop
 
 
