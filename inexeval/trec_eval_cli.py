@@ -304,7 +304,7 @@ def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: byte
     """trec_eval's standard output for EV: per-topic lines (``-q``), then the summary."""
     out: list[bytes] = []
     zmode = zscores is not None
-    labels = [lab for s in selected if s.measure.kind != "special" for lab in s.labels]
+    labels = [lab for s in selected if s.measure.kind != "special" for lab in s.labels if lab in ev.columns]
     # per-topic values, Z-converted when asked
     vals = {lab: ev.columns[lab].values for lab in labels}
     if zmode:

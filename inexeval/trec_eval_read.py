@@ -22,6 +22,7 @@ from __future__ import annotations
 import gzip
 import re
 import sys
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,7 +52,7 @@ def read_bytes(path: str, what: str, stdin_used: list[bool]) -> bytes:
                 data = f.read()
         if data[:2] == b"\x1f\x8b":
             data = gzip.decompress(data)
-    except (OSError, EOFError, gzip.BadGzipFile):
+    except (OSError, EOFError, ValueError, AttributeError, zlib.error):
         raise TrecEvalExit(fail, 2) from None
     if not data:
         raise TrecEvalExit(fail, 2)
