@@ -220,8 +220,8 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     values = classic.compute(ranking, [sp for _, sp in specs]) if specs else {}
     for label, spec in specs:
         fam = classic.FAMILIES[spec.family]
-        v = values[spec.name]
-        text = getattr(v, "dtype", np.dtype(float)).kind in "OUS"
+        v = np.asarray(values[spec.name])
+        text = v.dtype.kind in "OUS"
         columns[label] = Column(label, list(v.tolist()), integer=fam.integer,
                                 aggregate="none" if text else fam.aggregate,
                                 per_topic=fam.per_topic_reported)
@@ -281,8 +281,10 @@ def _zscore(z: dict, qid: bytes, label: str, value: float) -> float:
 
 def _line(label: str, qid: bytes, value, integer: bool, zmode: bool) -> bytes:
     name = label.encode("utf-8", "surrogateescape")
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, (str, bytes)):  # relstring: printed between single quotes
         text = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+        if not (len(text) >= 2 and text[:1] == b"'" and text[-1:] == b"'"):
+            text = b"'" + text + b"'"
         return b"%-22s\t%s\t%s\n" % (name, qid, text)
     if zmode:
         return b"Z%-22s\t%s\t%6.4f\n" % (name, qid, value)

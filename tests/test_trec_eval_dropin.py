@@ -356,3 +356,15 @@ def test_random_runs_agree_with_pytrec_eval_on_the_shared_measures(tmp_path):
             assert abs(float(v) - ref[t][m.strip()]) <= 0.00005 + 1e-12, (m, t)
             checked += 1
     assert checked == 8 * 9
+
+
+def test_text_values_print_between_quotes_per_topic_only():
+    """A measure whose per-topic value is text (trec_eval's relstring) prints it quoted, and has no summary."""
+    from inexeval.trec_eval_cli import Column, Evaluation, render
+    from inexeval.trec_eval_opts import Options
+
+    sel = [s for s in select_measures(["relstring", "num_q"])]
+    ev = Evaluation([b"1", b"2"], {"relstring": Column("relstring", ["01-", "'2'"], aggregate="none")})
+    out = b"".join(render(ev, sel, Options(query=True), b"r", None))
+    assert out == (b"relstring             \t1\t'01-'\nrelstring             \t2\t'2'\n"
+                   b"num_q                 \tall\t2\n")
