@@ -33,6 +33,8 @@ from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, re
 
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
 MISSING_ZSCORE = -1000000.0
+#: The one unjudged document trec_eval ranks for a topic the run lacks under -c.
+BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
 #: trec_eval's floor for a value before the logarithm of a geometric mean.
 MIN_GEO_MEAN = 0.00001
 _REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
@@ -202,7 +204,18 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
               np.zeros(qrows.size, dtype=np.int64), vocab, code[order])
     table = topic_table(q, opts.level)
     rrows = kept[_topic_codes(sel_keys, run.qid[kept]) >= 0]
-    tr = TrecRun("run", run.qid[rrows], run.docno[rrows], run.score[rrows], np.zeros(rrows.size, dtype=np.int64))
+    qid, docno, score = run.qid[rrows], run.docno[rrows], run.score[rrows]
+    # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
+    # then reset as trec_eval resets them, below)
+    present = np.zeros(len(evaluated), dtype=bool)
+    codes = _topic_codes(sel_keys, qid)
+    present[codes[codes >= 0]] = True
+    missing = np.flatnonzero(~present)
+    if missing.size:
+        qid = np.concatenate((qid, sel_keys[missing]))
+        docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
+        score = np.concatenate((score, np.ones(missing.size)))
+    tr = TrecRun("run", qid, docno, score, np.zeros(qid.size, dtype=np.int64))
     ranking = make_ranking(tr, table, opts.judged_only)
 
     columns: dict[str, Column] = {}
@@ -225,6 +238,13 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         columns[label] = Column(label, list(v.tolist()), integer=fam.integer,
                                 aggregate="none" if text else fam.aggregate,
                                 per_topic=fam.per_topic_reported)
+    for label, col in columns.items():  # trec_eval's clean-up of a stand-in ranking's values
+        if label in ("num_ret", "utility", "rbp_resid") or label.startswith("unj"):
+            for i in missing.tolist():
+                col.values[i] = 0.0
+        elif label == "relstring":
+            for i in missing.tolist():
+                col.values[i] = ""
     num_rel_summary = None
     if opts.complete:  # trec_eval 10.0: with -c the summary num_rel counts judgements > 0, whatever -l
         num_rel_summary = int(np.count_nonzero(q.rel > 0))

@@ -368,3 +368,37 @@ def test_text_values_print_between_quotes_per_topic_only():
     out = b"".join(render(ev, sel, Options(query=True), b"r", None))
     assert out == (b"relstring             \t1\t'01-'\nrelstring             \t2\t'2'\n"
                    b"num_q                 \tall\t2\n")
+
+
+def test_complete_ranks_trec_evals_stand_in_document(files):
+    """Under -c a missing topic is scored on trec_eval's one unjudged stand-in document; num_ret is then
+    reset to 0, other values keep what that ranking gives (here P_1 0, num_rel_ret 0)."""
+    q, r = files(results=RUN.replace(b"2 Q0 d 1 5.0 r1\n2 Q0 e 2 4.0 r1\n", b""))
+    status, out, _ = run(["-q", "-c", "-m", "num_ret", "-m", "P.1", q, r])
+    assert status == 0
+    assert value(out, "num_ret", "2") == "0" and value(out, "P_1", "2") == "0.0000"
+    assert value(out, "num_ret") == "5"
+
+
+#: The measures of trec_eval's all_trec whose numbers this branch's classic family already has.
+_SHARED = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+           "P", "recall", "ndcg", "ndcg_cut"]
+
+
+@pytest.mark.parametrize("number", [5, 6, 7, 8, 15], ids=lambda n: QUICKTEST[n - 1][1])
+def test_quicktest_outputs_on_the_measures_available(number):
+    """Quicktest commands 5-8 and 15 with ``-m all_trec`` replaced by the measures above: the lines of
+    the expected output for those measures, byte for byte (-q, -c, -M100, -l2, -Z)."""
+    argv, expected = QUICKTEST[number - 1]
+    argv = [a for a in argv if a not in ("all_trec", "-mrelstring.20")]
+    argv = [x for a in argv for x in ([] if a == "-m" else [a])]
+    argv = sum((["-m", m] for m in _SHARED), []) + argv
+    status, out, err = run(argv)
+    assert (status, err) == (0, "")
+    labels = set()
+    for s in select_measures(_SHARED):
+        labels.update(s.labels)
+    keep = [ln for ln in (DATA / expected).read_bytes().splitlines(keepends=True)
+            if ln.split(b"\t")[0].strip().decode().removeprefix("Z") in labels]
+    assert len(keep) > 100
+    assert out == b"".join(keep)
