@@ -402,3 +402,27 @@ def test_quicktest_outputs_on_the_measures_available(number):
             if ln.split(b"\t")[0].strip().decode().removeprefix("Z") in labels]
     assert len(keep) > 100
     assert out == b"".join(keep)
+
+
+@pytest.mark.parametrize("prefs, message", [
+    (b"1 g s a 1\n1 g s a 0\n", "trec_eval.form_prefs_counts: Internal docid 0 occurs with different rel_level"),
+    (b"1 g s1 a 1\n1 g s1 b 0\n1 g s2 a 0\n1 g s2 c 1\n",
+     "trec_eval.form_prefs_counts: doc 'a' has both 0 and non-0 rel_level assigned\n"),
+    (b"1 g s1 a 2\n1 g s1 b 1\n1 g s2 b 2\n1 g s2 a 1\n", "trec_eval.form_prefs_counts: Pref inconsistency found\n"),
+])
+def test_inconsistent_preferences_stop(files, prefs, message):
+    q, r = files(qrels=prefs, results=b"1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")
+    status, out, err = run(["-R", "prefs", "-m", "prefs", q, r])
+    assert (status, out) == (4, b"")
+    assert err.startswith(message) and err.endswith("trec_eval: Can't calculate measure 'prefs_num_prefs_poss'\n")
+
+
+def test_preferences_by_hand(files):
+    """One group, classes 2 > 1 > 0 over a, b, c; the run ranks c, a and misses b:
+    pairs a>b (imp, fulfilled), a>c (ret, not), b>c (imp, not): simp 1/3, simp_ret 0/1, simp_imp 1/3."""
+    q, r = files(qrels=b"1 g s a 2\n1 g s b 1\n1 g s c 0\n", results=b"1 Q0 c 1 2 r\n1 Q0 a 2 1 r\n")
+    status, out, _ = run(["-q", "-R", "prefs", "-m", "all_prefs", q, r])
+    assert status == 0
+    assert [value(out, m, "1") for m in ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                                         "prefs_simp", "prefs_simp_ret", "prefs_simp_imp", "prefs_pair")] == [
+        "3", "1", "0", "0.3333", "0.0000", "0.3333", "0.3333"]

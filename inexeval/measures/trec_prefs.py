@@ -246,14 +246,17 @@ def _pair(ca: np.ndarray, njr: int, nj: int, part: str) -> float:
     return total / npairs if npairs else 0.0
 
 
-def topic_values(prefs_rows: np.ndarray, prefs: Prefs, ranked_docnos: list[bytes]) -> dict[str, float]:
+def topic_values(prefs_rows: np.ndarray, prefs: Prefs, ranked_docnos: np.ndarray) -> dict[str, float]:
     """Every preference measure for one topic: its preference rows and the run's docnos in rank order."""
     docno = prefs.docno[prefs_rows]
     judged, dcode = np.unique(docno, return_inverse=True)
     dcode = dcode.ravel()
-    jset = {bytes(d): i for i, d in enumerate(judged.tolist())}
-    ret_codes = [jset[d] for d in ranked_docnos if d in jset]
-    njr, nj = len(ret_codes), judged.size
+    if ranked_docnos.size:
+        pos = np.minimum(np.searchsorted(judged, ranked_docnos), judged.size - 1)
+        ret_codes = pos[judged[pos] == ranked_docnos]  # the judged ones, in rank order
+    else:
+        ret_codes = np.zeros(0, dtype=np.int64)
+    njr, nj = ret_codes.size, judged.size
     number = np.full(nj, -1, dtype=np.int64)
     number[ret_codes] = np.arange(njr)
     rest = np.flatnonzero(number < 0)  # unretrieved, in docno order
@@ -333,7 +336,7 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
     done: list[bytes] = []
     for t in evaluated:
         rows = np.flatnonzero(pt == t)
-        ranked = [bytes(d) for d in run.docno[kept[rt == t]].tolist()]
+        ranked = run.docno[kept[rt == t]]
         try:
             vals = topic_values(rows, prefs, ranked)
         except PrefsError as e:
