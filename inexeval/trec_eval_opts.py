@@ -57,7 +57,8 @@ def _takes_value(letter: str) -> bool | None:
 
 
 def atol(text: str) -> int:
-    """C's ``atol``: optional blanks and sign, then the leading digits (0 if none)."""
+    """C's ``atol`` (glibc): optional blanks and sign, then the leading digits (0 if none), clamped to
+    the range of a 64-bit long."""
     s = text.lstrip(" \t\n\v\f\r")
     sign, i = 1, 0
     if s[:1] in "+-" and s[:1]:
@@ -65,7 +66,8 @@ def atol(text: str) -> int:
     j = i
     while j < len(s) and s[j].isdigit() and s[j].isascii():
         j += 1
-    return sign * int(s[i:j]) if j > i else 0
+    value = sign * int(s[i:j]) if j > i else 0
+    return max(-(1 << 63), min(value, (1 << 63) - 1))
 
 
 def atof(text: str) -> float:

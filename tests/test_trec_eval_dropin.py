@@ -426,3 +426,10 @@ def test_preferences_by_hand(files):
     assert [value(out, m, "1") for m in ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
                                          "prefs_simp", "prefs_simp_ret", "prefs_simp_imp", "prefs_pair")] == [
         "3", "1", "0", "0.3333", "0.0000", "0.3333", "0.3333"]
+
+
+def test_huge_numbers_are_clamped_as_atol_does(files):
+    q, r = files()
+    assert parse_args(["-M99999999999999999999999"]).max_per_topic == (1 << 63) - 1
+    status, out, _ = run(["-l", "99999999999999999999", "-M", "99999999999999999999", "-m", "num_rel", q, r])
+    assert (status, value(out, "num_rel")) == (0, "0")
