@@ -280,19 +280,23 @@ class Selected:
     cutoffs: tuple = ()
 
 
+def _cannot_init(name: str, why: str) -> TrecEvalExit:
+    return TrecEvalExit(f"trec_eval: {why}\ntrec_eval: Cannot initialize measure '{name}'\n", 2)
+
+
 def _cut_long(name: str, params: str) -> tuple[int, ...]:
     cuts = sorted(atol(p) for p in params.split(","))
     if cuts[0] <= 0:
-        raise TrecEvalExit("trec_eval: Negative cutoff detected\n" f"trec_eval: Cannot initialize measure '{name}'\n", 2)
+        raise _cannot_init(name, "Negative cutoff detected")
     if any(a == b for a, b in zip(cuts, cuts[1:])):
-        raise TrecEvalExit("trec_eval: duplicate cutoffs detected\n" f"trec_eval: Cannot initialize measure '{name}'\n", 2)
+        raise _cannot_init(name, "duplicate cutoffs detected")
     return tuple(cuts)
 
 
 def _cut_double(name: str, params: str) -> tuple[float, ...]:
     cuts = sorted(atof(p) for p in params.split(","))
     if any(a == b for a, b in zip(cuts, cuts[1:])):
-        raise TrecEvalExit("trec_eval: duplicate cutoffs detected\n" f"trec_eval: Cannot initialize measure '{name}'\n", 2)
+        raise _cannot_init(name, "duplicate cutoffs detected")
     return tuple(cuts)
 
 
@@ -310,8 +314,7 @@ def _check_pairs(name: str, params: str) -> None:
                 break
             last = "="
     if last != "=":
-        raise TrecEvalExit(f"trec_eval: malformed pair parameters in '{params}'\n"
-                           f"trec_eval: Cannot initialize measure '{name}'\n", 2)
+        raise _cannot_init(name, f"malformed pair parameters in '{params}'")
 
 
 def mark_measures(args: list[str]) -> tuple[set[str], dict[str, str]]:
