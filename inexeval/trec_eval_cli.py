@@ -26,7 +26,7 @@ from typing import BinaryIO, TextIO
 import numpy as np
 
 from inexeval.trec_eval_opts import (
-    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, mark_measures, parse_args,
+    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
     select_measures,
 )
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
@@ -223,6 +223,11 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     for s in selected:
         if s.measure.kind == "special":
             continue
+        if s.measure.name == "relstring":  # text, not a classic measure: printed from the ranking
+            label = s.labels[0]
+            n = atol(label[len("relstring_"):]) if label != "relstring" else 10
+            columns[label] = Column(label, _relstrings(s.measure.name, ranking, n), aggregate="none")
+            continue
         for label in s.labels:
             try:
                 spec = classic.parse_measure(label)
@@ -249,6 +254,16 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     if opts.complete:  # trec_eval 10.0: with -c the summary num_rel counts judgements > 0, whatever -l
         num_rel_summary = int(np.count_nonzero(q.rel > 0))
     return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop, num_rel_summary)
+
+
+def _relstrings(name: str, ranking, n: int) -> list[str]:
+    """trec_eval's relstring: each topic's first N relevance values as characters, from the classic
+    family's text helper (docs/measures.md §8)."""
+    try:
+        from inexeval.measures.classic_trec_more import relstrings
+    except ImportError:  # the family module that has it is not part of this installation
+        raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{name}' (inexeval has no relstring)\n", 2)
+    return list(relstrings(ranking, n))
 
 
 #: The rel format family each measure source needs, and trec_eval's complaint when it gets another.
