@@ -307,6 +307,16 @@ def inex_eval_cmd(args):
     sys.exit(run_cli(list(args)))
 
 
+@main.command("trec-eval", add_help_option=False,
+              context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def trec_eval_cmd(args):
+    """Drop-in trec_eval 10.0: inexeval trec-eval [-q] [-m measure[.params]] [-c] [-M n] ... QRELS RUN"""
+    from inexeval.trec_eval_cli import run_cli
+
+    sys.exit(run_cli(list(args)))
+
+
 @main.command("validate", cls=_Once, epilog="""\b
 Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/

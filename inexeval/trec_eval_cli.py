@@ -1,0 +1,463 @@
+"""``inexeval trec-eval``: a drop-in for trec_eval 10.0 (docs/trec-eval.md).
+
+Same command line (:mod:`inexeval.trec_eval_opts`), same reading
+(:mod:`inexeval.trec_eval_read`), same output byte for byte, same exit
+statuses and messages for bad input.  The values of the qrels measures come
+from the classic family table (:mod:`inexeval.measures.classic`, docs/measures.md §8),
+whose names are trec_eval's printed labels; the preference measures
+(``-R prefs``, ``-R qrels_prefs``) and the judgement-group measures
+(``-R qrels_jg``) from :mod:`inexeval.measures.trec_prefs` and
+:mod:`inexeval.measures.trec_jg`.
+
+Evaluation walks the qrels topics in byte order, as trec_eval does: a topic
+the run lacks stops the program (status 4) unless ``-c`` is given, and so
+does a document twice in the run (within the ``-M`` cut) or twice in the
+qrels, after the per-topic lines of the topics before it.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import sys
+from dataclasses import dataclass
+from typing import BinaryIO, TextIO
+
+import numpy as np
+
+from inexeval.trec_eval_opts import (
+    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
+    select_measures,
+)
+from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
+
+#: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
+MISSING_ZSCORE = -1000000.0
+#: The one unjudged document trec_eval ranks for a topic the run lacks under -c.
+BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
+#: trec_eval's floor for a value before the logarithm of a geometric mean.
+MIN_GEO_MEAN = 0.00001
+_REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+
+
+@dataclass
+class Column:
+    """One printed label's values over the evaluated topics, and how trec_eval prints and averages it."""
+
+    label: str
+    values: list  # float per topic, or str (relstring)
+    integer: bool = False
+    aggregate: str = "mean"  # mean, sum, gmean, none (per topic only)
+    per_topic: bool = True
+
+
+@dataclass
+class Evaluation:
+    """What the rel format's evaluator returns: topics evaluated, one column per label, and the error
+    that stopped it (printed after the per-topic lines of the evaluated topics), if any."""
+
+    topics: list[bytes]
+    columns: dict[str, Column]
+    stop: TrecEvalExit | None = None
+    num_rel_summary: int | None = None  # -c: the summary num_rel (judgements > 0 of every topic)
+
+
+def _help_text() -> str:
+    names = ", ".join(m.name for m in CATALOGUE)
+    nick = ", ".join(NICKNAMES)
+    return (
+        f"inexeval trec-eval: a drop-in for trec_eval {VERSION} (docs/trec-eval.md)\n\n"
+        "inexeval trec-eval [-h] [-v] [-q] [-m measure[.params]] [-c] [-n] [-l <num>] [-D <num>[.qid]]\n"
+        "                   [-J] [-N <num>] [-M <num>] [-R rel_format] [-T results_format] [-Z zfile]\n"
+        "                   rel_info_file results_file\n\n"
+        "  -h, --help                       this help\n"
+        "  -v, --version                    trec_eval's version, on standard error\n"
+        "  -q, --query_eval_wanted          per-topic values as well as the summary\n"
+        "  -m, --measure NAME[.PARAMS]      measure or set to print (repeatable; default: official);\n"
+        "                                   parameters after the dot, comma-separated (P.5,10; ndcg.1=3,2=9)\n"
+        "  -c, --complete_rel_info_wanted   topics of the qrels missing from the run score as empty rankings\n"
+        "  -l, --level_for_rel NUM          smallest judgement counted as relevant (default 1)\n"
+        "  -n, --nosummary                  no summary lines\n"
+        "  -D, --Debug_level NUM[.QID]      with .QID: evaluate that topic only\n"
+        "  -J, --Judged_docs_only           drop unjudged documents from the rankings first\n"
+        "  -N, --Number_docs_in_coll NUM    collection size (accepted; no measure here uses it)\n"
+        "  -M, --Max_retrieved_per_topic N  keep the first N results of each ranking\n"
+        "  -R, --Rel_info_format FMT        qrels (default), prefs, qrels_prefs, qrels_jg\n"
+        "  -T, --Results_format FMT         trec_results (the only one)\n"
+        "  -Z, --Zscore FILE                print Z scores from FILE's 'qid measure mean stddev' lines\n\n"
+        "A results file '-' is read from standard input; gzip files are read as they are.\n"
+        f"Measure sets: {nick}.\nMeasures: {names}.\n"
+    )
+
+
+# ------------------------------------------------------------------ qrels evaluation ----
+
+
+def _topic_codes(keys: np.ndarray, qid: np.ndarray) -> np.ndarray:
+    """Index of every QID in the sorted KEYS, -1 where absent."""
+    if not keys.size:
+        return np.full(qid.size, -1, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(keys, qid), keys.size - 1)
+    return np.where(keys[pos] == qid, pos, -1).astype(np.int64)
+
+
+def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
+               ascending: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
+    """Rows of RUN kept after the ``-M`` cut, in trec_eval's order (score descending, docno descending;
+    ASCENDING: ties by docno ascending, as its preference code has it), and per topic index the first
+    docno (byte order) found twice among them."""
+    t = _topic_codes(keys, run.qid)
+    rows = np.flatnonzero(t >= 0)
+    if not rows.size:
+        return rows, {}
+    _, dcode = np.unique(run.docno[rows], return_inverse=True)
+    dcode = dcode.ravel()
+    o = np.lexsort((dcode if ascending else -dcode, -run.score[rows], t[rows]))
+    ts = t[rows][o]
+    if cap is not None:
+        first = np.searchsorted(ts, ts, side="left")
+        keep = (np.arange(ts.size) - first) < cap
+        o = o[keep]
+    kept = rows[o]
+    # duplicates among the kept rows: equal (topic, docno) neighbours once sorted that way
+    pair = np.lexsort((dcode[o], t[kept]))
+    tk, dk = t[kept][pair], dcode[o][pair]
+    same = np.flatnonzero((tk[1:] == tk[:-1]) & (dk[1:] == dk[:-1]))
+    dups: dict[int, bytes] = {}
+    for i in same.tolist():
+        dups.setdefault(int(tk[i]), bytes(run.docno[kept[pair[i]]]))
+    return kept, dups
+
+
+def _qrels_dups(qrels: RawQrels, keys: np.ndarray) -> dict[int, bytes]:
+    """Per topic index, the first docno (byte order) judged twice."""
+    t = _topic_codes(keys, qrels.qid)
+    _, dcode = np.unique(qrels.docno, return_inverse=True)
+    dcode = dcode.ravel()
+    o = np.lexsort((dcode, t))
+    same = np.flatnonzero((t[o][1:] == t[o][:-1]) & (dcode[o][1:] == dcode[o][:-1]))
+    out: dict[int, bytes] = {}
+    for i in same.tolist():
+        out.setdefault(int(t[o][i]), bytes(qrels.docno[o[i]]))
+    return out
+
+
+def _first_measure(selected: list[Selected]) -> str:
+    """The measure trec_eval names when a topic cannot be computed: the first one that reads the ranking."""
+    for s in selected:
+        if s.measure.kind != "special":
+            return s.measure.name
+    return selected[0].measure.name if selected else "num_ret"
+
+
+def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, bytes], qrels_dups: dict[int, bytes],
+                wanted: list[int], opts: Options, selected: list[Selected],
+                dup_prefix: str = "trec_eval.form_res_qrels") -> tuple[list[int], TrecEvalExit | None]:
+    """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not)."""
+    name = _first_measure(selected)
+    for n, t in enumerate(wanted):
+        qid = keys[t].decode("utf-8", "surrogateescape")
+        msg = None
+        if t not in run_topics and not opts.complete:
+            msg = f"trec_eval.form_res_rels: result qid '{qid}' not found in qrels\n"
+        elif t in run_dups:
+            msg = f"{dup_prefix}: duplicate docs {run_dups[t].decode('utf-8', 'surrogateescape')}"
+        elif t in qrels_dups:
+            msg = f"trec_eval.form_res_rels: duplicate docs {qrels_dups[t].decode('utf-8', 'surrogateescape')}\n"
+        if msg is not None:
+            return wanted[:n], TrecEvalExit(msg + f"trec_eval: Can't calculate measure '{name}'\n", 4)
+    return wanted, None
+
+
+def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
+                   check_qrels: bool = True, ties: str = "descending"):
+    """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows (by topic, in rank
+    order) and the stop error (CHECK_QRELS: a docno judged twice stops too; TIES: docno order among
+    equal scores)."""
+    keys = np.unique(qrels.qid)
+    kept, run_dups = _order_run(run, keys, opts.max_per_topic, ties == "ascending")
+    run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
+    wanted = list(range(keys.size))
+    if opts.debug_query is not None:
+        d = opts.debug_query.encode("utf-8", "surrogateescape")
+        wanted = [t for t in wanted if keys[t] == d]
+    prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
+    qdups = _qrels_dups(qrels, keys) if check_qrels else {}
+    evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
+    return keys, evaluated, kept, stop
+
+
+def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
+    """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
+    from inexeval.errors import ConfigError
+    from inexeval.measures import classic
+    from inexeval.measures.classic_join import topic_table
+    from inexeval.readers.trec import Qrels, TrecRun, _sort_pairs
+
+    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
+    # only the evaluated topics' judgements and results
+    sel_keys = keys[evaluated] if evaluated else keys[:0]
+    qt = _topic_codes(sel_keys, qrels.qid)
+    qrows = np.flatnonzero(qt >= 0)
+    order, vocab, code = _sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
+    q = Qrels("qrels", qrels.qid[qrows][order], qrels.docno[qrows][order], qrels.rel[qrows][order],
+              np.zeros(qrows.size, dtype=np.int64), vocab, code[order])
+    table = topic_table(q, opts.level)
+    rrows = kept[_topic_codes(sel_keys, run.qid[kept]) >= 0]
+    qid, docno, score = run.qid[rrows], run.docno[rrows], run.score[rrows]
+    # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
+    # then reset as trec_eval resets them, below)
+    present = np.zeros(len(evaluated), dtype=bool)
+    codes = _topic_codes(sel_keys, qid)
+    present[codes[codes >= 0]] = True
+    missing = np.flatnonzero(~present)
+    if missing.size:
+        qid = np.concatenate((qid, sel_keys[missing]))
+        docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
+        score = np.concatenate((score, np.ones(missing.size)))
+    tr = TrecRun("run", qid, docno, score, np.zeros(qid.size, dtype=np.int64))
+    ranking = make_ranking(tr, table, opts.judged_only)
+
+    columns: dict[str, Column] = {}
+    specs = []
+    for s in selected:
+        if s.measure.kind == "special":
+            continue
+        if s.measure.name == "relstring":  # text, not a classic measure: printed from the ranking
+            label = s.labels[0]
+            n = atol(label[len("relstring_"):]) if label != "relstring" else 10
+            columns[label] = Column(label, _relstrings(s.measure.name, ranking, n), aggregate="none")
+            continue
+        for label in s.labels:
+            try:
+                spec = classic.parse_measure(label)
+            except ConfigError:
+                raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{s.measure.name}' "
+                                   f"(inexeval has no classic measure '{label}', see 'inexeval metrics')\n", 2)
+            specs.append((label, spec))
+    values = classic.compute(ranking, [sp for _, sp in specs]) if specs else {}
+    for label, spec in specs:
+        fam = classic.FAMILIES[spec.family]
+        v = np.asarray(values[spec.name])
+        text = v.dtype.kind in "OUS"
+        columns[label] = Column(label, list(v.tolist()), integer=fam.integer,
+                                aggregate="none" if text else fam.aggregate,
+                                per_topic=fam.per_topic_reported)
+    for label, col in columns.items():  # trec_eval's clean-up of a stand-in ranking's values
+        if label in ("num_ret", "utility", "rbp_resid") or label.startswith("unj"):
+            for i in missing.tolist():
+                col.values[i] = 0.0
+        elif label == "relstring":
+            for i in missing.tolist():
+                col.values[i] = ""
+    num_rel_summary = None
+    if opts.complete:  # trec_eval 10.0: with -c the summary num_rel counts judgements > 0, whatever -l
+        num_rel_summary = int(np.count_nonzero(q.rel > 0))
+    return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop, num_rel_summary)
+
+
+def _relstrings(name: str, ranking, n: int) -> list[str]:
+    """trec_eval's relstring: each topic's first N relevance values as characters, from the classic
+    family's text helper (docs/measures.md §8)."""
+    try:
+        from inexeval.measures.classic_trec_more import relstrings
+    except ImportError:  # the family module that has it is not part of this installation
+        raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{name}' (inexeval has no relstring)\n", 2)
+    return list(relstrings(ranking, n))
+
+
+#: The rel format family each measure source needs, and trec_eval's complaint when it gets another.
+_SOURCE_FORMATS = {
+    "qrels": (("qrels",), "trec_eval.form_res_qrels: rel_info format not qrels or results format not trec_results\n"),
+    "prefs": (("prefs", "qrels_prefs"), "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) "
+              "or results format not trec_results\n"),
+    "qrels_jg": (("qrels_jg",), "trec_eval: rel_info format not qrels_jg or results format not trec_results\n"),
+}
+
+
+def wrong_format(selected: list[Selected], rel_format: str) -> TrecEvalExit | None:
+    """The stop (status 4, nothing printed) when a selected measure cannot use REL_FORMAT: trec_eval
+    fails on the first topic, at the first such measure."""
+    for s in selected:
+        formats, complaint = _SOURCE_FORMATS.get(s.measure.source, ((rel_format,), ""))
+        if rel_format not in formats:
+            return TrecEvalExit(complaint + f"trec_eval: Can't calculate measure '{s.measure.name}'\n", 4)
+    return None
+
+
+def make_ranking(run, table, judged_only: bool):
+    """RUN (already cut at -M) ordered and joined to TABLE; ``-J`` drops the unjudged documents, the
+    others keeping their order."""
+    from inexeval.measures.classic_base import Ranking
+    from inexeval.measures.classic_join import rank_run
+
+    if not run.qid.size:
+        return Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    ranking, _ = rank_run(run, table)
+    if judged_only:
+        keep = ranking.rel >= 0
+        counts = np.bincount(ranking.topic[keep], minlength=table.size)
+        ranking = Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
+    return ranking
+
+
+# ------------------------------------------------------------------ printing ----
+
+
+def _zscore(z: dict, qid: bytes, label: str, value: float) -> float:
+    got = z.get((qid, label))
+    if got is None:
+        return MISSING_ZSCORE
+    mean, std = got
+    if std:
+        return (value - mean) / std
+    return 0.0 if value == mean else MISSING_ZSCORE
+
+
+def _line(label: str, qid: bytes, value, integer: bool, zmode: bool) -> bytes:
+    name = label.encode("utf-8", "surrogateescape")
+    if isinstance(value, (str, bytes)):  # relstring: printed between single quotes
+        text = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+        if not (len(text) >= 2 and text[:1] == b"'" and text[-1:] == b"'"):
+            text = b"'" + text + b"'"
+        return b"%-22s\t%s\t%s\n" % (name, qid, text)
+    if zmode:
+        return b"Z%-22s\t%s\t%6.4f\n" % (name, qid, value)
+    if integer:
+        return b"%-22s\t%s\t%d\n" % (name, qid, int(value))
+    return b"%-22s\t%s\t%6.4f\n" % (name, qid, value)
+
+
+def _summary(col: Column, values: list[float], n: int) -> float:
+    if col.aggregate == "sum":
+        return float(sum(values, 0.0))
+    if col.aggregate == "gmean":
+        return math.exp(sum((math.log(max(v, MIN_GEO_MEAN)) for v in values), 0.0) / n) if n else 0.0
+    return sum(values, 0.0) / n if n else 0.0
+
+
+def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: bytes,
+           zscores: dict | None) -> list[bytes]:
+    """trec_eval's standard output for EV: per-topic lines (``-q``), then the summary."""
+    out: list[bytes] = []
+    zmode = zscores is not None
+    labels = [lab for s in selected if s.measure.kind != "special" for lab in s.labels if lab in ev.columns]
+    # per-topic values, Z-converted when asked
+    vals = {lab: ev.columns[lab].values for lab in labels}
+    if zmode:
+        vals = {lab: [v if isinstance(v, (str, bytes)) else _zscore(zscores, q, lab, v)
+                      for q, v in zip(ev.topics, vals[lab])] for lab in labels}
+    if opts.query:
+        for i, qid in enumerate(ev.topics):
+            for lab in labels:
+                col = ev.columns[lab]
+                if col.per_topic:
+                    out.append(_line(lab, qid, vals[lab][i], col.integer, zmode))
+    if ev.stop is not None or not opts.summary:
+        return out
+    n = len(ev.topics)
+    for s in selected:
+        if s.measure.name == "runid":
+            out.append(b"%-22s\t%s\t%s\n" % (b"runid", b"all", run_id))
+            continue
+        if s.measure.name == "num_q":
+            out.append(_line("num_q", b"all", float(n), True, zmode))
+            continue
+        for lab in s.labels:
+            col = ev.columns[lab]
+            if col.aggregate == "none":
+                continue
+            value = _summary(col, vals[lab], n)
+            if lab == "num_rel" and ev.num_rel_summary is not None:
+                value = float(ev.num_rel_summary)
+            out.append(_line(lab, b"all", value, col.integer, zmode))
+    return out
+
+
+# ------------------------------------------------------------------ main ----
+
+
+def main(argv: list[str], out: BinaryIO, err: TextIO) -> int:
+    """Run trec_eval 10.0's command line ARGV; standard output to OUT (bytes), messages to ERR; the exit status."""
+    try:
+        return _main(argv, out, err)
+    except TrecEvalExit as e:
+        out.flush()
+        err.write(e.message)
+        err.flush()
+        return e.status
+
+
+def _main(argv: list[str], out: BinaryIO, err: TextIO) -> int:
+    opts = parse_args(argv)
+    mark_measures(opts.measures)  # an unknown measure stops before anything else (status 1)
+    if opts.help:
+        out.write(_help_text().encode())
+        return 0
+    if len(opts.files) != 2:
+        raise TrecEvalExit(USAGE, 1)
+    rel_path, res_path = opts.files
+    if opts.rel_format not in _REL_FORMATS:
+        raise TrecEvalExit(f"trec_eval: Illegal rel_format '{opts.rel_format}'\n", 2)
+    stdin_used = [False]
+    rel_data = read_bytes(rel_path, opts.rel_format if opts.rel_format != "qrels" else "qrels", stdin_used)
+    rel_info = _read_rel_info(rel_data, rel_path, opts.rel_format)
+    if opts.results_format != "trec_results":
+        raise TrecEvalExit(f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n", 2)
+    run = read_run(read_bytes(res_path, "results", stdin_used), res_path)
+    zscores = read_zscores(opts.zscores, stdin_used) if opts.zscores is not None else None
+    selected = select_measures(opts.measures)
+
+    ev = _evaluate(rel_info, run, opts, selected)
+    lines = render(ev, selected, opts, run.run_id, zscores)
+    out.write(b"".join(lines))
+    if ev.stop is not None:
+        raise ev.stop
+    if not ev.topics:
+        raise TrecEvalExit("trec_eval: No queries with both results and relevance info\n", 7)
+    return 0
+
+
+def _read_rel_info(data: bytes, path: str, fmt: str):
+    if fmt == "qrels":
+        return read_qrels(data, path)
+    if fmt == "qrels_jg":
+        from inexeval.measures.trec_jg import read_qrels_jg
+
+        return read_qrels_jg(data, path)
+    from inexeval.measures.trec_prefs import read_prefs
+
+    return read_prefs(data, path, fmt)
+
+
+def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
+    stop = wrong_format(selected, opts.rel_format)
+    if stop is not None:
+        return Evaluation([], {}, stop)
+    if opts.rel_format == "qrels":
+        return evaluate_qrels(rel_info, run, opts, selected)
+    if opts.rel_format == "qrels_jg":
+        from inexeval.measures.trec_jg import evaluate_jg
+
+        return evaluate_jg(rel_info, run, opts, selected)
+    from inexeval.measures.trec_prefs import evaluate_prefs
+
+    return evaluate_prefs(rel_info, run, opts, selected)
+
+
+def run_cli(argv: list[str]) -> int:
+    """:func:`main` on the process's standard streams."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream (an embedding application)
+        b = io.BytesIO()
+        status = main(argv, b, sys.stderr)
+        sys.stdout.write(b.getvalue().decode("utf-8", "replace"))
+        return status
+    try:
+        return main(argv, buffer, sys.stderr)
+    finally:
+        try:
+            buffer.flush()
+        except BrokenPipeError:
+            pass

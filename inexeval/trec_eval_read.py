@@ -1,0 +1,172 @@
+"""Reading qrels, runs and Z-score files as trec_eval 10.0 reads them (docs/trec-eval.md §3).
+
+trec_eval's rules, which differ from inexeval's own TREC reader (docs/formats.md §8):
+
+- qrels: exactly 4 fields a line; a blank line is malformed; a line whose
+  first byte is ``#`` is skipped, but the line right after a skipped one is
+  always read as data; ``rel`` is read as C's ``atol``.
+- runs: 6 fields or more (the rest ignored); blank lines and lines whose
+  first non-blank byte is ``#`` skipped; the score is C's ``atof``; the run
+  id is the last line's.
+- an empty file cannot be read; ``-`` is standard input; gzip input is
+  recognised by its magic bytes.
+- "Malformed line N" counts data lines (comment lines not counted).
+
+Clean files take a vectorised path (:mod:`inexeval.readers.trec`'s column
+cutter); anything unusual falls back to a line-by-line reader that follows
+trec_eval byte for byte.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from inexeval.readers import trec as _trec
+from inexeval.trec_eval_opts import TrecEvalExit, atof, atol
+
+_BLANK_LINE = re.compile(rb"(?:^|\n)[ \t\v\f\r]*(?:\n|\Z)")
+_SPACE = b" \t\n\v\f\r"
+
+
+def read_bytes(path: str, what: str, stdin_used: list[bool]) -> bytes:
+    """The bytes of PATH (``-``: standard input, once), gunzipped; TrecEvalExit (2) if unreadable or empty."""
+    label = {"qrels": "get_qrels", "results": "get_results", "zscores": "get_zscores",
+             "prefs": "get_prefs", "qrels_prefs": "get_qrels_prefs", "qrels_jg": "get_qrels_jg"}[what]
+    kind = {"qrels_prefs": "qrels", "qrels_jg": "qrels", "prefs": "prefs"}.get(what, what)
+    fail = (f"trec_eval.{label}: Cannot read {kind} file '{path}'\n"
+            + ("" if what == "zscores" else f"trec_eval: Quit in file '{path}'\n"))
+    try:
+        if path == "-":
+            if stdin_used[0]:
+                raise OSError
+            stdin_used[0] = True
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+    except (OSError, EOFError, ValueError, AttributeError, zlib.error):
+        raise TrecEvalExit(fail, 2) from None
+    if not data:
+        raise TrecEvalExit(fail, 2)
+    return data
+
+
+def _malformed(label: str, n: int, path: str) -> TrecEvalExit:
+    return TrecEvalExit(f"trec_eval.{label}: Malformed line {n}\ntrec_eval: Quit in file '{path}'\n", 2)
+
+
+# ------------------------------------------------------------------ qrels ----
+
+
+@dataclass
+class RawQrels:
+    """Qrels rows in file order: topic, docno (bytes arrays) and judgement."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    rel: np.ndarray
+    group: np.ndarray | None = None  # the second field (qrels_jg: the judgement group), when asked for
+
+
+def _qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[list[bytes]]:
+    """trec_eval's line-by-line qrels reading: the fields of every data line."""
+    out: list[list[bytes]] = []
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    skip_next_comment = True  # a '#' line is skipped only when the previous line was not a skipped one
+    for line in lines:
+        if skip_next_comment and line.startswith(b"#"):
+            skip_next_comment = False
+            continue
+        skip_next_comment = True
+        fields = line.split()
+        if len(fields) != nfields:
+            raise _malformed(label, len(out) + 1, path)
+        out.append(fields)
+    return out
+
+
+def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = False) -> RawQrels:
+    """The qrels (``qid iter docno rel``) of DATA, as trec_eval 10.0 reads them (GROUP: keep the
+    second field too; LABEL: the reader trec_eval names in "Malformed line")."""
+    if b"#" not in data and not _BLANK_LINE.search(data.rstrip(b"\n") if data.endswith(b"\n") else data):
+        try:
+            (qid, grp, docno, rel_col), _ = _trec._columns(data, 4, (0, 1, 2, 3), path, "qrels")
+            if qid.dtype != object and docno.dtype != object and grp.dtype != object:
+                return RawQrels(qid, docno, rel_col.astype(np.int64), grp if group else None)
+        except (ValueError, OverflowError, _trec.InputError):
+            pass
+    rows = _qrels_lines(data, path, label)
+    return RawQrels(np.array([r[0] for r in rows], dtype=bytes), np.array([r[2] for r in rows], dtype=bytes),
+                    np.array([atol(r[3].decode("latin-1")) for r in rows], dtype=np.int64),
+                    np.array([r[1] for r in rows], dtype=bytes) if group else None)
+
+
+# ------------------------------------------------------------------ runs ----
+
+
+@dataclass
+class RawRun:
+    """Run rows in file order, and the run id (the last line's)."""
+
+    qid: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    run_id: bytes
+
+
+def read_run(data: bytes, path: str) -> RawRun:
+    """The run (``qid iter docno rank score run_id [...]``) of DATA, as trec_eval 10.0 reads it."""
+    clean = _trec._drop_comments(data)
+    try:
+        starts, ends, lines = _trec._records(clean, 6, path, "run")
+        if lines.size:
+            qid, docno, tag = (_trec._column(clean, starts[c::6], ends[c::6]) for c in (0, 2, 5))
+            if qid.dtype != object and docno.dtype != object:
+                score = _trec._scores(clean, starts[4::6], ends[4::6], lines, path)
+                return RawRun(qid, docno, score, bytes(tag[-1]))
+    except (ValueError, OverflowError, _trec.InputError):
+        pass
+    qids, docnos, scores = [], [], []
+    run_id = b""
+    for line in data.split(b"\n"):
+        stripped = line.lstrip(_SPACE)
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        fields = line.split()
+        if len(fields) < 6:
+            raise _malformed("get_results", len(qids) + 1, path)
+        qids.append(fields[0])
+        docnos.append(fields[2])
+        scores.append(atof(fields[4].decode("latin-1")))
+        run_id = fields[5]
+    return RawRun(np.array(qids, dtype=bytes), np.array(docnos, dtype=bytes),
+                  np.array(scores, dtype=np.float64), run_id)
+
+
+# ------------------------------------------------------------------ Z scores ----
+
+
+def read_zscores(path: str, stdin_used: list[bool]) -> dict[tuple[bytes, str], tuple[float, float]]:
+    """(qid, measure label) -> (mean, standard deviation) from a ``-Z`` file (4 fields a line)."""
+    data = read_bytes(path, "zscores", stdin_used)
+    out: dict[tuple[bytes, str], tuple[float, float]] = {}
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for n, line in enumerate(lines, 1):
+        f = line.split()
+        if len(f) != 4:
+            raise TrecEvalExit(f"trec_eval.get_zscores: Malformed line {n}\n", 2)
+        out.setdefault((f[0], f[1].decode("utf-8", "surrogateescape")),
+                       (atof(f[2].decode("latin-1")), atof(f[3].decode("latin-1"))))
+    return out

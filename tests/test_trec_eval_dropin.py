@@ -1,0 +1,438 @@
+"""``inexeval trec-eval``, the trec_eval 10.0 drop-in (docs/trec-eval.md).
+
+trec_eval 10.0's own ``make quicktest`` (tests/data/trec_eval-10.0/QUICKTEST.txt, NIST's test
+folder): every command's standard output must equal its ``out.*`` file byte for byte.  Then the
+10.0 behaviours the drop-in reproduces (reading rules, error exits, ``-M``/``-c``/``-l``, standard
+input, gzip, option syntax) on small hand-made inputs whose expected output is worked out here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import random
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inexeval.trec_eval_cli import main
+from inexeval.trec_eval_opts import parse_args, select_measures
+
+DATA = Path(__file__).parent / "data" / "trec_eval-10.0"
+
+
+def run(args: list[str], stdin: bytes | None = None, monkeypatch=None) -> tuple[int, bytes, str]:
+    """The drop-in in this process: (exit status, standard output, standard error)."""
+    if stdin is not None:
+        assert monkeypatch is not None
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    out, err = io.BytesIO(), io.StringIO()
+    status = main([str(a) for a in args], out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+# ------------------------------------------------------------------ trec_eval's quicktest ----
+
+def _quicktest() -> list[tuple[list[str], str]]:
+    cases = []
+    for line in (DATA / "QUICKTEST.txt").read_text().splitlines():
+        cmd, _, expected = line.partition("| diff - ")
+        argv = shlex.split(cmd)[1:]  # without ./trec_eval
+        argv = [str(DATA / a[5:]) if a.startswith("test/") else a for a in argv]
+        cases.append((argv, expected.strip()[5:]))
+    return cases
+
+
+QUICKTEST = _quicktest()
+_NEEDS_IPREC = pytest.mark.xfail(strict=True, reason="needs trec_eval 10.0's iprec_at_recall rounding from h/trecmeas")
+_NEEDS_ALL_TREC = pytest.mark.xfail(strict=True, reason="needs all_trec measures from h/trecmeas")
+#: QUICKTEST line -> what the classic family table of this branch still lacks (the integrator removes
+#: these marks once h/trecmeas is merged)
+_MARKS = {1: _NEEDS_IPREC, 2: _NEEDS_IPREC, 3: _NEEDS_IPREC, 4: _NEEDS_ALL_TREC, 5: _NEEDS_ALL_TREC,
+          6: _NEEDS_ALL_TREC, 7: _NEEDS_ALL_TREC, 8: _NEEDS_ALL_TREC, 14: _NEEDS_ALL_TREC, 15: _NEEDS_ALL_TREC}
+
+
+def test_quicktest_has_its_15_commands():
+    assert len(QUICKTEST) == 15
+    assert all((DATA / exp).is_file() for _, exp in QUICKTEST)
+
+
+@pytest.mark.parametrize(
+    "number", [pytest.param(n, marks=_MARKS.get(n, ()), id=f"{n}-{QUICKTEST[n - 1][1]}") for n in range(1, 16)])
+def test_quicktest_command(number):
+    argv, expected = QUICKTEST[number - 1]
+    status, out, err = run(argv)
+    assert (status, err) == (0, "")
+    assert out == (DATA / expected).read_bytes()
+
+
+def test_quicktest_through_the_command_line():
+    """The same bytes through ``python -m inexeval trec-eval`` (a real process, its real stdout)."""
+    argv, expected = QUICKTEST[8]  # -m all_prefs -q -R prefs
+    proc = subprocess.run([sys.executable, "-m", "inexeval", "trec-eval", *argv], capture_output=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (DATA / expected).read_bytes()
+
+
+# ------------------------------------------------------------------ small inputs ----
+
+QRELS = b"""\
+1 0 a 1
+1 0 b 0
+1 0 c 2
+2 0 a 1
+2 0 d 1
+3 0 x 0
+3 0 y 1
+"""
+RUN = b"""\
+1 Q0 b 1 3.0 r1
+1 Q0 a 2 3.0 r1
+1 Q0 z 3 2.0 r1
+1 Q0 c 4 1.0 r1
+2 Q0 d 1 5.0 r1
+2 Q0 e 2 4.0 r1
+3 Q0 y 1 1.0 last
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    def make(qrels: bytes = QRELS, results: bytes = RUN) -> tuple[Path, Path]:
+        q, r = tmp_path / "qrels", tmp_path / "run"
+        q.write_bytes(qrels)
+        r.write_bytes(results)
+        return q, r
+    return make
+
+
+def lines(out: bytes) -> list[list[str]]:
+    return [ln.split("\t") for ln in out.decode().splitlines()]
+
+
+def value(out: bytes, measure: str, topic: str = "all") -> str:
+    got = [v for m, t, v in lines(out) if m.strip() == measure and t == topic]
+    assert len(got) == 1, (measure, topic, out)
+    return got[0]
+
+
+def test_layout_ranking_and_run_id(files):
+    """Ties by docno descending (b before a at score 3.0); the run id is the last line's; counts as integers."""
+    q, r = files()
+    status, out, _ = run(["-q", "-m", "P.1,2", "-m", "num_ret", "-m", "runid", q, r])
+    assert status == 0
+    assert out.splitlines()[0] == b"num_ret               \t1\t4"
+    assert value(out, "P_1", "1") == "0.0000"  # b (judged 0) ranks first
+    assert value(out, "P_2", "1") == "0.5000"
+    assert value(out, "runid") == "last"
+    assert value(out, "num_ret") == "7"
+    assert [m.strip() for m, t, _ in lines(out) if t == "all"] == ["runid", "num_ret", "P_1", "P_2"]
+
+
+def test_max_per_topic_keeps_the_top_of_the_order_not_the_first_lines(files):
+    q, r = files()
+    _, out, _ = run(["-q", "-M1", "-m", "num_rel_ret", q, r])
+    assert value(out, "num_rel_ret", "1") == "0"  # b (score 3.0, docno > a) is the top one; a is cut
+    _, out, _ = run(["-q", "-M", "2", "-m", "num_rel_ret", q, r])
+    assert value(out, "num_rel_ret", "1") == "1"
+
+
+def test_level_for_rel(files):
+    q, r = files()
+    _, out, _ = run(["-q", "-l2", "-m", "num_rel", "-m", "num_rel_ret", q, r])
+    assert [value(out, "num_rel", t) for t in "123"] == ["1", "0", "0"]
+    assert value(out, "num_rel_ret", "1") == "1"
+
+
+def test_missing_topic_stops_with_status_4_after_the_earlier_topics(files):
+    q, r = files(results=RUN.replace(b"2 Q0 d 1 5.0 r1\n2 Q0 e 2 4.0 r1\n", b""))
+    status, out, err = run(["-q", "-m", "num_ret", q, r])
+    assert status == 4
+    assert out == b"num_ret               \t1\t4\n"
+    assert err == ("trec_eval.form_res_rels: result qid '2' not found in qrels\n"
+                   "trec_eval: Can't calculate measure 'num_ret'\n")
+
+
+def test_complete_scores_missing_topics_as_empty_rankings(files):
+    q, r = files(results=RUN.replace(b"2 Q0 d 1 5.0 r1\n2 Q0 e 2 4.0 r1\n", b""))
+    status, out, err = run(["-q", "-c", "-m", "num_ret", "-m", "num_rel", "-m", "map", q, r])
+    assert (status, err) == (0, "")
+    assert value(out, "num_ret", "2") == "0"
+    assert value(out, "num_rel", "2") == "2"
+    assert value(out, "map", "2") == "0.0000"
+    # map: topic 1 (a at 2, c at 4 of R=2): (1/2 + 2/4)/2 = 0.5; topic 3: 1; mean over 3 topics
+    assert value(out, "map") == f"{(0.5 + 0 + 1) / 3:6.4f}"
+
+
+def test_run_topics_missing_from_the_qrels_are_ignored(files):
+    q, r = files(results=RUN + b"9 Q0 a 1 1.0 last\n")
+    status, out, _ = run(["-m", "num_ret", "-m", "num_q", q, r])
+    assert status == 0 and value(out, "num_ret") == "7" and value(out, "num_q") == "3"
+
+
+def test_duplicate_docno_in_the_run_stops_only_inside_the_cut(files):
+    q, r = files(results=RUN + b"2 Q0 d 3 0.5 r1\n")
+    status, out, err = run(["-q", "-m", "num_ret", q, r])
+    assert status == 4
+    assert out == b"num_ret               \t1\t4\n"
+    # trec_eval prints this message without a line end
+    assert err == "trec_eval.form_res_qrels: duplicate docs dtrec_eval: Can't calculate measure 'num_ret'\n"
+    status, out, err = run(["-q", "-M2", "-m", "num_ret", q, r])  # the second d (score 0.5) is cut
+    assert (status, err) == (0, "")
+
+
+def test_duplicate_judgement_stops(files):
+    q, r = files(qrels=QRELS + b"3 0 y 0\n")
+    status, out, err = run(["-q", "-m", "num_ret", q, r])
+    assert status == 4
+    assert out == b"num_ret               \t1\t4\nnum_ret               \t2\t2\n"
+    assert err.startswith("trec_eval.form_res_rels: duplicate docs y\n")
+
+
+@pytest.mark.parametrize("qrels, line", [
+    (b"1 0 a 1\n\n2 0 b 1\n", 2),  # a blank line is malformed
+    (b"1 0 a 1 extra\n", 1),
+    (b"1 0 a\n", 1),
+    (b"# one\n# two\n1 0 a 1\n", 1),  # only one comment line in a row is skipped
+    (b"# c\n1 0 a 1\n2 0 b\n", 2),  # comment lines are not counted
+])
+def test_malformed_qrels(files, qrels, line):
+    q, r = files(qrels=qrels)
+    status, out, err = run([q, r])
+    assert (status, out) == (2, b"")
+    assert err == f"trec_eval.get_qrels: Malformed line {line}\ntrec_eval: Quit in file '{q}'\n"
+
+
+def test_qrels_comments_and_odd_values(files):
+    """'#' lines (one at a time) are skipped; a '#' inside a docno is a docno; rel is read as atol."""
+    q, r = files(qrels=b"# c\n1 0 a 1\n# c\n1 0 b#x 2.7\n", results=b"1 Q0 b#x 1 1 r\n1 Q0 a 2 0.5 r\n")
+    status, out, _ = run(["-m", "num_rel", "-m", "P.2", "-l2", q, r])
+    assert status == 0
+    assert value(out, "num_rel") == "1" and value(out, "P_2") == "0.5000"
+
+
+def test_run_reading(files):
+    """Blank lines, '#' lines (also indented) and extra fields are fine; fewer than 6 fields are not."""
+    q, r = files(results=b"\n# c\n  # c\n1 Q0 a 1 1.0 r1 extra fields\n\n2 Q0 a 1 1.0 r2\n3 Q0 x 1 1.0 r3\n")
+    status, out, _ = run(["-m", "num_ret", "-m", "runid", q, r])
+    assert status == 0 and value(out, "runid") == "r3" and value(out, "num_ret") == "3"
+    q, r = files(results=b"# c\n1 Q0 a 1 1.0 r1\n1 Q0 b 1 1.0\n")
+    status, _, err = run([q, r])
+    assert status == 2 and err == f"trec_eval.get_results: Malformed line 2\ntrec_eval: Quit in file '{r}'\n"
+
+
+def test_unreadable_and_empty_files(files, tmp_path):
+    q, r = files(results=b"")
+    status, _, err = run([q, r])
+    assert status == 2
+    assert err == f"trec_eval.get_results: Cannot read results file '{r}'\ntrec_eval: Quit in file '{r}'\n"
+    status, _, err = run([tmp_path / "nope", r])
+    assert status == 2 and err.startswith("trec_eval.get_qrels: Cannot read qrels file")
+
+
+def test_gzip_inputs(files, tmp_path):
+    q, r = files()
+    status, plain, _ = run(["-q", q, r])
+    gq, gr = tmp_path / "q.gz", tmp_path / "r.gz"
+    gq.write_bytes(gzip.compress(QRELS))
+    gr.write_bytes(gzip.compress(RUN))
+    assert run(["-q", gq, gr]) == (status, plain, "")
+
+
+def test_standard_input(files, monkeypatch):
+    q, r = files()
+    expected = run(["-q", q, r])
+    assert run(["-q", q, "-"], stdin=RUN, monkeypatch=monkeypatch) == expected
+    proc = subprocess.run([sys.executable, "-m", "inexeval", "trec-eval", "-q", str(q), "-"], input=RUN,
+                          capture_output=True)
+    assert (proc.returncode, proc.stdout) == (0, expected[1])
+
+
+def test_summary_only_options(files):
+    q, r = files()
+    status, out, _ = run(["-n", q, r])
+    assert (status, out) == (0, b"")
+    _, out, _ = run(["-n", "-q", "-m", "map", q, r])
+    assert [t for _, t, _ in lines(out)] == ["1", "2", "3"]
+
+
+def test_judged_docs_only(files):
+    q, r = files()
+    _, out, _ = run(["-q", "-J", "-m", "num_ret", "-m", "P.1", q, r])
+    assert value(out, "num_ret", "1") == "3"  # z is not judged
+    assert value(out, "P_1", "2") == "1.0000"
+
+
+def test_debug_query_evaluates_one_topic(files):
+    q, r = files()
+    _, out, _ = run(["-q", "-D", "1.2", "-m", "num_ret", q, r])
+    assert out == b"num_ret               \t2\t2\nnum_ret               \tall\t2\n"
+
+
+def test_zscores(files, tmp_path):
+    q, r = files()
+    z = tmp_path / "z"
+    z.write_bytes(b"1 num_ret 2.0 1.0\n2 num_ret 2.0 0.0\n3 num_ret 1.0 0.5\n1 P_5 0.1 0.1\n")
+    status, out, _ = run(["-q", "-Z", z, "-m", "num_ret", "-m", "P.5", "-m", "num_q", q, r])
+    assert status == 0
+    assert out.splitlines()[0] == b"Znum_ret               \t1\t2.0000"
+    assert value(out, "Znum_ret", "2") == "0.0000"  # equal to a mean with no deviation
+    assert value(out, "ZP_5", "2") == "-1000000.0000"  # not in the file
+    assert value(out, "ZP_5", "1") == f"{(0.4 - 0.1) / 0.1:6.4f}"
+    assert value(out, "Znum_q") == "3.0000"
+    assert value(out, "Znum_ret") == "2.0000"  # 2 + 0 + 0: summed like num_ret
+
+
+def test_options_as_trec_eval_parses_them():
+    a = parse_args(["-qc", "-M100", "-l", "2", "--Rel_info_format=prefs", "--measure", "map", "q", "--nosum", "r"])
+    assert (a.query, a.complete, a.max_per_topic, a.level) == (True, True, 100, 2)
+    assert (a.rel_format, a.summary) == ("prefs", False)
+    assert a.measures == ["map"] and a.files == ["q", "r"]
+    assert parse_args(["--", "-q", "r"]).files == ["-q", "r"]
+    assert parse_args(["-Mx"]).max_per_topic == 0  # atol
+
+
+@pytest.mark.parametrize("argv, status, message", [
+    (["-x", "q", "r"], 1, "trec_eval: invalid option -- 'x'\n"),
+    (["--bogus", "q", "r"], 1, "trec_eval: unrecognized option '--bogus'\n"),
+    (["--R", "x", "q", "r"], 1, "trec_eval: option '--R' is ambiguous\n"),
+    (["q", "r", "-m"], 1, "trec_eval: option requires an argument -- 'm'\n"),
+    (["q"], 1, "Usage: "),
+    (["-m", "nosuch", "q", "r"], 1, "trec_eval: illegal measure 'nosuch'\n"),
+    (["-m", "P.", "q", "r"], 1, "trec_eval: improper measure in parameter 'P'\n"),
+    (["-v", "q", "r"], 0, "trec_eval version 10.0-rc3\n"),
+    (["-R", "bogus", "q", "r"], 2, "trec_eval: Illegal rel_format 'bogus'\n"),
+])
+def test_command_line_errors(argv, status, message):
+    got, out, err = run(argv)
+    assert (got, out) == (status, b"")
+    assert err.startswith(message)
+
+
+def test_bad_parameters_and_formats(files):
+    q, r = files()
+    assert run(["-m", "P.0,5", q, r])[0::2] == (
+        2, "trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure 'P'\n")
+    assert run(["-m", "P.5,5", q, r])[2].startswith("trec_eval: duplicate cutoffs detected\n")
+    assert run(["-m", "ndcg.1=2,3", q, r])[0] == 2
+    assert run(["-T", "other", q, r])[0::2] == (2, "trec_eval: Illegal retrieval results format 'other'\n")
+    status, out, err = run(["-R", "qrels_prefs", q, r])  # the official measures need qrels
+    assert (status, out) == (4, b"") and err.endswith("trec_eval: Can't calculate measure 'num_ret'\n")
+
+
+def test_measure_parameters_and_first_parameterised_wins():
+    labels = lambda args: [lab for s in select_measures(args) for lab in s.labels]  # noqa: E731
+    assert labels(["P.5,7,3"]) == ["P_3", "P_5", "P_7"]
+    assert labels(["P", "P.4"]) == ["P_4"]
+    assert labels(["P.4", "P.9"]) == ["P_4"]
+    assert labels(["ndcg_cut.10,23.4", "iprec_at_recall..5,.25"]) == [
+        "iprec_at_recall_0.25", "iprec_at_recall_0.50", "ndcg_cut_10", "ndcg_cut_23"]
+    assert labels(["utility.2,-1,0,0", "Rprec_mult.5.0,0.2"]) == [
+        "Rprec_mult_0.20", "Rprec_mult_5.00", "utility_2,-1,0,0"]
+    assert labels([]) == labels(["official"])
+    assert [s.measure.name for s in select_measures(["official"])] == [
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+        "iprec_at_recall", "P"]
+
+
+def test_random_runs_agree_with_pytrec_eval_on_the_shared_measures(tmp_path):
+    """Measures whose rules 9.0.8 and 10.0 share (graded qrels, score ties, -M) against pytrec_eval,
+    within the 4-decimal rounding of the output."""
+    import pytrec_eval
+
+    rng = random.Random(7)
+    qrels = {f"q{t}": {f"d{d}": rng.choice([0, 0, 1, 2]) for d in rng.sample(range(60), 30)} for t in range(8)}
+    run_ = {t: {f"d{d}": float(rng.randint(0, 9)) for d in rng.sample(range(60), 40)} for t in qrels}
+    (tmp_path / "q").write_text("".join(f"{t} 0 {d} {r}\n" for t, ds in qrels.items() for d, r in ds.items()))
+    (tmp_path / "r").write_text("".join(f"{t} Q0 {d} 0 {s} R\n" for t, ds in run_.items() for d, s in ds.items()))
+    measures = ["map", "P.5,10", "recip_rank", "bpref", "Rprec", "ndcg", "ndcg_cut.10", "recall.10"]
+    _, out, _ = run(["-q", *sum((["-m", m] for m in measures), []), tmp_path / "q", tmp_path / "r"])
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P.5,10", "recip_rank", "bpref", "Rprec", "ndcg",
+                                                "ndcg_cut.10", "recall.10"})
+    ref = ev.evaluate(run_)
+    checked = 0
+    for m, t, v in lines(out):
+        if t != "all":
+            assert abs(float(v) - ref[t][m.strip()]) <= 0.00005 + 1e-12, (m, t)
+            checked += 1
+    assert checked == 8 * 9
+
+
+def test_text_values_print_between_quotes_per_topic_only():
+    """A measure whose per-topic value is text (trec_eval's relstring) prints it quoted, and has no summary."""
+    from inexeval.trec_eval_cli import Column, Evaluation, render
+    from inexeval.trec_eval_opts import Options
+
+    sel = [s for s in select_measures(["relstring", "num_q"])]
+    ev = Evaluation([b"1", b"2"], {"relstring": Column("relstring", ["01-", "'2'"], aggregate="none")})
+    out = b"".join(render(ev, sel, Options(query=True), b"r", None))
+    assert out == (b"relstring             \t1\t'01-'\nrelstring             \t2\t'2'\n"
+                   b"num_q                 \tall\t2\n")
+
+
+def test_complete_ranks_trec_evals_stand_in_document(files):
+    """Under -c a missing topic is scored on trec_eval's one unjudged stand-in document; num_ret is then
+    reset to 0, other values keep what that ranking gives (here P_1 0, num_rel_ret 0)."""
+    q, r = files(results=RUN.replace(b"2 Q0 d 1 5.0 r1\n2 Q0 e 2 4.0 r1\n", b""))
+    status, out, _ = run(["-q", "-c", "-m", "num_ret", "-m", "P.1", q, r])
+    assert status == 0
+    assert value(out, "num_ret", "2") == "0" and value(out, "P_1", "2") == "0.0000"
+    assert value(out, "num_ret") == "5"
+
+
+#: The measures of trec_eval's all_trec whose numbers this branch's classic family already has.
+_SHARED = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+           "P", "recall", "ndcg", "ndcg_cut"]
+
+
+@pytest.mark.parametrize("number", [5, 6, 7, 8, 15], ids=lambda n: QUICKTEST[n - 1][1])
+def test_quicktest_outputs_on_the_measures_available(number):
+    """Quicktest commands 5-8 and 15 with ``-m all_trec`` replaced by the measures above: the lines of
+    the expected output for those measures, byte for byte (-q, -c, -M100, -l2, -Z)."""
+    argv, expected = QUICKTEST[number - 1]
+    argv = [a for a in argv if a not in ("all_trec", "-mrelstring.20")]
+    argv = [x for a in argv for x in ([] if a == "-m" else [a])]
+    argv = sum((["-m", m] for m in _SHARED), []) + argv
+    status, out, err = run(argv)
+    assert (status, err) == (0, "")
+    labels = set()
+    for s in select_measures(_SHARED):
+        labels.update(s.labels)
+    keep = [ln for ln in (DATA / expected).read_bytes().splitlines(keepends=True)
+            if ln.split(b"\t")[0].strip().decode().removeprefix("Z") in labels]
+    assert len(keep) > 100
+    assert out == b"".join(keep)
+
+
+@pytest.mark.parametrize("prefs, message", [
+    (b"1 g s a 1\n1 g s a 0\n", "trec_eval.form_prefs_counts: Internal docid 0 occurs with different rel_level"),
+    (b"1 g s1 a 1\n1 g s1 b 0\n1 g s2 a 0\n1 g s2 c 1\n",
+     "trec_eval.form_prefs_counts: doc 'a' has both 0 and non-0 rel_level assigned\n"),
+    (b"1 g s1 a 2\n1 g s1 b 1\n1 g s2 b 2\n1 g s2 a 1\n", "trec_eval.form_prefs_counts: Pref inconsistency found\n"),
+])
+def test_inconsistent_preferences_stop(files, prefs, message):
+    q, r = files(qrels=prefs, results=b"1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n")
+    status, out, err = run(["-R", "prefs", "-m", "prefs", q, r])
+    assert (status, out) == (4, b"")
+    assert err.startswith(message) and err.endswith("trec_eval: Can't calculate measure 'prefs_num_prefs_poss'\n")
+
+
+def test_preferences_by_hand(files):
+    """One group, classes 2 > 1 > 0 over a, b, c; the run ranks c, a and misses b:
+    pairs a>b (imp, fulfilled), a>c (ret, not), b>c (imp, not): simp 1/3, simp_ret 0/1, simp_imp 1/3."""
+    q, r = files(qrels=b"1 g s a 2\n1 g s b 1\n1 g s c 0\n", results=b"1 Q0 c 1 2 r\n1 Q0 a 2 1 r\n")
+    status, out, _ = run(["-q", "-R", "prefs", "-m", "all_prefs", q, r])
+    assert status == 0
+    assert [value(out, m, "1") for m in ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret",
+                                         "prefs_simp", "prefs_simp_ret", "prefs_simp_imp", "prefs_pair")] == [
+        "3", "1", "0", "0.3333", "0.0000", "0.3333", "0.3333"]
+
+
+def test_huge_numbers_are_clamped_as_atol_does(files):
+    q, r = files()
+    assert parse_args(["-M99999999999999999999999"]).max_per_topic == (1 << 63) - 1
+    status, out, _ = run(["-l", "99999999999999999999", "-M", "99999999999999999999", "-m", "num_rel", q, r])
+    assert (status, value(out, "num_rel")) == (0, "0")
