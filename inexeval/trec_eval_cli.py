@@ -72,6 +72,7 @@ def _help_text() -> str:
         "                   rel_info_file results_file\n\n"
         "  -h, --help                       this help\n"
         "  -v, --version                    trec_eval's version, on standard error\n"
+        "  --trec-eval-version=V            inexeval's own: 10.0's numbers (default) or 9.0.8's\n"
         "  -q, --query_eval_wanted          per-topic values as well as the summary\n"
         "  -m, --measure NAME[.PARAMS]      measure or set to print (repeatable; default: official);\n"
         "                                   parameters after the dot, comma-separated (P.5,10; ndcg.1=3,2=9)\n"
@@ -235,7 +236,7 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
                 raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{s.measure.name}' "
                                    f"(inexeval has no classic measure '{label}', see 'inexeval metrics')\n", 2)
             specs.append((label, spec))
-    values = classic.compute(ranking, [sp for _, sp in specs]) if specs else {}
+    values = classic.compute(ranking, [sp for _, sp in specs], version=opts.numbers_of) if specs else {}
     for label, spec in specs:
         fam = classic.FAMILIES[spec.family]
         v = np.asarray(values[spec.name])

@@ -46,7 +46,10 @@ _LONG = {  # long name -> (short letter, takes a value)
     "Number_docs_in_coll": ("N", True), "Max_retrieved_per_topic": ("M", True),
     "Rel_info_format": ("R", True), "Results_format": ("T", True), "Output_old_results_format": ("o", True),
     "Zscore": ("Z", True),
+    "trec-eval-version": ("", True),  # inexeval's own: 10.0 (default) or 9.0.8's numbers
 }
+#: The trec_eval versions whose numbers --trec-eval-version gives (docs/measures.md §8.4).
+NUMBERS_OF = ("10.0", "9.0.8")
 
 
 def _takes_value(letter: str) -> bool | None:
@@ -98,6 +101,7 @@ class Options:
     help: bool = False
     version: bool = False
     measures: list[str] = field(default_factory=list)  # raw -m arguments, in order
+    numbers_of: str = "10.0"  # --trec-eval-version
     files: list[str] = field(default_factory=list)
 
 
@@ -156,7 +160,12 @@ def parse_args(argv: list[str]) -> Options:
 
 
 def _apply(opts: Options, letter: str, value: str | None) -> None:
-    if letter == "h":
+    if letter == "":  # --trec-eval-version
+        if value not in NUMBERS_OF:
+            raise TrecEvalExit(f"trec_eval: --trec-eval-version: {value!r} is not one of "
+                               f"{', '.join(NUMBERS_OF)}\n" + USAGE, 1)
+        opts.numbers_of = value
+    elif letter == "h":
         opts.help = True
     elif letter == "v":
         raise TrecEvalExit(f"trec_eval version {VERSION}\n", 0)

@@ -47,12 +47,6 @@ def _quicktest() -> list[tuple[list[str], str]]:
 
 
 QUICKTEST = _quicktest()
-_NEEDS_IPREC = pytest.mark.xfail(strict=True, reason="needs trec_eval 10.0's iprec_at_recall rounding from h/trecmeas")
-_NEEDS_ALL_TREC = pytest.mark.xfail(strict=True, reason="needs all_trec measures from h/trecmeas")
-#: QUICKTEST line -> what the classic family table of this branch still lacks (the integrator removes
-#: these marks once h/trecmeas is merged)
-_MARKS = {1: _NEEDS_IPREC, 2: _NEEDS_IPREC, 3: _NEEDS_IPREC, 4: _NEEDS_ALL_TREC, 5: _NEEDS_ALL_TREC,
-          6: _NEEDS_ALL_TREC, 7: _NEEDS_ALL_TREC, 8: _NEEDS_ALL_TREC, 14: _NEEDS_ALL_TREC, 15: _NEEDS_ALL_TREC}
 
 
 def test_quicktest_has_its_15_commands():
@@ -61,7 +55,7 @@ def test_quicktest_has_its_15_commands():
 
 
 @pytest.mark.parametrize(
-    "number", [pytest.param(n, marks=_MARKS.get(n, ()), id=f"{n}-{QUICKTEST[n - 1][1]}") for n in range(1, 16)])
+    "number", [pytest.param(n, id=f"{n}-{QUICKTEST[n - 1][1]}") for n in range(1, 16)])
 def test_quicktest_command(number):
     argv, expected = QUICKTEST[number - 1]
     status, out, err = run(argv)
@@ -436,3 +430,33 @@ def test_huge_numbers_are_clamped_as_atol_does(files):
     assert parse_args(["-M99999999999999999999999"]).max_per_topic == (1 << 63) - 1
     status, out, _ = run(["-l", "99999999999999999999", "-M", "99999999999999999999", "-m", "num_rel", q, r])
     assert (status, value(out, "num_rel")) == (0, "0")
+
+
+def test_trec_eval_version_option_gives_9_0_8_numbers():
+    """--trec-eval-version 9.0.8 (inexeval's own option): the recall-level cut-off truncates as 9.0.8 did;
+    every iprec_at_recall value then equals pytrec_eval's (trec_eval 9.0.8), printed at 4 decimals."""
+    import pytrec_eval
+
+    q, r = DATA / "qrels.test", DATA / "results.test"
+    status, out10, _ = run(["-m", "iprec_at_recall", q, r])
+    status9, out9, err = run(["--trec-eval-version", "9.0.8", "-m", "iprec_at_recall", q, r])
+    assert status == status9 == 0 and err == ""
+    line = {ln.split()[0]: ln.split()[2] for ln in out9.decode().splitlines()}
+    assert line["iprec_at_recall_0.10"] == "0.3884" and b"iprec_at_recall_0.10  \tall\t0.3885" in out10
+
+    def read(path, cols):
+        d: dict = {}
+        for ln in path.read_text().splitlines():
+            f = ln.split()
+            if f and not f[0].startswith("#"):
+                d.setdefault(f[0], {})[f[2]] = cols(f)
+        return d
+
+    qrels = read(q, lambda f: int(f[3]))
+    runs = read(r, lambda f: float(f[4]))
+    ev = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall"}).evaluate(runs)
+    for x in ("0.00", "0.10", "0.20", "0.30", "0.40", "0.50", "0.60", "0.70", "0.80", "0.90", "1.00"):
+        mean = sum(v[f"iprec_at_recall_{x}"] for v in ev.values()) / len(ev)
+        assert line[f"iprec_at_recall_{x}"] == f"{mean:.4f}", x
+    bad = run(["--trec-eval-version", "8", q, r])
+    assert bad[0] == 1 and "'8' is not one of 10.0, 9.0.8" in bad[2]
