@@ -47,6 +47,9 @@ except ImportError:  # pragma: no cover
 STAGING = ".inexeval-staging-"
 OLD = ".inexeval-old-"
 LOCK = ".inexeval-lock"
+#: Subdirectories of a task directory that other commands write (``inexeval assessments``): an
+#: evaluation carries them over into its new set rather than dropping them with the old one.
+CARRIED = ("assessments",)
 
 _held: dict[tuple[Path, int], list] = {}  # (lock path, thread) -> [fd, depth]: re-entrant in one thread
 _held_guard = threading.Lock()
@@ -229,16 +232,30 @@ def _swap(new: Path, final: Path, results_dir: Path, task: str) -> None:
     """Rename ``final`` aside and ``new`` in its place, signals held back in between (the
     directory is never left missing by a Ctrl-C); then remove the old directory."""
     old_root = old = None
+    carried: list[str] = []
     held = _signals_held()
     held.__enter__()
     try:
         if os.path.lexists(final):
-            old_root = Path(tempfile.mkdtemp(prefix=f".{task}{OLD}{os.getpid()}-", dir=results_dir))
-            old = old_root / task
-            os.rename(final, old)
+            try:
+                for name in CARRIED:  # not this evaluation's to replace
+                    if os.path.isdir(final / name) and not os.path.lexists(new / name):
+                        os.rename(final / name, new / name)
+                        carried.append(name)
+                old_root = Path(tempfile.mkdtemp(prefix=f".{task}{OLD}{os.getpid()}-", dir=results_dir))
+                old = old_root / task
+                os.rename(final, old)
+            except BaseException:
+                old = None
+                for name in carried:
+                    os.rename(new / name, final / name)
+                raise
         try:
             os.rename(new, final)
         except BaseException:
+            back = old if old is not None else final
+            for name in carried:
+                os.rename(new / name, back / name)
             if old is not None:
                 os.rename(old, final)  # put the old set back
                 old = None

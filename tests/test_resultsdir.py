@@ -190,6 +190,39 @@ def test_disk_full_during_the_swap_puts_the_old_set_back(setup, monkeypatch):
     assert_clean(tmp / "results")
 
 
+@pytest.mark.parametrize("fail", [None, "aside", "in"])
+def test_assessments_output_is_carried_over_by_an_evaluation(setup, monkeypatch, fail):
+    """`inexeval assessments` writes RESULTS_DIR/<TASK>/assessments/; a later evaluation's new set keeps
+    it (it was dropped with the old set), and a swap that fails puts it back with the old set."""
+    tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
+    res = CliRunner().invoke(main, ["assessments", "-config", str(cfg), "--quiet"])
+    assert res.exit_code == 0, res.output
+    stats = (tmp / "results" / TASK / "assessments" / "assessments.tsv").read_bytes()
+    before = snapshot(tmp / "results")
+    real = os.rename
+
+    def rename(src, dst):
+        aside = Path(src).name == TASK and resultsdir.OLD in str(dst)
+        into = Path(src).name == TASK and STAGING_IN(src)
+        if (fail == "aside" and aside) or (fail == "in" and into):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "rename", rename)
+    res = invoke("-config", cfg, "--set", "QUANT_FUNCTIONS=strict")
+    monkeypatch.undo()
+    if fail is None:
+        assert res.exit_code == 0, res.output
+        assert run_files(tmp / "results") - {"assessments/assessments.tsv"} == \
+            {f"strict_on/{p.stem}.tsv" for p in (tmp / "runs").iterdir()}
+        assert (tmp / "results" / TASK / "assessments" / "assessments.tsv").read_bytes() == stats
+    else:
+        assert res.exit_code == 2 and "No space left on device" in res.output
+        assert snapshot(tmp / "results") == before
+    assert_clean(tmp / "results")
+
+
 def STAGING_IN(path) -> bool:
     return resultsdir.STAGING in str(path)
 
