@@ -339,7 +339,9 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
     from inexeval.tasks import find_task
 
     row = find_task(task) if task else None
-    if row is not None and row.unit != "element" and given(ctx, "max_results"):
+    if row is not None and row.unit == "answer" and not given(ctx, "max_results"):
+        max_results = row.max_results  # L' of question answering
+    elif row is not None and row.unit != "element" and given(ctx, "max_results"):
         refuse(ctx, f"--max-results has no effect on {row.name} runs: "
                     + ("every result counts, as inex_eval counts them" if row.unit == "passage"
                        else "results beyond it are cut off as trec_eval -M does, which no run fails"))

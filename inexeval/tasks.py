@@ -48,6 +48,8 @@ class Task:
     #: answer string of a question-answering run, docs/formats.md §10)
     unit: str = "element"
     run_checks: frozenset[str] = frozenset()
+    #: measures whose per-topic differences ``compare --runs A,B`` shows besides the tested one
+    differences: tuple[str, ...] = ()
 
     @property
     def takes_overlap(self) -> bool:
@@ -98,7 +100,8 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     _fol("FOL.BestInContext", "fol-bestincontext", _YEARS),
     _fol("FOL.T2I", "fol-t2i", ("2010",)),
     # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §9)
-    Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer"),
+    Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer",
+         differences=("Q", "RR")),
 )}
 
 

@@ -142,13 +142,13 @@ def mark(answers: Sequence[str], table: MatchTable, mode: str) -> list[Mark]:
         sid = table.synset_ids[e.synset]
         if e.string.text == NIL:
             if r == 1:
-                out.append(Mark(r, o, e.gain, e.string.level, NIL, sid, "NIL at rank 1 of a NIL question"))
+                out.append(Mark(r, o, e.gain, e.string.level, NIL, sid, "NIL at position 1 of a NIL question"))
             else:
-                out.append(Mark(r, o, 0.0, None, NIL, sid, "NIL counts only at rank 1"))
+                out.append(Mark(r, o, 0.0, None, NIL, sid, "NIL counts only at position 1"))
             continue
         if e.synset in first:
             out.append(Mark(r, o, 0.0, None, e.string.text, sid,
-                            f"synset {sid} already marked at rank {first[e.synset]}"))
+                            f"synset {sid} already marked at position {first[e.synset]}"))
             continue
         first[e.synset] = r
         why = "first answer of synset " + sid + ("" if e.gain > 0 else " (gain 0)")
