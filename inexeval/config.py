@@ -476,6 +476,9 @@ SCHEMA: tuple[Key, ...] = (
         doc="`FOL.BestInContext` only: n, the distance in characters from the best entry point "
             "beyond which a result scores 0, a positive integer (inex_eval's `-n`; docs/fol.md §4).",
         note="A result at distance d ≤ n scores (n − d)/n."),
+    Key("T2I_TOLERANCE", "t2i_tolerance", parse_t2i_tolerance, default=300,
+        doc="`FOL.T2I` only: T, the characters of irrelevant text a reader tolerates before "
+            "leaving an article, an integer ≥ 0 (inex_eval's `-irr`; docs/fol.md §4)."),
     Key("ANSWER_MATCH", "answer_match", parse_answer_match, default="normalised",
         doc="`qa` only: how a run's answer is compared with the answer strings: `exact` (the same "
             "characters) or `normalised` (both Unicode NFKC, case-folded, white space runs as one "
@@ -483,9 +486,6 @@ SCHEMA: tuple[Key, ...] = (
         note="Surrounding white space of a column is never part of it. Two strings of different "
              "synsets of one question that become the same are an error of that question "
              "(docs/decisions.md)."),
-    Key("T2I_TOLERANCE", "t2i_tolerance", parse_t2i_tolerance, default=300,
-        doc="`FOL.T2I` only: T, the characters of irrelevant text a reader tolerates before "
-            "leaving an article, an integer ≥ 0 (inex_eval's `-irr`; docs/fol.md §4)."),
 )
 
 #: The key table by canonical name.
