@@ -191,7 +191,7 @@ def _parse(lines: list[str], source: str, out: AnswerSet, bad: dict[str, None]) 
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         if "\t" not in raw:
-            error(None, n, "expected 4 tab-separated columns 'question-id synset-id level answer' (no tab "
+            error(raw.split()[0], n, "expected 4 tab-separated columns 'question-id synset-id level answer' (no tab "
                            "found)")
             continue
         cols = [c.strip() for c in raw.split("\t")]
