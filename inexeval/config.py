@@ -456,7 +456,7 @@ SCHEMA: tuple[Key, ...] = (
             "positive number."),
     Key("Q_BETA", "q_beta", parse_q_beta, default=1.0, aliases=("BETA",),
         doc="β of the Q-measure and R-measure, a number ≥ 0 (`q` of the XCG tasks, `Q` and `R` of "
-            "`trec` and `qa`; docs/measures.md §4.6, §8, §9)."),
+            "`trec` and `qa`; docs/measures.md §4.6, §8, §11)."),
     Key("REL_LEVEL", "rel_level", parse_rel_level, default=1,
         doc="`trec` only: the lowest qrels relevance level that counts as relevant, a positive "
             "integer."),
@@ -467,7 +467,7 @@ SCHEMA: tuple[Key, ...] = (
             "for `qa`.",
         note="`trec`: levels not listed keep their level as gain. `qa`: levels not listed keep "
              "`S:3, A:2, B:1`; a numeric level in the answer file is its own gain (docs/measures.md "
-             "§9). In YAML (and in a dict) it may also be a mapping `{1: 1, 2: 2}`."),
+             "§11). In YAML (and in a dict) it may also be a mapping `{1: 1, 2: 2}`."),
     Key("F_BETA", "f_beta", parse_f_beta, default=0.25,
         doc="`FOL.RelevantInContext` only: β of each article's F score, a number ≥ 0 (inex_eval's "
             "`-beta`; docs/fol.md §4).",
@@ -482,7 +482,7 @@ SCHEMA: tuple[Key, ...] = (
     Key("ANSWER_MATCH", "answer_match", parse_answer_match, default="normalised",
         doc="`qa` only: how a run's answer is compared with the answer strings: `exact` (the same "
             "characters) or `normalised` (both Unicode NFKC, case-folded, white space runs as one "
-            "space; docs/measures.md §9).",
+            "space; docs/measures.md §11).",
         note="Surrounding white space of a column is never part of it. Two strings of different "
              "synsets of one question that become the same are an error of that question "
              "(docs/decisions.md)."),

@@ -241,7 +241,7 @@ def parse_rel_level(raw: str, base: Path) -> int:
 
 def parse_gains(raw: str, base: Path) -> tuple[tuple[int | str, float], ...]:
     """GAINS: ``level:gain`` items, gains >= 0; levels are integers >= 1 (``trec``, docs/measures.md
-    §8) sorted by level, or the letters S, A, B (``qa``, docs/measures.md §9) in that order.  Which
+    §8) sorted by level, or the letters S, A, B (``qa``, docs/measures.md §11) in that order.  Which
     kind the task takes is checked once the task is known (:mod:`inexeval.config`)."""
     gains: dict[int | str, float] = {}
     for item in listed(raw):
@@ -275,7 +275,7 @@ ANSWER_MATCH_MODES = {"exact": "exact", "normalised": "normalised", "normalized"
 
 
 def parse_answer_match(raw: str, base: Path) -> str:
-    """ANSWER_MATCH: ``exact`` or ``normalised`` (docs/measures.md §9), case-insensitive."""
+    """ANSWER_MATCH: ``exact`` or ``normalised`` (docs/measures.md §11), case-insensitive."""
     text = one(raw)
     mode = ANSWER_MATCH_MODES.get(text.lower())
     if mode is None:

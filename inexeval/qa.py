@@ -1,4 +1,4 @@
-"""Question answering: the marking of each run, for organisers to check by hand (docs/measures.md §9).
+"""Question answering: the marking of each run, for organisers to check by hand (docs/measures.md §11).
 
 ``inexeval -config qa.prop -q`` prints, after the tables, every answer of
 every evaluated run with its position, the mark it got (the level, or

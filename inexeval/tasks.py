@@ -99,7 +99,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS),
     _fol("FOL.BestInContext", "fol-bestincontext", _YEARS),
     _fol("FOL.T2I", "fol-t2i", ("2010",)),
-    # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §9)
+    # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §11)
     Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer",
          differences=("Q", "RR")),
 )}

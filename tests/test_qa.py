@@ -1,4 +1,4 @@
-"""TASK qa (docs/measures.md §9): seed 003's worked examples with their arithmetic, the marking rules
+"""TASK qa (docs/measures.md §11): seed 003's worked examples with their arithmetic, the marking rules
 (Figure 1), the position rule, and Q/R/RR against pyNTCIREVAL fed the marked gain list."""
 
 from __future__ import annotations

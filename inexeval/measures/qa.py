@@ -1,4 +1,4 @@
-"""Question answering: ranked exact answers marked against answer synsets (docs/measures.md §9).
+"""Question answering: ranked exact answers marked against answer synsets (docs/measures.md §11).
 
 Seed 003 §3.2: a question's answer strings a(i, j) are grouped into answer
 synsets AS(i), each string has a correctness level x(i, j) (S, A, B, or a
@@ -208,7 +208,7 @@ register(Measure(
     aliases=("q", "r", "rr", "q-measure", "r-measure"),
     strategies=STRATEGIES,
     description="Q-measure, R-measure (bonus beta = Q_BETA) and reciprocal rank of ranked exact answers, "
-                "marked against answer synsets and correctness levels (docs/measures.md §9)",
+                "marked against answer synsets and correctness levels (docs/measures.md §11)",
     params=("Q_BETA", "GAINS", "ANSWER_MATCH", "MAX_RESULTS"),
     outputs=lambda p: list(_QA_OUT),
     scalars=lambda p: list(_QA_OUT),
@@ -222,7 +222,7 @@ register(Measure(
     aliases=("num_synsets", "num_correct", "counts"),
     strategies=STRATEGIES,
     description="Per question: answer synsets R, R(S), R(A), R(B) and synsets found (num_correct); "
-                "averaged as means (docs/measures.md §9)",
+                "averaged as means (docs/measures.md §11)",
     params=("GAINS", "ANSWER_MATCH", "MAX_RESULTS"),
     outputs=lambda p: list(_COUNT_OUT),
     scalars=lambda p: list(_COUNT_OUT),
