@@ -304,6 +304,7 @@ Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
   inexeval validate run.xml.gz --format json
   inexeval validate fol.run --task FOL.RelevantInContext --assessments qrels.txt
+  inexeval validate run.tsv --task qa --assessments answers.tsv
 
 Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
 The verdict is evaluation's.  Problems (evaluation skips the run or leaves
