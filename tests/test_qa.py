@@ -408,3 +408,22 @@ def test_config_keys(tmp_path):
     exact = inexeval.evaluate({**base, "ANSWER_MATCH": "exact"}).per_topic("noAF")
     assert exact["QA-005"]["Q"] == 0.0 and exact["QA-006"]["Q"] == 0.0
     assert {m.name for m in inexeval.measures("qa")} == {"qa", "qa-counts"}
+
+
+def test_a_question_in_two_answer_files_is_left_out(tmp_path):
+    a = write_answers(tmp_path / "a.tsv", {"Q1": [("1", "S", "x")], "Q2": [("1", "S", "y")]})
+    b = write_answers(tmp_path / "b.tsv", {"Q1": [("1", "S", "z")]})
+    data = read_answer_files([a, b])
+    assert list(data.questions) == ["Q2"]
+    (err,) = data.problems
+    assert (err.file, err.line) == (str(b), 1) and f"question Q1 is also in {a}; question left out" in err.message
+
+
+def test_marking_lists_the_dropped_answers(tmp_path):
+    ans = write_answers(tmp_path / "a.tsv", {"Q1": BEATLES})
+    (tmp_path / "runs").mkdir()
+    write_run(tmp_path / "runs" / "r.tsv", [("Q1", 1, "Ringo"), ("Q1", 2, "John Lennon")], tag="r")
+    rows = marking({"TASK": "qa", "ASSESSMENTS_DIR": str(ans), "SUBMISSIONRUNS_DIR": str(tmp_path / "runs"),
+                    "MAX_RESULTS": "1"})
+    assert [(r["answer"], r["mark"], r["why"]) for r in rows] == [
+        ("Ringo", "B", "first answer of synset 4"), ("John Lennon", "-", "dropped: beyond MAX_RESULTS=1")]

@@ -160,7 +160,7 @@ def qa_values(g: np.ndarray, ideal: np.ndarray, beta: float) -> dict[str, float]
     """Q, R and RR of a marked gain list ``g`` (positions 1 … L) against the ideal list."""
     hits = np.flatnonzero(g > 0)
     return {"Q": q_measure(g, ideal, beta), "R": r_measure(g, ideal, beta),
-            "RR": 1.0 / (hits[0] + 1) if hits.size else 0.0}
+            "RR": 1.0 / float(hits[0] + 1) if hits.size else 0.0}
 
 
 def count_values(g: np.ndarray, table: MatchTable) -> dict[str, float]:
