@@ -212,6 +212,10 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     if echo is not None:
         report(ev, echo, options.quiet)
         echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
+        if options.per_query and options.fmt == "table" and config.task_def.unit == "answer":
+            from inexeval.qa import evaluation_marking  # which answers were marked, and why
+
+            echo(evaluation_marking(ev), nl=False)
     if not ev.problems:
         return ev, 0
     if echo is not None:

@@ -322,6 +322,7 @@ Examples:
   inexeval validate runs/*.xml --task CO.Focussed --assessments assessments/
   inexeval validate run.xml.gz --format json
   inexeval validate fol.run --task FOL.RelevantInContext --assessments qrels.txt
+  inexeval validate run.tsv --task qa --assessments answers.tsv
 
 Exit status: 0 every run is valid; 1 some run has a problem; 2 bad options.
 The verdict is evaluation's.  Problems (evaluation skips the run or leaves
@@ -357,7 +358,9 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
     from inexeval.tasks import find_task
 
     row = find_task(task) if task else None
-    if row is not None and row.unit != "element" and given(ctx, "max_results"):
+    if row is not None and row.unit == "answer" and not given(ctx, "max_results"):
+        max_results = row.max_results  # L' of question answering
+    elif row is not None and row.unit != "element" and given(ctx, "max_results"):
         refuse(ctx, f"--max-results has no effect on {row.name} runs: "
                     + ("every result counts, as inex_eval counts them" if row.unit == "passage"
                        else "results beyond it are cut off as trec_eval -M does, which no run fails"))

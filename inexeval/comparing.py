@@ -57,7 +57,14 @@ def compared_measures(config: Config, measure: str | None) -> set[str] | None:
     measures = resolve_measures(config)
     params = params_of(config, measures)
     columns = [c for m in measures for c in m.scalars(params)]
-    return {tested_measure(columns, measure)} if columns else None
+    return {tested_measure(columns, measure), *difference_measures(config, columns, None)} if columns else None
+
+
+def difference_measures(config: Config, columns: Sequence[str], chosen: str | None) -> list[str]:
+    """The measures whose per-topic differences ``--runs A,B`` shows: the tested one, and those the
+    task row adds (``qa``: Q and RR, as seed 003 Figure 3 draws them)."""
+    extra = [m for m in config.task_def.differences if m in columns and m != chosen]
+    return ([chosen] if chosen is not None else []) + extra
 
 
 def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = CompareOptions(), *,
@@ -155,11 +162,12 @@ def _compare_one(config: Config, out: Path, options: CompareOptions, wanted: lis
     compare.write_tables(out, "significance", sig_rows)
     if wanted and len(wanted) == 2:
         for s in settings:
-            text, topics, diffs = compare.topic_difference_text(results, s, chosen, *wanted)
-            say("\n" + text)
-            if options.gnuplot or options.png:
-                stem = file_component(f"differences_{chosen}_{wanted[0]}_vs_{wanted[1]}_{s}")
-                compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {chosen}: "
-                                        f"{wanted[0]} - {wanted[1]}", topics, diffs,
-                                        gnuplot=options.gnuplot, png=options.png)
+            for shown in difference_measures(config, columns, chosen):
+                text, topics, diffs = compare.topic_difference_text(results, s, shown, *wanted)
+                say("\n" + text)
+                if options.gnuplot or options.png:
+                    stem = file_component(f"differences_{shown}_{wanted[0]}_vs_{wanted[1]}_{s}")
+                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {shown}: "
+                                            f"{wanted[0]} - {wanted[1]}", topics, diffs,
+                                            gnuplot=options.gnuplot, png=options.png)
     return status

@@ -42,6 +42,7 @@ from inexeval.configvalues import (
     Problem,
     one,
     parse_alpha,
+    parse_answer_match,
     parse_avg_doc_length,
     parse_bep_a,
     parse_bep_distance,
@@ -104,11 +105,12 @@ class Config:
     avg_doc_length: float | None
     q_beta: float
     rel_level: int
-    gains: tuple[tuple[int, float], ...] | None  # GAINS: level -> gain
+    gains: tuple[tuple[int | str, float], ...] | None  # GAINS: level (trec: integer; qa: S/A/B) -> gain
     trec_eval_version: str  # TREC_EVAL_VERSION: "10.0" or "9.0.8"
     f_beta: float  # F_BETA (FOL Relevant in Context)
     bep_distance: int  # BEP_DISTANCE (FOL Best in Context)
     t2i_tolerance: int  # T2I_TOLERANCE (FOL T2I)
+    answer_match: str  # ANSWER_MATCH (qa): "exact" | "normalised"
     source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
@@ -445,7 +447,8 @@ SCHEMA: tuple[Key, ...] = (
              "order count and the dropped ones are reported in a warning; the nxCG curve's ranks "
              "are ⌈p · MAX_RESULTS / 100⌉, p = 1 … 100. In a `trec` run the first results after "
              "ordering by score count, as with trec_eval's `-M`. The FOL tasks count every result, "
-             "as inex_eval does: setting MAX_RESULTS for them is an error."),
+             "as inex_eval does: setting MAX_RESULTS for them is an error. For `qa` it is L′, the answers "
+             "counted per question (default 5, as at NTCIR QAC), after ordering by rank."),
     Key("BEP_A", "bep_a", parse_bep_a, default=("0.01", "0.1", "1", "10", "100"),
         doc="The A values of BEPD and EPRUM (Best in Context): positive numbers.",
         note="Kept as written (trimmed), since they name the output columns: `BEP_A: 1.0` gives "
@@ -455,17 +458,20 @@ SCHEMA: tuple[Key, ...] = (
               "skipped)",
         doc="L of BEPD and EPRUM (Best in Context): the average document length in characters, a "
             "positive number."),
-    Key("Q_BETA", "q_beta", parse_q_beta, default=1.0,
+    Key("Q_BETA", "q_beta", parse_q_beta, default=1.0, aliases=("BETA",),
         doc="β of the Q-measure and R-measure, a number ≥ 0 (`q` of the XCG tasks, `Q` and `R` of "
-            "`trec`; docs/measures.md §4.6, §8)."),
+            "`trec` and `qa`; docs/measures.md §4.6, §8, §11)."),
     Key("REL_LEVEL", "rel_level", parse_rel_level, default=1,
         doc="`trec` only: the lowest qrels relevance level that counts as relevant, a positive "
             "integer."),
-    Key("GAINS", "gains", parse_gains, unset="each level's gain is the level itself",
-        doc="`trec` only: the gain of each relevance level for the graded measures, as "
-            "`level:gain` items (levels ≥ 1, gains ≥ 0).",
-        note="Levels not listed keep their level as gain. In YAML (and in a dict) it may also be "
-             "a mapping `{1: 1, 2: 2}`."),
+    Key("GAINS", "gains", parse_gains,
+        unset="`trec`: each level's gain is the level itself; `qa`: `S:3, A:2, B:1`",
+        doc="`trec` and `qa` only: the gain of each relevance level for the graded measures, as "
+            "`level:gain` items (gains ≥ 0): levels ≥ 1 for `trec`, the answer levels `S`, `A`, `B` "
+            "for `qa`.",
+        note="`trec`: levels not listed keep their level as gain. `qa`: levels not listed keep "
+             "`S:3, A:2, B:1`; a numeric level in the answer file is its own gain (docs/measures.md "
+             "§11). In YAML (and in a dict) it may also be a mapping `{1: 1, 2: 2}`."),
     Key("TREC_EVAL_VERSION", "trec_eval_version", parse_trec_eval_version, default="10.0",
         doc="`trec` only: whose numbers the classic measures give, trec_eval `10.0` or `9.0.8` (the "
             "one pytrec_eval and ir_measures embed).",
@@ -483,6 +489,13 @@ SCHEMA: tuple[Key, ...] = (
     Key("T2I_TOLERANCE", "t2i_tolerance", parse_t2i_tolerance, default=300,
         doc="`FOL.T2I` only: T, the characters of irrelevant text a reader tolerates before "
             "leaving an article, an integer ≥ 0 (inex_eval's `-irr`; docs/fol.md §4)."),
+    Key("ANSWER_MATCH", "answer_match", parse_answer_match, default="normalised",
+        doc="`qa` only: how a run's answer is compared with the answer strings: `exact` (the same "
+            "characters) or `normalised` (both Unicode NFKC, case-folded, white space runs as one "
+            "space; docs/measures.md §11).",
+        note="Surrounding white space of a column is never part of it. Two strings of different "
+             "synsets of one question that become the same are an error of that question "
+             "(docs/decisions.md)."),
 )
 
 #: The key table by canonical name.
@@ -799,6 +812,13 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
 
+    if isinstance(task, str) and isinstance(values.get("gains"), tuple) and values["gains"]:
+        letters = isinstance(values["gains"][0][0], str)
+        if TASKS[task].unit == "answer" and not letters:
+            fail(chosen["GAINS"], f"task {task} gives gains to the answer levels S, A, B (`S:3, A:2, B:1`)")
+        elif TASKS[task].unit != "answer" and letters:
+            fail(chosen["GAINS"], f"task {task} gives gains to integer relevance levels (`1:1, 2:2`); "
+                                  "S, A, B are the answer levels of TASK qa")
     if all(any(str(f.path) == STDIN for f in values.get(field) or ()) for field in ("assessments", "runs")):
         fail(chosen["SUBMISSIONRUNS_DIR"], "'-' (standard input) is also ASSESSMENTS_DIR; only one of them "
                                            "can be read from standard input")

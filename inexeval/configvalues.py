@@ -270,20 +270,45 @@ def parse_trec_eval_version(raw: str, base: Path) -> str:
     return text
 
 
-def parse_gains(raw: str, base: Path) -> tuple[tuple[int, float], ...]:
-    """GAINS: ``level:gain`` items (docs/measures.md §8), levels >= 1, gains >= 0, sorted by level."""
-    gains: dict[int, float] = {}
+def parse_gains(raw: str, base: Path) -> tuple[tuple[int | str, float], ...]:
+    """GAINS: ``level:gain`` items, gains >= 0; levels are integers >= 1 (``trec``, docs/measures.md
+    §8) sorted by level, or the letters S, A, B (``qa``, docs/measures.md §11) in that order.  Which
+    kind the task takes is checked once the task is known (:mod:`inexeval.config`)."""
+    gains: dict[int | str, float] = {}
     for item in listed(raw):
         level_text, sep, gain_text = item.partition(":")
         if not sep:
             raise Problem(f"{item!r} is not 'level:gain'")
-        level = _integer(level_text.strip(), "a relevance level (an integer >= 1)")
-        if level < 1:
-            raise Problem(f"{level_text.strip()!r} is not a relevance level (an integer >= 1)")
+        letter = level_text.strip().upper()
+        if letter in ANSWER_LEVELS:
+            level: int | str = letter
+        else:
+            level = _integer(level_text.strip(), "a relevance level (an integer >= 1, or S, A, B for qa)")
+            if level < 1:
+                raise Problem(f"{level_text.strip()!r} is not a relevance level (an integer >= 1)")
         gain = _number(gain_text.strip(), "a gain (a number >= 0)")
         if gain < 0:
             raise Problem(f"gain {gain_text.strip()!r} is negative")
         if level in gains:
             raise Problem(f"level {level} is given twice")
         gains[level] = gain
-    return tuple(sorted(gains.items()))
+    kinds = {isinstance(level, str) for level in gains}
+    if len(kinds) > 1:
+        raise Problem("mixes integer levels (trec) and letter levels S, A, B (qa)")
+    return tuple(sorted(gains.items(), key=lambda kv: ANSWER_LEVELS.index(kv[0]) if isinstance(kv[0], str)
+                        else kv[0]))
+
+
+#: The answer correctness levels of TASK qa, best first (seed 003 §3.2).
+ANSWER_LEVELS = ("S", "A", "B")
+#: ANSWER_MATCH values; ``normalized`` is accepted for ``normalised``.
+ANSWER_MATCH_MODES = {"exact": "exact", "normalised": "normalised", "normalized": "normalised"}
+
+
+def parse_answer_match(raw: str, base: Path) -> str:
+    """ANSWER_MATCH: ``exact`` or ``normalised`` (docs/measures.md §11), case-insensitive."""
+    text = one(raw)
+    mode = ANSWER_MATCH_MODES.get(text.lower())
+    if mode is None:
+        raise Problem(f"{text!r} is not 'exact' or 'normalised'")
+    return mode

@@ -86,7 +86,8 @@ def params_of(config: Config, measures: list[Measure] | None = None, collection=
     return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta, bep_a=config.bep_a,
                   avg_doc_length=avg, rel_level=config.rel_level, gains=config.gains, f_beta=config.f_beta,
                   bep_distance=config.bep_distance, t2i_tolerance=config.t2i_tolerance,
-                  trec_eval_version=config.trec_eval_version)
+                  trec_eval_version=config.trec_eval_version,
+                  answer_match=config.answer_match)
 
 
 class Scorer:

@@ -9,7 +9,9 @@ measures read from it) and for each run, and never looks at the task name.
 - ``document``: a TREC qrels file and TREC runs, joined by docno for the
   classic measures (docs/formats.md §8);
 - ``passage``: the FOL qrels of INEX 2007–2010 and passage runs, read as the
-  official tool inex_eval reads them (docs/fol.md §2).
+  official tool inex_eval reads them (docs/fol.md §2);
+- ``answer``: question-answering answer files and runs of ranked exact
+  answers (docs/formats.md §11).
 
 An entry of a directory listing that cannot be read (``InputFile.problem``:
 a dangling symbolic link, a FIFO, ...) is reported here with its path: as a
@@ -223,8 +225,48 @@ class PassageInputs:
         return found
 
 
+class AnswerInputs:
+    """Question answering: answer files (answer synsets and levels) and runs of ranked exact answers
+    (docs/formats.md §11)."""
+
+    def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
+        """Every question of the answer files (TOPICS keeps some); a question with an error is left out
+        and reported with its file and line, as is one whose strings ANSWER_MATCH makes ambiguous."""
+        from inexeval.measures.qa import AnswerClash, gains_of, match_table
+        from inexeval.readers.answers import read_answer_files
+
+        problems = [InputError(f"assessment file not read: {f.problem}", f.path)
+                    for f in config.assessments if f.problem is not None]
+        answers = read_answer_files([f.path for f in config.assessments if f.problem is None], config.topics)
+        problems += answers.problems
+        gains = gains_of(config.gains)
+        for qid, q in list(answers.questions.items()):
+            try:
+                match_table(q, config.answer_match, gains)
+            except AnswerClash as clash:
+                problems.append(InputError(f"{clash}; question left out", q.source, clash.line))
+                del answers.questions[qid]
+        warnings = list(answers.warnings)
+        if config.topics is not None:
+            missing = sorted(config.topics - set(answers.questions), key=natural_key)
+            if missing and not answers.questions and not problems:
+                raise placed(EmptySelection("TOPICS", "selects none of the questions of the answer files"), config)
+            if missing:
+                warnings.append(f"TOPICS without answer data: {', '.join(missing)}")
+        _prefetch_stdin(config)
+        return RecallBase(dict(sorted(answers.questions.items(), key=lambda kv: natural_key(kv[0]))), answers,
+                          warnings, problems)
+
+    def read_run(self, path, config: Config, recall_base: RecallBase):
+        from inexeval.readers.qa_runs import read_qa_run
+
+        _check_run(path, config)
+        return read_qa_run(path, max_results=config.max_results)
+
+
 #: Result unit (``Task.unit``) -> how its inputs are read.
-UNITS = {"element": ElementInputs(), "document": DocumentInputs(), "passage": PassageInputs()}
+UNITS = {"element": ElementInputs(), "document": DocumentInputs(), "passage": PassageInputs(),
+         "answer": AnswerInputs()}
 
 
 class MissingCollection:

@@ -44,9 +44,12 @@ class Task:
     #: settings are QUANT_FUNCTIONS × OVERLAP (the XCG tasks); otherwise one setting, "default"
     quantised: bool = False
     #: what one result of a run is: "element" (file, XPath), "document" (a TREC docno) or
-    #: "passage" (file, offset, length: INEX 2007-2010 FOL runs, docs/fol.md §2)
+    #: "passage" (file, offset, length: INEX 2007-2010 FOL runs, docs/fol.md §2) or "answer" (an exact
+    #: answer string of a question-answering run, docs/formats.md §11)
     unit: str = "element"
     run_checks: frozenset[str] = frozenset()
+    #: measures whose per-topic differences ``compare --runs A,B`` shows besides the tested one
+    differences: tuple[str, ...] = ()
 
     @property
     def takes_overlap(self) -> bool:
@@ -96,6 +99,9 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS),
     _fol("FOL.BestInContext", "fol-bestincontext", _YEARS),
     _fol("FOL.T2I", "fol-t2i", ("2010",)),
+    # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §11)
+    Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer",
+         differences=("Q", "RR")),
 )}
 
 

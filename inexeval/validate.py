@@ -87,7 +87,13 @@ repeated_topic       warning a topic id that reappears after another topic (FOL:
 unjudged_topic       warning FOL with assessments: a topic not in the qrels (the tool
                              skips its lines after the field count)
 missing_topic        warning with assessments: recall-base topics absent from the run
+duplicate_rank       warning ``--task qa``: two answers of a question with one rank
+empty_answer         warning ``--task qa``: an empty answer string
 ==================== ======= =====================================================
+
+Question-answering runs (``--task qa``) are read with their own reader and
+checked by :mod:`inexeval.validate_qa`; ``max_results`` is then L′ (the
+task's 5 unless given).
 
 Which results each check looks at (as the evaluator, docs/formats.md §1.3):
 ``rank`` and ``rsv`` look at every submitted result; ``invalid_path`` and
@@ -124,6 +130,7 @@ from inexeval.numeric import TOLERANCE
 from inexeval.paths import is_ancestor, parent
 from inexeval.measures.fol import fol_findings
 from inexeval.measures.classic_join import TopicTable
+from inexeval.readers.answers import AnswerSet
 from inexeval.readers.fol import FolQrels, FolTopic, read_fol_qrels, read_fol_run
 from inexeval.readers.runs import Block, Issue, RunObserver, RunReader, run_id_from_name
 from inexeval.readers.units import ELEMENT, UNITS, Unit
@@ -151,7 +158,7 @@ PROBLEM_KINDS = (
 )
 WARNING_KINDS = (
     "rank", "rsv", "task", "run_id", "empty", "empty_topic", "repeated_topic",
-    "repeated_article", "unjudged_topic", "missing_topic",
+    "repeated_article", "unjudged_topic", "missing_topic", "duplicate_rank", "empty_answer",
 )
 #: The FOL tasks (passage runs, docs/fol.md), by their task row's strategy: inex_eval 3.1's task option.
 FOL_STRATEGIES = {
@@ -257,7 +264,7 @@ def validate_run(
     *,
     task: str | None = None,
     assessments: Assessments | FolQrels | None = None,
-    max_results: int = DEFAULT_MAX_RESULTS,
+    max_results: int | None = None,
 ) -> RunReport:
     """Check one run file and report every finding of the module table.
 
@@ -272,6 +279,8 @@ def validate_run(
     kind (caller errors); bad run content is reported.
     """
     chosen = _required_task(task) if task is not None else None
+    if max_results is None:  # the task's MAX_RESULTS (L' = 5 for qa)
+        max_results = (TASKS[chosen].max_results if chosen is not None else None) or DEFAULT_MAX_RESULTS
     if max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be a positive integer, got {max_results}", "--max-results")
     letter = fol_task_letter(chosen)
@@ -282,6 +291,14 @@ def validate_run(
     if (letter is not None) != isinstance(assessments, FolQrels) and assessments is not None:
         wanted = "a FOL qrels file" if letter is not None else "INEX assessments, not FOL qrels"
         raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
+    qa = chosen is not None and TASKS[chosen].unit == "answer"
+    if assessments is not None and qa != isinstance(assessments, AnswerSet):
+        wanted = "a QA answer file" if qa else "not a QA answer file"
+        raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
+    if qa:
+        from inexeval.validate_qa import validate_qa_run
+
+        return validate_qa_run(path, chosen, assessments, max_results)
     if letter is not None:
         return _validate_fol(path, chosen, letter, assessments)
     if chosen is not None and TASKS[chosen].unit == "document":
@@ -353,7 +370,7 @@ def validate_runs(
     *,
     task: str | None = None,
     assessments: Assessments | FolQrels | None = None,
-    max_results: int = DEFAULT_MAX_RESULTS,
+    max_results: int | None = None,
 ) -> list[RunReport]:
     """``validate_run`` for each path, plus evaluation's verdict on their names (docs/formats.md §9.2.2):
     ``duplicate_run_id`` for a run whose id an earlier run has, ``run_name`` for a run whose result
@@ -410,6 +427,14 @@ def assessments_from(path: str | Path, *, source: str = "--assessments",
         if str(path) != "-" and not Path(path).is_file():
             raise ConfigError(f"{path}: no such file (the FOL qrels file of the task)", source)
         return read_fol_qrels(path)
+    if task is not None and TASKS[_required_task(task)].unit == "answer":
+        from inexeval.readers.answers import read_answer_files
+
+        files = expand_paths(str(path), Path.cwd(), "ASSESSMENTS_DIR", source, None)
+        answers = read_answer_files([f.path for f in files if f.problem is None])
+        if answers.problems:
+            raise answers.problems[0]
+        return answers
     if task is not None and TASKS[_required_task(task)].unit == "document":
         from inexeval.measures.classic_join import topic_table
         from inexeval.readers.trec import read_qrels

@@ -443,7 +443,9 @@ def test_values_of_every_key(tmp_path: Path):
         ("REL_LEVEL: 0", "REL_LEVEL: '0' is not a positive integer"),
         ("GAINS: 1=1", "GAINS: '1=1' is not 'level:gain'"),
         ("GAINS: 0:1", "GAINS: '0' is not a relevance level (an integer >= 1)"),
-        ("GAINS: a:1", "GAINS: 'a' is not a relevance level (an integer >= 1)"),
+        ("GAINS: x:1", "GAINS: 'x' is not a relevance level (an integer >= 1, or S, A, B for qa)"),
+        ("GAINS: a:1", "GAINS: task CO.Thorough gives gains to integer relevance levels (`1:1, 2:2`); "
+         "S, A, B are the answer levels of TASK qa"),
         ("GAINS: 1:-2", "GAINS: gain '-2' is negative"),
         ("GAINS: 1:1, 1:2", "GAINS: level 1 is given twice"),
         ("OVERLAP: yes", "OVERLAP: 'yes' is not 'on' or 'off'"),

@@ -44,8 +44,10 @@ def test_each_key_once_and_the_derived_tables():
         "ASSESSMENTS_DIR", "SUBMISSIONRUNS_DIR", "RESULTS_DIR", "QUERY_TYPE",
         "POOLS", "TOPICS", "COLLECTION_DIR", "MAX_RESULTS", "BEP_A",
         "AVG_DOC_LENGTH", "Q_BETA", "REL_LEVEL", "GAINS", "TREC_EVAL_VERSION", "F_BETA", "BEP_DISTANCE", "T2I_TOLERANCE",
+        "ANSWER_MATCH",
     )
-    assert KEY_ALIASES == {"EXPANDED_FULLRB": "ASSESSMENTS_DIR", "INEXDOCCOLL_DIR": "COLLECTION_DIR"}
+    assert KEY_ALIASES == {"EXPANDED_FULLRB": "ASSESSMENTS_DIR", "INEXDOCCOLL_DIR": "COLLECTION_DIR",
+                           "BETA": "Q_BETA"}
     assert REQUIRED_KEYS == ("TASK", "ASSESSMENTS_DIR", "SUBMISSIONRUNS_DIR")
     assert list(KEY_TABLE) == names and all(KEY_TABLE[k.name] is k for k in SCHEMA)
 
@@ -96,7 +98,7 @@ def test_the_loader_fills_defaults_from_the_table(tmp_path: Path, task: str):
         assert getattr(c, k.field) == expected, k.name
     # the values the documentation promises (docs/config.md)
     assert c.results_dir == tmp_path / "results"
-    assert c.max_results == (None if task == "trec" or task.startswith("FOL.") else 1500)
+    assert c.max_results == (None if task == "trec" or task.startswith("FOL.") else 5 if task == "qa" else 1500)
     assert c.dcv == ((5, 10, 25, 50) if task == "RelevantInContext" else (10, 25, 50))
     assert c.quant_functions == ("gen",) and c.alpha == 1.0 and c.q_beta == 1.0 and c.rel_level == 1
     assert (c.pools, c.topics, c.query_type, c.collection_dir, c.avg_doc_length, c.gains) == (None,) * 6

@@ -38,7 +38,8 @@ def test_documented_per_task_defaults():
     assert re.search(r"`1500`: `CO.Thorough`[^-]*`RelevantInContext`, `BestInContext`\.", text)
     assert "`5, 10, 25, 50`: `RelevantInContext`." in text
     assert "none (the task has no OVERLAP; setting it is an error): `RelevantInContext`, `BestInContext`, `trec`, " \
-        "`FOL.Thorough`, `FOL.Focused`, `FOL.RelevantInContext`, `FOL.BestInContext`, `FOL.T2I`." in text
+        "`FOL.Thorough`, `FOL.Focused`, `FOL.RelevantInContext`, `FOL.BestInContext`, `FOL.T2I`, `qa`." in text
+    assert "`5`: `qa`." in text
 
 
 def test_the_examples_of_the_preface_are_valid():

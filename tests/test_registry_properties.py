@@ -458,6 +458,100 @@ def fol_case(strategy: str) -> Callable[[int, Path], Case]:
     return make
 
 
+# --- qa: answer files and runs of ranked exact answers, as files ---------------------------------------
+
+def qa_case(seed: int, tmp_path: Path) -> Case:
+    """Random answer data (a question whose synsets all have gain 0: nothing relevant; a NIL question;
+    synsets of letter and numeric levels) and runs with repeats, NIL, wrong answers, case variants,
+    tied and gapped ranks, read as inexeval reads them."""
+    from inexeval.inputs import RecallBase as _RB  # noqa: F401 (the case builds its own)
+    from inexeval.measures.qa import gains_of, match_key
+    from inexeval.readers.answers import read_answer_files
+    from inexeval.readers.qa_runs import read_qa_run
+
+    rng = random.Random(seed)
+    gains = (("S", rng.choice([3.0, 1.0, 5.0])), ("A", rng.choice([2.0, 1.0])), ("B", 0.0))
+    params = Params(max_results=rng.choice([5, 3, 10]), q_beta=rng.choice([1.0, 0.5, 2.0]), gains=gains,
+                    answer_match=rng.choice(["exact", "normalised"]))
+    levels = ["S", "A", "B", "2.5", "0.5"]
+    questions: dict[str, list[tuple[str, str, str]]] = {}  # qid -> (synset, level, text)
+    for n in range(rng.randint(3, 6)):
+        qid = f"Q{rng.randint(0, 9)}{n}"
+        if n == 0:  # nothing relevant: every string of level B, whose gain is 0
+            questions[qid] = [(f"s{i}", "B", f"n{n} a{i}") for i in range(rng.randint(1, 3))]
+        elif n == 1:
+            questions[qid] = [("nil", rng.choice("SAB"), "NIL")]
+        else:
+            questions[qid] = [(f"s{i}", rng.choice(levels), f"q{n} a{i} v{j}")
+                              for i in range(rng.randint(1, 3)) for j in range(rng.randint(1, 3))]  # R <= L′
+    qids = list(questions)
+
+    def answer(qid: str) -> str:
+        pool = [t for _, _, t in questions[qid]]
+        k = rng.random()
+        if k < 0.55:
+            text = rng.choice(pool)
+            return text.upper() if rng.random() < 0.2 else text  # a case variant: only normalised matches it
+        return "NIL" if k < 0.7 else f"wrong {rng.randint(0, 5)}"
+
+    runs = {}
+    for j in range(3):
+        lines = []
+        for qid in qids:
+            if (rng.random() < 0.85 or qid == qids[0]) and (j, qid) != (0, qids[1]):
+                for _ in range(rng.randint(1, 7)):
+                    lines.append((qid, rng.choice([1, 2, 2, 3, 5, 8]), answer(qid)))
+        runs[f"run{j}"] = lines
+
+    def build(questions, runs, tag: str) -> Case:
+        d = tmp_path / f"qa-{seed}-{tag}"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "answers.tsv").write_text("".join(f"{q}\t{s}\t{lv}\t{t}\n" for q, rows in questions.items()
+                                               for s, lv, t in rows))
+        data = read_answer_files([d / "answers.tsv"])
+        assert not data.problems, data.problems
+
+        def run_of(name: str, lines) -> Any:
+            (d / f"{name}.tsv").write_text("".join(f"{q}\t{r}\t{a}\t{name}\n" for q, r, a in lines))
+            return read_qa_run(d / f"{name}.tsv", max_results=params.max_results)
+
+        def ideal_run(s: Setting):
+            g = gains_of(gains)
+            lines = []
+            for q in questions:
+                best: dict[str, tuple[float, str]] = {}
+                for sid, lv, text in questions[q]:
+                    gain = g[lv] if lv in g else float(lv)
+                    if sid not in best or gain > best[sid][0]:
+                        best[sid] = (gain, text)
+                ranked = sorted(best.values(), key=lambda b: -b[0])
+                lines += [(q, i + 1, text) for i, (_, text) in enumerate(ranked)]
+            return run_of("ideal", lines)
+
+        def shuffled(r: random.Random) -> Case:
+            order = list(questions)
+            r.shuffle(order)
+            runs2 = {}
+            for k, lines in runs.items():
+                blocks: dict[str, list] = {}
+                for line in lines:
+                    blocks.setdefault(line[0], []).append(line)  # a question's own lines keep their order
+                ts = list(blocks)
+                r.shuffle(ts)
+                runs2[k] = [line for t in ts for line in blocks[t]]
+            return build({q: questions[q] for q in order}, runs2, tag + "s")
+
+        def without(drop: list[str]) -> Case:
+            return build({q: v for q, v in questions.items() if q not in drop}, runs, tag + "w")
+
+        assert all(match_key(t, params.answer_match) for rows in questions.values() for _, _, t in rows)
+        return Case("qa", params, [Setting(None, None, 1.0)], dict(data.questions),
+                    [run_of(name, lines) for name, lines in runs.items()], [q for q in qids[:1] if q in questions],
+                    ideal_run, lambda: run_of("empty", []), shuffled, without, data=data)
+
+    return build(questions, runs, "a")
+
+
 #: strategy -> seeded case generator (seed, tmp_path) -> Case.
 GENERATORS: dict[str, Callable[[int, Path], Case]] = {
     "thorough": inex2005_case("thorough", xcg_ideal),
@@ -466,6 +560,7 @@ GENERATORS: dict[str, Callable[[int, Path], Case]] = {
     "relevantincontext": inex2006_case("relevantincontext", context_ideal),
     "bestincontext": inex2006_case("bestincontext", bep_ideal),
     "trec": trec_case,
+    "qa": qa_case,
     **{s: fol_case(s) for s in ("fol-thorough", "fol-focused", "fol-relevantincontext", "fol-bestincontext",
                                 "fol-t2i")},
 }

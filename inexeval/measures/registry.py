@@ -75,11 +75,12 @@ class Params:
     bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")
     avg_doc_length: float | None = None
     rel_level: int = 1
-    gains: tuple[tuple[int, float], ...] | None = None
+    gains: tuple[tuple[int | str, float], ...] | None = None  # GAINS: level (trec: integer; qa: S/A/B) -> gain
     f_beta: float = 0.25  # F_BETA (FOL Relevant in Context)
     bep_distance: int = 500  # BEP_DISTANCE (FOL Best in Context)
     t2i_tolerance: int = 300  # T2I_TOLERANCE (FOL T2I)
     trec_eval_version: str = "10.0"  # TREC_EVAL_VERSION (classic measures, docs/measures.md §8.4)
+    answer_match: str = "normalised"  # ANSWER_MATCH (qa)
 
 
 @dataclass(frozen=True)
