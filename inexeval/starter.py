@@ -7,7 +7,8 @@ set, their paths rewritten to the copy of ``sample_data/`` written next to the c
 
 The shipped configs and sample data are found in the package (``inexeval/_data/``, where a wheel puts
 them: setup.py copies them at build time) or, in a clone or an editable install, in the repository
-beside the package (docs/decisions.md, "Packaging").
+beside the package (docs/decisions.md, "Packaging").  The config module (and so PyYAML) is imported
+only when a config is written: ``inexeval --version`` and ``--help`` stay light.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval import __version__
-from inexeval.config import PER_TASK, SCHEMA, Computed, Key, parse_prop_text
 from inexeval.errors import ConfigError, OutputError
 from inexeval.tasks import TASKS, Task, find_task, unknown_task_message
 
@@ -51,6 +51,8 @@ def resolve_task(name: str) -> Task:
 
 def sample_config(task: Task, root: Path | None = None) -> Path | None:
     """The shipped sample config of ``task``: the first ``configs/*.prop`` (by name) whose TASK is it."""
+    from inexeval.config import parse_prop_text
+
     root = data_root() if root is None else root
     for path in sorted((root / "configs").glob("*.prop")):
         if path.name == REFERENCE_CONFIG:
@@ -70,8 +72,11 @@ def _value(value: object) -> str:
     return str(value)
 
 
-def _default(key: Key, task: Task, base: Path) -> tuple[str, str]:
-    """KEY's default for TASK: (the value as written in a config, "" when unset; the words of the comment)."""
+def _default(key, task: Task, base: Path) -> tuple[str, str]:
+    """KEY's default for TASK (a :class:`inexeval.config.Key`): (the value as written in a config, ""
+    when unset; the words of the comment)."""
+    from inexeval.config import PER_TASK, Computed
+
     if isinstance(key.default, Computed):
         value = key.default.make(base)
         written = Path(value).relative_to(base).as_posix() if Path(value).is_relative_to(base) else str(value)
@@ -83,7 +88,7 @@ def _default(key: Key, task: Task, base: Path) -> tuple[str, str]:
     return _value(value), f"`{_value(value)}`{per_task}"
 
 
-def _placeholder(key: Key, task: Task) -> str:
+def _placeholder(key, task: Task) -> str:
     """The value a required path key is given in a config without sample data."""
     if key.name == "ASSESSMENTS_DIR":
         return "qrels.txt" if task.unit in ("document", "passage") else "assessments/"
@@ -106,6 +111,8 @@ def starter_text(task: Task, *, sample: dict[str, str] | None = None, base: Path
     """The text of the starter config of ``task``: every key of the key table, with its meaning and
     default; the required keys set (to placeholders, or to ``sample``'s values), and with ``sample``
     (KEY -> raw value) every key the sample config sets."""
+    from inexeval.config import SCHEMA
+
     sample = sample or {}
     lines = [
         f"# inexeval starter config for {task.name}, written by `inexeval init` (inexeval {__version__}).",
@@ -162,6 +169,8 @@ def init(directory: str | Path, task_name: str = DEFAULT_TASK, *, sample: bool =
     replaced only with ``force`` (a sample data file equal to the shipped one is left as it is).
     ConfigError (exit 2) for an unknown task or a task without sample data; OutputError (exit 2)
     when a file exists or cannot be written."""
+    from inexeval.config import parse_prop_text
+
     task = resolve_task(task_name)
     directory = Path(directory)
     config = directory / f"{task.name}.prop"
