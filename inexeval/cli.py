@@ -211,8 +211,12 @@ def progress(n_runs: int, quiet: bool, stream=None):
     if quiet or n_runs < PROGRESS_MIN_RUNS or not stream.isatty():
         yield lambda _path=None: None
         return
-    with click.progressbar(length=n_runs, label="scoring runs", file=stream) as bar:
-        yield lambda _path=None: bar.update(1)
+    from inexeval.progress import Eta
+
+    eta = Eta(n_runs)  # click's own estimate counts the start-up as run time (inexeval/progress.py)
+    with click.progressbar(length=n_runs, label="scoring runs", file=stream, show_eta=False,
+                           item_show_func=lambda text: text) as bar:
+        yield lambda _path=None: (eta.tick(), bar.update(1, eta.text()))
 
 
 @main.command("metrics", cls=_Once)
@@ -377,3 +381,7 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
 from inexeval.cli_assessments import assessments_cmd  # noqa: E402  (its own module: inexeval assessments)
 
 main.add_command(assessments_cmd)
+
+from inexeval.cli_init import init_cmd  # noqa: E402  (a subcommand in its own module)
+
+main.add_command(init_cmd)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
+from conftest import require_gnuplot
 
 from helpers import assert_close
 from inexeval import compare
@@ -61,11 +61,11 @@ def test_compare_two_runs_histogram_and_tests(tmp_path):
     assert (graphs / "differences_Q_Medium_vs_Poor_gen_off.png").stat().st_size > 1000
     dat = (graphs / "differences_Q_Medium_vs_Poor_gen_off.dat").read_text().splitlines()
     assert len(dat) == 1 + 5  # header + the 5 sample topics
-    if shutil.which("gnuplot"):
-        import subprocess
+    require_gnuplot()
+    import subprocess
 
-        subprocess.run(["gnuplot", str(graphs / "differences_Q_Medium_vs_Poor_gen_off.gp")], check=True)
-        assert (graphs / "differences_Q_Medium_vs_Poor_gen_off.svg").exists()
+    subprocess.run(["gnuplot", str(graphs / "differences_Q_Medium_vs_Poor_gen_off.gp")], check=True)
+    assert (graphs / "differences_Q_Medium_vs_Poor_gen_off.svg").exists()
 
 
 def test_compare_several_configs_averages(tmp_path):

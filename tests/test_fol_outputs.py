@@ -9,12 +9,12 @@ of those points, as the summary holds them.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import require_gnuplot
 
 import inexeval
 from inexeval.cli import main
@@ -58,7 +58,7 @@ def test_curve_graphs_hold_the_averaged_points(task, tmp_path):
 
 
 def test_gnuplot_draws_the_fol_curves(tmp_path):
-    assert shutil.which("gnuplot"), "gnuplot is needed (Debian: apt-get install gnuplot-nox; .ci/run does it)"
+    require_gnuplot()
     for name in ("fol-focused", "fol-relevant-in-context"):
         invoke("-config", ROOT / "configs" / f"{name}.prop", "--results-dir", tmp_path, "--quiet", "-gnu")
     scripts = sorted(tmp_path.glob("*/graphs/*.gp"))

@@ -3,12 +3,12 @@ PNGs are real images with more than one colour."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+from conftest import require_gnuplot
 
 from inexeval.measures import registry
 from inexeval.measures.registry import Params, Setting
@@ -52,7 +52,7 @@ def test_dat_columns_are_the_averages_at_full_precision(tmp_path):
 
 
 def test_gnuplot_scripts_run_as_written(tmp_path):
-    assert shutil.which("gnuplot"), "gnuplot is needed (Debian: apt-get install gnuplot-nox; .ci/run does it)"
+    require_gnuplot()
     ev = fake_evaluation(tmp_path)
     written = graphs.write_graphs(ev, gnuplot=True, png=False)
     scripts = [p for p in written if p.suffix == ".gp"]
@@ -93,5 +93,44 @@ def test_sixty_runs_get_distinct_styles(tmp_path):
     gp = next(p for p in written if p.name == "ep-gr_gen_off.gp").read_text()
     styles = [line.split(" ", 3)[3] for line in gp.splitlines() if line.startswith("set linetype")]
     assert len(styles) == 60 and len(set(styles)) == 60  # colour x dash pairs all differ
-    if shutil.which("gnuplot"):
-        subprocess.run(["gnuplot", str(tmp_path / "CO.Thorough" / "graphs" / "ep-gr_gen_off.gp")], check=True)
+    require_gnuplot()
+    subprocess.run(["gnuplot", str(tmp_path / "CO.Thorough" / "graphs" / "ep-gr_gen_off.gp")], check=True)
+
+
+def test_rank_axes_are_log_with_headroom_above_one(tmp_path):
+    """nxCG's ranks 15..1500 on a log axis (the early ranks readable), y up to 1.05 (a curve at 1 is not
+    drawn on the frame); a recall axis stays [0, 1]; the gnuplot script and the PNG agree."""
+    ev = fake_evaluation(tmp_path)
+    ev.params = Params(dcv=(10,), max_results=1500)
+    ev.results = [RunResult("ideal", "gen_off", [], {}, {f"nxCG@{k}": 1.0 for k in range(1, 1501)}
+                            | {f"ep@{x}": 1.0 for x in CURVE_LABELS})]
+    curves = {c.title: c for c in graphs.collect_curves(ev)}
+    nx, ep = curves["nxCG"], curves["ep/gr"]
+    assert nx.xs[0] == 15 and nx.xs[-1] == 1500 and nx.series["ideal"] == [1.0] * 100
+    a = graphs.axes(nx)
+    assert (a.xscale, a.xrange, a.yrange) == ("log", (15, 1500), (0.0, 1.05))
+    assert a.xticks == (20, 50, 100, 200, 500, 1000)
+    assert graphs.axes(ep) == graphs.Axes("linear", (0.0, 1.0), (), (0.0, 1.05))
+
+    gp = graphs.gp_text(nx, "CO.Thorough").splitlines()
+    assert "set logscale x" in gp and "set xrange [15:1500]" in gp and "set yrange [0:1.05]" in gp
+    assert "set xtics (20, 50, 100, 200, 500, 1000)" in gp
+    gp_ep = graphs.gp_text(ep, "CO.Thorough").splitlines()
+    assert "set logscale x" not in gp_ep and "set xrange [0:1]" in gp_ep and "set yrange [0:1.05]" in gp_ep
+
+    import matplotlib.pyplot as plt
+
+    for c, scale, xlim in ((nx, "log", (15, 1500)), (ep, "linear", (0, 1))):
+        fig = graphs.figure(c, "CO.Thorough")
+        try:
+            ax = fig.axes[0]
+            assert ax.get_xscale() == scale and ax.get_xlim() == xlim and ax.get_ylim() == (0, 1.05)
+            labels = [t.get_text() for t in ax.get_xticklabels()]
+        finally:
+            plt.close(fig)
+        if scale == "log":
+            assert labels == ["20", "50", "100", "200", "500", "1000"]  # plain numbers, not 10^k
+    require_gnuplot()
+    written = graphs.write_gnuplot([nx], tmp_path, "CO.Thorough")
+    proc = subprocess.run(["gnuplot", str(written[1])], capture_output=True, text=True)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 from click.testing import CliRunner
+from conftest import require_gnuplot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from names_helpers import check_outputs, evaluate_all_formats, write_inex
@@ -105,6 +106,7 @@ def test_every_output_is_well_formed_inside_and_one_to_one(tmp_path):
     assert topics == ["2_3", "_.._.._x"]
     # gnuplot draws one line per run, titled with the run's cell
     gp = tmp_path / "out" / "CO.Thorough" / "graphs" / "ep-gr_gen_off.gp"
+    require_gnuplot()
     subprocess.run(["gnuplot", str(gp)], check=True, capture_output=True, timeout=60)
     svg = gp.with_suffix(".svg").read_text()
     titles = [html.unescape(t) for t in re.findall(r"<title>([^<]*)</title>", svg)][1:]
@@ -209,6 +211,7 @@ def test_compare_outputs_with_awkward_ids(tmp_path):
     assert all(p.parent == out / "graphs" for p in hist)
     gp = next(p for p in hist if p.suffix == ".gp")
     assert r"set title 'CO.Thorough gen_off MAep: a\tb - c/d''e' noenhanced" in gp.read_text()
+    require_gnuplot()
     subprocess.run(["gnuplot", str(gp)], check=True, capture_output=True, timeout=60)
     labels = {html.unescape(t) for t in re.findall(r">([^<]*)</text>", gp.with_suffix(".svg").read_text())}
     assert {"1", r"2\n3", 'q"t'} <= labels, "the topics label their bars as cells"

@@ -205,7 +205,8 @@ def _nxcg(t: TopicInput) -> dict[str, float] | None:
 
 def _nxcg_curves(p: Params) -> list[Curve]:
     ranks = [int(k) for k in curve_ranks(p.max_results)]
-    return [Curve("nxCG", [f"nxCG@{k}" for k in ranks], ranks, "rank", "nxCG")]
+    # a log rank axis: the early ranks, where runs differ, get as much room as the long tail
+    return [Curve("nxCG", [f"nxCG@{k}" for k in ranks], ranks, "rank", "nxCG", xscale="log")]
 
 
 def _epgr_outputs(p: Params) -> list[str]:

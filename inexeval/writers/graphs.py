@@ -39,6 +39,7 @@ class Curve:
     xlabel: str = "x"
     ylabel: str = "y"
     bounded: bool = True  # the measure's values lie in [0, 1]
+    xscale: str = "linear"  # or "log" (a rank axis)
 
     @property
     def slug(self) -> str:
@@ -62,8 +63,36 @@ def collect_curves(ev, topic: str | None = None) -> list[Curve]:
                     series[r.run_id] = [src.get(n) for n in decl.names]
                 if series:
                     curves.append(Curve(decl.title, s.name, [float(x) for x in decl.xs], series,
-                                        decl.xlabel, decl.ylabel, m.bounded))
+                                        decl.xlabel, decl.ylabel, m.bounded, decl.xscale))
     return curves
+
+
+#: the top of the y axis of a curve within [0, 1]: headroom, so a curve at 1 is not drawn on the frame
+Y_TOP = 1.05
+#: the labelled ticks of a log axis, where they fall within its range
+LOG_TICKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
+
+
+@dataclass(frozen=True)
+class Axes:
+    """The axes both writers draw a curve on (docs/decisions.md: readable graph axes)."""
+
+    xscale: str  # "linear" or "log"
+    xrange: tuple[float, float] | None  # None: fitted to the data
+    xticks: tuple[float, ...]  # labelled ticks of a log axis; () leaves the writer's own
+    yrange: tuple[float, float] | None  # None: fitted to the data (a measure not within [0, 1])
+
+
+def axes(c: Curve, *, gnuplot: bool = False) -> Axes:
+    """The axes of a curve: x over [0, 1] for a recall axis, a log axis from the first to the last point
+    for a rank axis, y over [0, Y_TOP] for a measure within [0, 1] (for gnuplot every curve: its
+    autoscaling would round the range out to whole tick steps)."""
+    lo, hi = min(c.xs), max(c.xs)
+    if c.xscale == "log" and lo > 0 and hi > lo:
+        xrange, xticks = (lo, hi), tuple(t for t in LOG_TICKS if lo <= t <= hi)
+        return Axes("log", xrange, xticks, (0.0, Y_TOP) if c.bounded or gnuplot else None)
+    xrange = (0.0, 1.0) if hi <= 1 else None
+    return Axes("linear", xrange, (), (0.0, Y_TOP) if c.bounded or gnuplot else None)
 
 
 def dat_text(c: Curve) -> str:
@@ -94,14 +123,25 @@ def gp_text(c: Curve, task: str) -> str:
         f"set title {_gp_quote(f'{task} {c.title} ({c.setting})')} noenhanced",
         f"set xlabel {_gp_quote(xl)}",
         f"set ylabel {_gp_quote(yl)}",
-        "set yrange [0:1]",  # every curve inexeval draws is a measure within [0, 1]
-        "set xrange [0:1]" if max(c.xs) <= 1 else "set autoscale x",
-        "set key outside right top noenhanced" if n > 8 else "set key right top noenhanced",
+        *_gp_axes(axes(c, gnuplot=True)),
+        # outside the plot: inside it would cover a curve at 1 (nxCG) or near 1 (ep/gr at low recall)
+        "set key outside right top noenhanced",
         "set grid",
         styles,
         _plot_line(list(c.series)),
     ]
     return "\n".join(line for line in lines if line) + "\n"
+
+
+def _gp_axes(a: Axes) -> list[str]:
+    """The .gp lines of the axes."""
+    lines = [f"set yrange [0:{a.yrange[1]}]" if a.yrange else "set autoscale y"]
+    if a.xscale == "log":
+        lines.append("set logscale x")
+        lines.append("set xtics (" + ", ".join(str(t) for t in a.xticks) + ")")
+        lines.append("set mxtics 10")
+    lines.append(f"set xrange [{a.xrange[0]:g}:{a.xrange[1]:g}]" if a.xrange else "set autoscale x")
+    return lines
 
 
 def _plot_line(runs: list[str]) -> str:
@@ -133,24 +173,7 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
 
     written = []
     for c in curves:
-        n = len(c.series)
-        fig, ax = plt.subplots(figsize=(9 if n > 8 else 7, 5), dpi=100)
-        for i, (run, ys) in enumerate(c.series.items()):
-            y = [float("nan") if v is None else v for v in ys]
-            ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
-                    linewidth=1.4, label=_legend_label(run))
-        xl, yl = c.xlabel, c.ylabel
-        ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
-        if c.bounded:
-            ax.set_ylim(0, 1)
-        if max(c.xs) <= 1:
-            ax.set_xlim(0, 1)
-        ax.grid(True, alpha=0.3)
-        if n > 8:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
-        else:
-            ax.legend(loc="upper right", fontsize="small")
-        fig.tight_layout()
+        fig = figure(c, task)
         path = out / f"{c.slug}.png"
         buf = io.BytesIO()
         try:
@@ -160,6 +183,46 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
         atomic_write(path, buf.getvalue())
         written.append(path)
     return written
+
+
+def figure(c: Curve, task: str):
+    """The matplotlib Figure of one curve (the caller closes it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = len(c.series)
+    fig, ax = plt.subplots(figsize=(9 if n > 8 else 7, 5), dpi=100)
+    for i, (run, ys) in enumerate(c.series.items()):
+        y = [float("nan") if v is None else v for v in ys]
+        ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
+                linewidth=1.4, label=_legend_label(run))
+    xl, yl = c.xlabel, c.ylabel
+    ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
+    _set_axes(ax, axes(c))
+    ax.grid(True, alpha=0.3)
+    if n > 8:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
+    else:
+        ax.legend(loc="best", fontsize="small")  # where it covers the fewest points
+    fig.tight_layout()
+    return fig
+
+
+def _set_axes(ax, a: Axes) -> None:
+    """Draw a matplotlib Axes as ``a`` says."""
+    if a.xscale == "log":
+        from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(FixedLocator(a.xticks))
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
+    if a.xrange:
+        ax.set_xlim(*a.xrange)
+    if a.yrange:
+        ax.set_ylim(*a.yrange)
 
 
 def _legend_label(run: str) -> str:
