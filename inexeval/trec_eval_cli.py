@@ -236,7 +236,8 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
                 raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{s.measure.name}' "
                                    f"(inexeval has no classic measure '{label}', see 'inexeval metrics')\n", 2)
             specs.append((label, spec))
-    values = classic.compute(ranking, [sp for _, sp in specs], version=opts.numbers_of) if specs else {}
+    values = classic.compute(ranking, [sp for _, sp in specs], version=opts.numbers_of,
+                             num_docs=opts.num_docs_in_coll) if specs else {}
     for label, spec in specs:
         fam = classic.FAMILIES[spec.family]
         v = np.asarray(values[spec.name])

@@ -460,3 +460,18 @@ def test_trec_eval_version_option_gives_9_0_8_numbers():
         assert line[f"iprec_at_recall_{x}"] == f"{mean:.4f}", x
     bad = run(["--trec-eval-version", "8", q, r])
     assert bad[0] == 1 and "'8' is not one of 10.0, 9.0.8" in bad[2]
+
+
+def test_number_of_documents_reaches_utility():
+    """-N N: utility_a,b,c,d = a·rr + b·(ret − rr) + c·(R − rr) + d·(N + rr − ret − R) per topic, so with
+    d = 1 the values under -N 1000 are those under -N 0 plus 1000, per topic and in the mean."""
+    q, r = DATA / "qrels.test", DATA / "results.test"
+
+    def values(n):
+        status, out, err = run(["-q", "-N", str(n), "-m", "utility.1,-1,0,1", q, r])
+        assert status == 0 and err == ""
+        return {ln.split()[1]: float(ln.split()[2]) for ln in out.decode().splitlines() if ln.startswith("utility")}
+
+    zero, thousand = values(0), values(1000)
+    assert zero.keys() == thousand.keys() and len(zero) > 2
+    assert all(thousand[t] == zero[t] + 1000 for t in zero)

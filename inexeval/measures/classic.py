@@ -399,9 +399,11 @@ def compute(
     gains: dict[int, float] | None = None,
     q_beta: float = 1.0,
     version: str = "10.0",
+    num_docs: int = 0,
 ) -> dict[str, np.ndarray]:
-    """Per-topic values (one float per topic of ``ranking.table``) of every measure in SPECS."""
-    kernels = Kernels(ranking, gains, q_beta, version)
+    """Per-topic values (one float per topic of ``ranking.table``) of every measure in SPECS;
+    ``num_docs`` is the collection size (trec_eval ``-N``, used by ``utility``)."""
+    kernels = Kernels(ranking, gains, q_beta, version, num_docs)
     return {s.name: np.asarray(FAMILIES[s.family].kernel(kernels, s), dtype=np.float64) for s in specs}
 
 
