@@ -351,3 +351,8 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
         _fail(err, debug)
     click.echo(validate.format_reports(reports, fmt))
     sys.exit(validate.exit_status(reports))
+
+
+from inexeval.cli_report import report_cmd  # noqa: E402  (a subcommand in its own module)
+
+main.add_command(report_cmd)
