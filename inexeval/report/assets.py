@@ -27,11 +27,13 @@ tr.self td { background: #fff6d5; }
 td.sig { font-weight: bold; }
 .rank { color: #666; font-size: .8em; }
 .graphs { display: flex; flex-wrap: wrap; gap: 1rem; }
-.graphs figure { margin: 0; }
+.graphs figure { margin: 0; flex: 1 1 28rem; max-width: 44rem; }
 .graphs img { max-width: 100%; height: auto; border: 1px solid #eee; }
 .problem { color: #a00000; } .warning { color: #7a5200; }
 .note { color: #555; font-size: .9rem; }
 code { font-size: .9em; }
+h4 { font-size: 1rem; margin: 1rem 0 .3rem; }
+details { margin: .5rem 0; } summary { cursor: pointer; font-weight: bold; }
 footer { margin-top: 3rem; color: #777; font-size: .85rem; }
 """
 

@@ -92,7 +92,7 @@ def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) 
             problems, warnings, results = list(ev.problems), list(ev.warnings), ev.results
             settings, measures, params, columns = ev.settings, ev.measures, ev.params, ev.columns
     view = SimpleNamespace(config=config, settings=settings, measures=measures, params=params, results=results,
-                           columns=columns)
+                           columns=columns, empty_as_zero=empty_as_zero)
     data = TaskData(config, view, reused=reused, problems=problems, warnings=warnings)
     cfg, _ = runs_outside_results(config)
     data.reports, data.validation_note = _validate(cfg)

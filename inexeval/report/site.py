@@ -12,6 +12,7 @@ Layout (every name made by :mod:`inexeval.names`, one-to-one)::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,7 @@ def _task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing
     parts = [f"<h1>{task}</h1>",
              f'<p class="note">Config <code>{source}</code>; {len(data.runs)} run(s); settings: '
              + ", ".join(f'<a href="#s-{esc(s)}">{esc(s)}</a>' for s in data.settings)
-             + ("; results read from the up-to-date result files" if data.reused else "; evaluated now")
-             + (f"; -e (topics missing from a run score 0)" if getattr(ev, "empty_as_zero", False) else "")
+             + ("; -e: topics missing from a run score 0" if ev.empty_as_zero else "")
              + ".</p>"]
     if not data.runs:
         parts.append("<p>No run was scored.</p>")
@@ -188,9 +188,16 @@ def _comparisons(data: TaskData, comparing: Comparing) -> str:
         tables += compare.quantisation_correlations(ev.results, data.settings, columns, method)
     parts.append("<h3>Rank correlations</h3>\n<p class=\"note\">Kendall &tau;-b and Spearman &rho; between the "
                  "run rankings (ties: values within the relative tolerance 1e-9); &ndash;: undefined.</p>")
-    for t in tables:
-        name = "Kendall &tau;-b" if t.method == "kendall" else "Spearman &rho;"
-        parts.append(f"<h4>{name} between {esc(t.kind)} ({esc(t.scope)})</h4>\n" + _triangle(t.names, t.matrix))
+    for kind, what in (("measures", "measures"), ("quantisations", "quantisation functions")):
+        mine = [t for t in tables if t.kind == kind]
+        if not mine:
+            continue
+        parts.append(f"<details{' open' if kind == 'measures' else ''}><summary>Between {what} "
+                     f"({len(mine)} table(s))</summary>")
+        for t in mine:
+            name = "Kendall &tau;-b" if t.method == "kendall" else "Spearman &rho;"
+            parts.append(f"<h4>{name}, {esc(t.scope)}</h4>\n" + _triangle(t.names, t.matrix))
+        parts.append("</details>")
     chosen = compare.tested_measure(columns, comparing.measure)
     parts.append(f"<h3>Significance: {esc(chosen)}</h3>\n<p class=\"note\">Paired {esc(comparing.test)} test over "
                  f"the topics both runs have, Holm&ndash;Bonferroni corrected; bold: significant at "
@@ -316,7 +323,8 @@ def _run_page(data: TaskData, run: str, name: str, curves, reports) -> str:
 
 def _per_topic_table(result, columns: Sequence[str]) -> str:
     topics = sorted(result.per_topic, key=natural_key)
-    head = [th("topic", sort="text", cls="id"),
+    numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)  # topic ids sorted as numbers when they are
+    head = [th("topic", sort="number" if numeric else "text", cls="id"),
             *(th(esc(m), sort="number", better_low=lower_is_better(m)) for m in columns)]
     rows = [[td(esc_id(t), value=esc_id(t), cls="id"),
              *(td(number(result.per_topic[t].get(m)), value=data_value(result.per_topic[t].get(m))) for m in columns)]
