@@ -110,6 +110,22 @@ def test_one_page_per_run_with_its_curves(site):
         assert (index.find(".//*[@id='comparisons']") is not None) == (len(res.runs) > 1)
 
 
+def test_run_curves_are_drawn_over_the_others(site):
+    """A run page's PNG is its own drawing (the run in colour, the others grey), not the index's."""
+    from PIL import Image
+
+    task = site / "site" / "CO.Thorough"
+    shared = Image.open(task / "graphs" / "ep-gr_gen_off.png").convert("RGB")
+    colours = {}
+    for run in ("Medium", "Poor"):
+        img = Image.open(task / "runs" / run / "ep-gr_gen_off.png").convert("RGB")
+        assert img.size == shared.size and img.tobytes() != shared.tobytes()
+        colours[run] = {c for _, c in img.getcolors(1 << 20)}
+        assert (0x1F, 0x77, 0xB4) in colours[run]  # the highlighted run: the palette's first colour
+        assert (0xFF, 0x7F, 0x0E) not in colours[run]  # no other run in its own colour
+    assert (0xFF, 0x7F, 0x0E) in {c for _, c in shared.getcolors(1 << 20)}
+
+
 def cell_values(table) -> list[list[str]]:
     return [[td.get("data-value") for td in tr.findall("td")] for tr in table.findall("tbody/tr")]
 
@@ -230,7 +246,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def _browser():
+@pytest.fixture(scope="module")
+def browser_tools():
+    """chromium's path and playwright (checked before the site is built: skipping costs nothing)."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     require_system_tool("chromium (Debian: apt-get install chromium)", chromium is not None)
     try:
@@ -241,8 +259,8 @@ def _browser():
     return chromium, sync_playwright
 
 
-def test_in_a_browser_from_file_urls(site):
-    chromium, sync_playwright = _browser()
+def test_in_a_browser_from_file_urls(browser_tools, site):
+    chromium, sync_playwright = browser_tools
     root = site / "site" / "CO.Thorough"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)

@@ -84,8 +84,8 @@ def _write_task(data: TaskData, out: Path, comparing: Comparing) -> None:
     for run, name in pages.items():
         mine = [c for c in curves if run in c.series]
         write_png(mine, out / "runs" / name, task, highlight=run)
-        atomic_write(out / "runs" / f"{name}.html", _run_page(data, run, name, mine, reports.get(run, [])))
-    atomic_write(out / "index.html", _task_page(data, pages, curves, reports, comparing))
+        atomic_write(out / "runs" / f"{name}.html", _run_page(data, run, name, mine, reports.get(run, []), out))
+    atomic_write(out / "index.html", _task_page(data, pages, curves, reports, comparing, out))
 
 
 def _reports_by_run(data: TaskData) -> dict[str | None, list]:
@@ -100,7 +100,7 @@ def _reports_by_run(data: TaskData) -> dict[str | None, list]:
     return out
 
 
-def _task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing) -> str:
+def _task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing, out: Path) -> str:
     task = esc(data.config.task)
     ev = data.ev
     source = esc(Path(str(data.config.source)).name) if data.config.source else "a mapping of config keys"
@@ -120,7 +120,7 @@ def _task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing
         parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, ev.columns, pages))
         mine = [c for c in curves if c.setting == s]
         if mine:
-            parts.append("<h3>Curves</h3>\n" + _figures(mine, "graphs/", "all runs"))
+            parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
     if len(data.runs) > 1:
         parts.append(_comparisons(data, comparing))
     parts.append(_validation_section(data, pages, reports))
@@ -165,11 +165,21 @@ def _ranking_table(results, columns: Sequence[str], pages: dict[str, str]) -> st
     return table([th("#"), *(th(esc(m), cls="id") for m in shown)], rows)
 
 
-def _figures(curves, prefix: str, what: str) -> str:
-    figs = [f'<figure><img src="{prefix}{c.slug}.png" alt="{esc(c.title)} ({esc(c.setting)}), {what}" '
-            f'width="{900 if len(c.series) > 8 and what == "all runs" else 700}" height="500">'
-            f"<figcaption>{esc(c.title)}</figcaption></figure>" for c in curves]
+def _figures(curves, where: Path, prefix: str, what: str) -> str:
+    """The PNGs of ``curves`` in ``where`` (already written), linked as ``prefix`` + name, with their sizes."""
+    figs = []
+    for c in curves:
+        width, height = png_size(where / f"{c.slug}.png")
+        figs.append(f'<figure><img src="{prefix}{c.slug}.png" alt="{esc(c.title)} ({esc(c.setting)}), {what}" '
+                    f'width="{width}" height="{height}"><figcaption>{esc(c.title)}</figcaption></figure>')
     return '<div class="graphs">\n' + "\n".join(figs) + "\n</div>"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG, from its IHDR chunk."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
 
 
 def _comparisons(data: TaskData, comparing: Comparing) -> str:
@@ -288,10 +298,13 @@ def _notes(data: TaskData) -> str:
 # ----------------------------------------------------------------------------------------- a run
 
 
-def _run_page(data: TaskData, run: str, name: str, curves, reports) -> str:
+def _run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) -> str:
     ev = data.ev
     task = esc(data.config.task)
-    parts = [f"<h1>{esc_id(run)}</h1>", f'<p class="note">Run of {task}.</p>']
+    files = ", ".join(f"<code>{esc(display_path(r.path, data.config))}</code>" for r in reports)
+    parts = [f"<h1>{esc_id(run)}</h1>",
+             f'<p class="note">Run of <a href="../index.html">{task}</a>{"; run file " + files if files else ""}; '
+             "settings: " + ", ".join(f'<a href="#s-{esc(s)}">{esc(s)}</a>' for s in data.settings) + ".</p>"]
     for s in data.settings:
         results = data.results_of(s)
         mine = next((r for r in results if r.run_id == run), None)
@@ -309,7 +322,7 @@ def _run_page(data: TaskData, run: str, name: str, curves, reports) -> str:
         own = [c for c in curves if c.setting == s]
         if own:
             parts.append("<h3>Curves</h3>\n<p class=\"note\">This run in colour, the other runs in grey.</p>\n"
-                         + _figures(own, f"{name}/", "this run over the others"))
+                         + _figures(own, out / "runs" / name, f"{name}/", "this run over the others"))
         parts.append("<h3>Per topic</h3>\n" + _per_topic_table(mine, ev.columns))
     parts.append('<h2 id="validation">Validation</h2>')
     for r in reports:
