@@ -182,6 +182,14 @@ def test_same_inputs_same_bytes(site, tmp_path):
                  "--html", str(tmp_path / "again"), "--reevaluate", "--quiet")
     assert res.exit_code == 0, res.output
     again = files(tmp_path / "again")
+    # in one process (the command line validates and draws in one per core): the same bytes
+    from inexeval.report import build_report
+
+    assert build_report([ROOT / "configs" / "co-thorough.prop"], tmp_path / "one", results_dir=site / "results",
+                        jobs=1) == 0
+    one = files(tmp_path / "one")
+    assert {k: v for k, v in one.items() if k.startswith("CO.Thorough/")} == \
+        {k: v for k, v in first.items() if k.startswith("CO.Thorough/")}
     for name in ("CO.Thorough/index.html", "CO.Thorough/runs/Medium.html", "CO.Thorough/graphs/ep-gr_gen_off.png",
                  "CO.Thorough/runs/Medium/ep-gr_gen_off.png", "trec/index.html", "report.js"):
         assert again[name] == first[name], name

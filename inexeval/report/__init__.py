@@ -47,7 +47,7 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
         report(data, say, quiet)
         status = 1 if data.problems else status
         tasks.append(data)
-    write_atomically(tasks, target, comparing)
+    write_atomically(tasks, target, comparing, jobs)
     if not quiet:
         say(f"inexeval: report written to {target / 'index.html'}", err=True)
     return status
@@ -79,13 +79,13 @@ def check_target(target: Path) -> None:
                               "replaced as a whole: give a new directory (or an earlier report's)", target)
 
 
-def write_atomically(tasks, target: Path, comparing: Comparing) -> None:
+def write_atomically(tasks, target: Path, comparing: Comparing, jobs: int = 1) -> None:
     """The site written into a staging directory beside ``target``, then swapped in whole."""
     from inexeval.resultsdir import staged
 
     try:
         with staged(target.parent, target.name) as root:
-            write_site(tasks, root / target.name, comparing)
+            write_site(tasks, root / target.name, comparing, jobs)
     except OutputError as e:  # resultsdir speaks of RESULTS_DIR: here it is the directory holding the report
         e.message = e.message.replace("RESULTS_DIR", "the directory of --html")
         raise

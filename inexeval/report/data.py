@@ -72,10 +72,11 @@ def ranks(values: dict[str, float | None], measure: str) -> dict[str, int | None
 
 
 def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) -> TaskData:
-    """The results of ``config`` (reused when fresh, else evaluated and written), and its runs validated."""
+    """The results of ``config``: reused when fresh, else evaluated and written (its runs are validated
+    with the graphs, :func:`validate_config`)."""
     from inexeval.api import evaluate_and_write
     from inexeval.engine import params_of, resolve_measures, settings_of
-    from inexeval.resultsdir import locked, runs_outside_results
+    from inexeval.resultsdir import locked
     from inexeval.stamp import read_if_fresh, stamped_report
 
     measures = resolve_measures(config)
@@ -93,20 +94,21 @@ def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) 
             settings, measures, params, columns = ev.settings, ev.measures, ev.params, ev.columns
     view = SimpleNamespace(config=config, settings=settings, measures=measures, params=params, results=results,
                            columns=columns, empty_as_zero=empty_as_zero)
-    data = TaskData(config, view, reused=reused, problems=problems, warnings=warnings)
-    cfg, _ = runs_outside_results(config)
-    data.reports, data.validation_note = _validate(cfg)
-    return data
+    return TaskData(config, view, reused=reused, problems=problems, warnings=warnings)
 
 
-def _validate(config: Config) -> tuple[list[RunReport], str | None]:
-    """``inexeval validate`` on every run file of the config, against the recall-base the evaluation
-    uses; a run read from standard input cannot be read again and is not validated."""
+def validate_config(config: Config) -> tuple[list[RunReport], str | None]:
+    """``inexeval validate`` on every run file of the config (as evaluation reads them: not those under
+    RESULTS_DIR), against the recall-base the evaluation uses; a run read from standard input cannot be
+    read again and is not validated.  Returns the reports and, when the assessments could not be read,
+    why they were not used."""
     from inexeval import validate
     from inexeval.errors import InexevalError
     from inexeval.inputs import UNITS
+    from inexeval.resultsdir import runs_outside_results
     from inexeval.tasks import DEFAULT_MAX_RESULTS
 
+    config, _ = runs_outside_results(config)
     paths = [str(f.path) for f in config.runs if f.problem is None and str(f.path) != "-"]
     note = None
     try:

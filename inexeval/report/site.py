@@ -38,17 +38,21 @@ class Comparing:
     alpha: float = 0.05
 
 
-def write_site(tasks: Sequence[TaskData], out: Path, comparing: Comparing = Comparing()) -> None:
-    """Every page of the report of ``tasks`` into the directory ``out``."""
+def write_site(tasks: Sequence[TaskData], out: Path, comparing: Comparing = Comparing(), jobs: int = 1) -> None:
+    """Every page of the report of ``tasks`` into the directory ``out``; the runs are validated and the
+    graphs drawn in ``jobs`` processes (the same bytes for any number)."""
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / MARKER, "inexeval report: this directory is replaced as a whole when the report is "
                                "generated again\n")
     atomic_write(out / "report.css", assets.CSS)
     atomic_write(out / "report.js", assets.JS)
     names = _task_dirs(tasks)
+    plans = [_Plan(data, out / name) for data, name in zip(tasks, names)]
+    _validate_and_draw(plans, jobs)
     items = []
-    for data, name in zip(tasks, names):
-        _write_task(data, out / name, comparing)
+    for plan, name in zip(plans, names):
+        data = plan.data
+        _write_pages(plan, comparing)
         n_runs = len(data.runs)
         items.append(f'<li><a href="{name}/index.html">{esc(data.config.task)}</a> '
                      f'<span class="note">({esc(Path(str(data.config.source)).name) if data.config.source else "config"}: '
@@ -72,18 +76,65 @@ def _task_dirs(tasks: Sequence[TaskData]) -> list[str]:
 # ----------------------------------------------------------------------------------------- a task
 
 
-def _write_task(data: TaskData, out: Path, comparing: Comparing) -> None:
-    from inexeval.writers.graphs import collect_curves, write_png
+class _Plan:
+    """One config's part of the site: its directory, curves and run page names."""
 
-    task = data.config.task
-    curves = collect_curves(data.ev)
-    write_png(curves, out / "graphs", task)
-    run_names = NameTable()
-    pages = {run: run_names.assign(run) for run in data.runs}
+    def __init__(self, data: TaskData, out: Path):
+        from inexeval.writers.graphs import collect_curves
+
+        self.data, self.out = data, out
+        self.curves = collect_curves(data.ev)
+        names = NameTable()
+        self.pages = {run: names.assign(run) for run in data.runs}
+
+
+_PLANS: list[_Plan] = []  # what the forked workers of _validate_and_draw read
+
+
+def _validate_and_draw(plans: list[_Plan], jobs: int) -> None:
+    """Each config's runs validated (``data.reports``), its graphs and each run's drawn: the slow part,
+    in ``jobs`` forked processes (:func:`inexeval.workers.imap`), one config or run per task."""
+    from inexeval.resultsdir import held_fds
+    from inexeval.workers import imap
+
+    items = [("validate", i, None) for i in range(len(plans))]
+    items += [("graphs", i, run) for i, p in enumerate(plans) for run in (None, *p.pages)]
+    _PLANS[:] = plans
+    try:
+        if jobs > 1:
+            done = list(imap(_work, items, jobs, per_worker=50, close_fds=held_fds(),
+                             describe=lambda item: str(plans[item[1]].out)))
+        else:
+            done = [_work(item) for item in items]
+    finally:
+        _PLANS.clear()
+    for (kind, i, _), value in zip(items, done):
+        if kind == "validate":
+            plans[i].data.reports, plans[i].data.validation_note = value
+
+
+def _work(item):
+    from inexeval.report.data import validate_config
+    from inexeval.writers.graphs import write_png
+
+    kind, i, run = item
+    plan = _PLANS[i]
+    task = plan.data.config.task
+    if kind == "validate":
+        return validate_config(plan.data.config)
+    if run is None:
+        write_png(plan.curves, plan.out / "graphs", task)
+    else:
+        write_png([c for c in plan.curves if run in c.series], plan.out / "runs" / plan.pages[run], task,
+                  highlight=run)
+    return None
+
+
+def _write_pages(plan: _Plan, comparing: Comparing) -> None:
+    data, out, curves, pages = plan.data, plan.out, plan.curves, plan.pages
     reports = _reports_by_run(data)
     for run, name in pages.items():
         mine = [c for c in curves if run in c.series]
-        write_png(mine, out / "runs" / name, task, highlight=run)
         atomic_write(out / "runs" / f"{name}.html", _run_page(data, run, name, mine, reports.get(run, []), out))
     atomic_write(out / "index.html", _task_page(data, pages, curves, reports, comparing, out))
 
