@@ -207,9 +207,11 @@ def test_names_escaped_and_safe_as_file_names(tmp_path):
                    .replace("../sample_data", str(ROOT / "sample_data"))
                    .replace(f"SUBMISSIONRUNS_DIR: {ROOT / 'sample_data'}/inex2005/runs/CO/", f"SUBMISSIONRUNS_DIR: {runs}"),
                    encoding="utf-8")
+    (runs / "broken.xml").write_text('<inex-submission run-id="broken">\n<topic topic-id="202">\n',
+                                     encoding="utf-8")
     res = report("-config", str(cfg), "--html", str(tmp_path / "site"), "--results-dir", str(tmp_path / "r"),
                  "--quiet")
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # the broken run skipped, as evaluation skips it; the rest reported
     site = tmp_path / "site" / "CO.Focussed"
     page = site / "runs" / f"{file_component(nasty)}.html"
     assert page.is_file() and re.fullmatch(r"[A-Za-z0-9._+~-]+", page.stem)
@@ -218,8 +220,16 @@ def test_names_escaped_and_safe_as_file_names(tmp_path):
         assert "<script>alert" not in text and '"x"' not in text, p
         assert all(s.get("src", "").endswith("report.js") for s in parse(p).iter("script")), p
     assert parse(page).findtext(".//h1") == nasty
-    links = [a for a in parse(site / "index.html").iter("a") if a.text == nasty]
+    index = parse(site / "index.html")
+    links = [a for a in index.iter("a") if a.text == nasty]
     assert links and all(a.get("href") == f"runs/{page.name}" for a in links)
+    # the run evaluation skipped: not scored, with validate's finding and evaluation's message
+    rows = [[td.xpath("string()") for td in tr.findall("td")] for tr in index.find(".//h2[@id='validation']")
+            .getnext().getnext().findall(".//tbody/tr")]
+    assert ["runs/broken.xml", "broken (not scored)", "INVALID", "1"] in [r[:4] for r in rows]
+    text = (site / "index.html").read_text(encoding="utf-8")
+    assert "broken.xml:3</code>: problem: unreadable: malformed XML" in text and "Inputs skipped" in text
+    assert not (site / "runs" / "broken.html").exists()
 
 
 def test_an_earlier_report_is_replaced_and_other_directories_refused(tmp_path):

@@ -17,7 +17,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from inexeval.api import ConfigSource, Echo, load, report
+from inexeval.api import ConfigSource, Echo, load
+from inexeval.api import report as tell
 from inexeval.errors import OutputError
 from inexeval.report.site import MARKER, Comparing, write_site
 
@@ -44,7 +45,7 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
         data = gather(config, empty_as_zero=empty_as_zero, reevaluate=reevaluate, jobs=jobs)
         if data.reused and not quiet:
             say(f"inexeval: reusing up-to-date result files in {Path(config.results_dir) / config.task}", err=True)
-        report(data, say, quiet)
+        tell(data, say, quiet)  # warnings and skipped inputs, as evaluation prints them
         status = 1 if data.problems else status
         tasks.append(data)
     write_atomically(tasks, target, comparing, jobs)
