@@ -126,10 +126,6 @@ def test_run_curves_are_drawn_over_the_others(site):
     assert (0xFF, 0x7F, 0x0E) in {c for _, c in shared.getcolors(1 << 20)}
 
 
-def cell_values(table) -> list[list[str]]:
-    return [[td.get("data-value") for td in tr.findall("td")] for tr in table.findall("tbody/tr")]
-
-
 def test_summary_table_numbers_and_ranks(site):
     res = inexeval.evaluate(ROOT / "configs" / "co-thorough.prop")
     page = parse(site / "site" / "CO.Thorough" / "index.html")
