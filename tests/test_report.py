@@ -242,6 +242,9 @@ def test_an_earlier_report_is_replaced_and_other_directories_refused(tmp_path):
     assert report(*args, "--html", str(site)).exit_code == 0
     assert not (site / "trec" / "runs" / "gone.html").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging directory left
+    for inside in ("results", "results/trec", "results/trec/site", "."):
+        res = report(*args, "--html", str(tmp_path / inside))
+        assert res.exit_code == 2 and "would replace, or be replaced with, the result files" in res.output, inside
     (tmp_path / "file").write_text("")
     res = report(*args, "--html", str(tmp_path / "file"))
     assert res.exit_code == 2 and "not a directory" in res.output
@@ -252,6 +255,11 @@ def test_bad_measure_is_refused_before_any_work(tmp_path):
                  "--measure", "nope")
     assert res.exit_code == 2 and "--measure: 'nope' is not a measure of trec" in res.output
     assert not (tmp_path / "s").exists() and not (tmp_path / "r").exists()
+    res = report(*config_args(["trec"]), "--results-dir", str(tmp_path / "r"), "--html", str(tmp_path / "s"),
+                 "--measure", "P_10", "--test", "bootstrap", "--quiet")
+    assert res.exit_code == 0, res.output
+    text = (tmp_path / "s" / "trec" / "index.html").read_text(encoding="utf-8")
+    assert "<h3>Significance: P_10</h3>" in text and "Paired bootstrap test" in text
 
 
 # ------------------------------------------------------------------------------------ in a browser

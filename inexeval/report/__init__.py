@@ -36,10 +36,12 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
 
     say = echo if echo is not None else (lambda *a, **k: None)
     target = Path(os.path.abspath(os.path.expanduser(html_dir)))
-    check_target(target)
     loaded = [load(c, overrides, results_dir) for c in configs]  # every config checked before any work
     if comparing.measure is not None:
         _check_measure(loaded, comparing.measure)
+    for config in loaded:
+        _apart(target, Path(os.path.abspath(config.results_dir)), config.task)
+    check_target(target)
     tasks, status = [], 0
     for config in loaded:
         data = gather(config, empty_as_zero=empty_as_zero, reevaluate=reevaluate, jobs=jobs)
@@ -64,6 +66,15 @@ def _check_measure(configs, measure: str) -> None:
         if measure not in columns:
             raise ConfigError(f"--measure: {measure!r} is not a measure of {config.task} ({', '.join(columns)})",
                               config.source)
+
+
+def _apart(target: Path, results_dir: Path, task: str) -> None:
+    """OutputError when replacing the site would replace result files, or the results the site."""
+    results = results_dir / task
+    if target == results_dir or target in results_dir.parents or target == results or target in results.parents \
+            or results in target.parents:
+        raise OutputError(f"--html: the report would replace, or be replaced with, the result files of {task} "
+                          f"({results}): give a directory outside them", target)
 
 
 def check_target(target: Path) -> None:
