@@ -385,3 +385,7 @@ main.add_command(assessments_cmd)
 from inexeval.cli_init import init_cmd  # noqa: E402  (a subcommand in its own module)
 
 main.add_command(init_cmd)
+
+from inexeval.cli_report import report_cmd  # noqa: E402  (a subcommand in its own module)
+
+main.add_command(report_cmd)

@@ -30,3 +30,15 @@ def require_gnuplot() -> str:
     if os.environ.get(REQUIRE_SYSTEM_TOOLS) == "1":
         pytest.fail(f"{reason}, and {REQUIRE_SYSTEM_TOOLS}=1 requires it", pytrace=False)
     pytest.skip(reason)
+
+
+def require_system_tool(name: str, available: bool) -> None:
+    """Skip the calling test, with a visible reason, when the system tool NAME is not available; fail
+    instead when INEXEVAL_REQUIRE_SYSTEM_TOOLS=1 (``.ci/run`` installs the tools and sets it)."""
+    import os
+
+    if available:
+        return
+    if os.environ.get("INEXEVAL_REQUIRE_SYSTEM_TOOLS") == "1":
+        pytest.fail(f"{name} is not available, and INEXEVAL_REQUIRE_SYSTEM_TOOLS=1 requires it")
+    pytest.skip(f"{name} is not available (install it to run this test; .ci/run does)")

@@ -163,7 +163,9 @@ def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     return written
 
 
-def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
+def write_png(curves: Sequence[Curve], out: Path, task: str, highlight: str | None = None) -> list[Path]:
+    """One PNG per curve in ``out``; with ``highlight`` (a run id), that run drawn in colour over the
+    others in grey, and only it named in the legend (the report's run pages)."""
     import io
 
     import matplotlib
@@ -173,7 +175,7 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
 
     written = []
     for c in curves:
-        fig = figure(c, task)
+        fig = figure(c, task, highlight)
         path = out / f"{c.slug}.png"
         buf = io.BytesIO()
         try:
@@ -185,8 +187,9 @@ def write_png(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     return written
 
 
-def figure(c: Curve, task: str):
-    """The matplotlib Figure of one curve (the caller closes it)."""
+def figure(c: Curve, task: str, highlight: str | None = None):
+    """The matplotlib Figure of one curve (the caller closes it); with ``highlight`` (a run id), that
+    run in colour over the others in grey, only it named in the legend."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -196,13 +199,20 @@ def figure(c: Curve, task: str):
     fig, ax = plt.subplots(figsize=(9 if n > 8 else 7, 5), dpi=100)
     for i, (run, ys) in enumerate(c.series.items()):
         y = [float("nan") if v is None else v for v in ys]
-        ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
-                linewidth=1.4, label=_legend_label(run))
+        if highlight is None:
+            ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
+                    linewidth=1.4, label=_legend_label(run))
+        else:
+            mine = run == highlight
+            first_other = not mine and all(r == highlight for r in list(c.series)[:i])
+            ax.plot(c.xs, y, color=PALETTE[0] if mine else "#b8b8b8", linewidth=2.2 if mine else 0.9,
+                    zorder=3 if mine else 2,
+                    label=_legend_label(run) if mine else "other runs" if first_other else "_nolegend_")
     xl, yl = c.xlabel, c.ylabel
     ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
     _set_axes(ax, axes(c))
     ax.grid(True, alpha=0.3)
-    if n > 8:
+    if n > 8 and highlight is None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
     else:
         ax.legend(loc="best", fontsize="small")  # where it covers the fewest points

@@ -1,0 +1,53 @@
+"""``inexeval report``: the command line of :mod:`inexeval.report` (attached in cli.py)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from inexeval.cli import _Once, _fail, default_jobs
+from inexeval.errors import InexevalError
+
+
+@click.command("report", cls=_Once, epilog="""\b
+Examples:
+  inexeval report -config configs/co-focussed.prop --html site
+  inexeval report -config configs/co-focussed.prop -config configs/co-thorough.prop --html site
+  (then open site/index.html in a browser: no server needed)
+
+Result files in RESULTS_DIR are reused when up to date (as compare reuses
+them), else the configs are evaluated and they are written.  DIR is replaced
+as a whole; a directory that is not empty and holds no inexeval report is
+refused.  Exit status: 0; 1 some input was skipped (the rest is reported);
+2 bad config or command line, or DIR cannot be written.
+""")
+@click.option("-config", "--config", "configs", multiple=True, required=True, metavar="FILE",
+              type=click.Path(dir_okay=False), help="Config to report on (repeat: one section per config).")
+@click.option("--html", "html_dir", required=True, metavar="DIR", type=click.Path(),
+              help="Directory of the site (created; replaced as a whole).")
+@click.option("-e", "--empty-as-zero", is_flag=True, help="As for evaluation: missing topics score 0.")
+@click.option("--measure", help="Measure of the significance tables [default: MAep, else the first].")
+@click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
+              show_default=True, help="Paired significance test.")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key.")
+@click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
+@click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date.")
+@click.option("--quiet", is_flag=True, help="No warnings on standard error.")
+@click.option("--debug", is_flag=True, help="Show Python tracebacks.")
+@click.pass_context
+def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, overrides, results_dir, reevaluate, quiet,
+               debug):
+    """A static results site: per task the summary table (sortable), the ranking per measure, the curves,
+    the comparison tables and the validation findings; one page per run."""
+    from inexeval.report import Comparing, build_report
+
+    debug = debug or ctx.find_root().params.get("debug", False)
+    try:
+        status = build_report(configs, html_dir, empty_as_zero=empty_as_zero, overrides=overrides,
+                              results_dir=results_dir, reevaluate=reevaluate,
+                              comparing=Comparing(measure=measure, test=test), jobs=default_jobs(), quiet=quiet,
+                              echo=click.echo)
+    except InexevalError as err:
+        _fail(err, debug)
+    sys.exit(status)

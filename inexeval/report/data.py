@@ -1,0 +1,141 @@
+"""What the report shows of one config: its results (reused or evaluated), ranks, comparisons, validation.
+
+The results come from ``RESULTS_DIR/<TASK>`` when its stamp says they are
+up to date (as ``inexeval compare`` reuses them, :mod:`inexeval.stamp`);
+otherwise the config is evaluated and the result files written, through
+:func:`inexeval.api.evaluate_and_write` (so the next report, or compare,
+reuses them).  Nothing here writes HTML.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+from inexeval.numeric import TOLERANCE
+
+if TYPE_CHECKING:
+    from inexeval.config import Config
+    from inexeval.model import RunResult
+    from inexeval.validate import RunReport
+
+
+@dataclass
+class TaskData:
+    """Everything the pages of one config show."""
+
+    config: Config
+    ev: SimpleNamespace  # config, settings, measures, params, results, columns (what collect_curves reads)
+    reused: bool  # the result files of RESULTS_DIR were up to date and read back
+    problems: list = field(default_factory=list)  # inputs the evaluation skipped (InexevalError)
+    warnings: list[str] = field(default_factory=list)
+    reports: list[RunReport] = field(default_factory=list)  # inexeval validate, one per run file
+    validation_note: str | None = None  # why validation ran without the assessments, if it did
+
+    @property
+    def settings(self) -> list[str]:
+        return list(dict.fromkeys(r.setting for r in self.ev.results))
+
+    @property
+    def runs(self) -> list[str]:
+        return list(dict.fromkeys(r.run_id for r in self.ev.results))
+
+    def results_of(self, setting: str) -> list[RunResult]:
+        return [r for r in self.ev.results if r.setting == setting]
+
+
+def lower_is_better(measure: str) -> bool:
+    """E@k is 1 - F@k: the smaller the better (docs/decisions.md); every other measure: the larger."""
+    return measure.startswith("E@")
+
+
+def ranked(measure: str) -> bool:
+    """Whether runs are ranked on ``measure``: not on trec_eval's counts (num_ret, num_rel, ...)."""
+    return not measure.startswith("num_")
+
+
+def ranks(values: dict[str, float | None], measure: str) -> dict[str, int | None]:
+    """Each run's rank on ``measure`` (1 = best): 1 + the number of runs strictly better, values
+    within the relative tolerance of docs/measures.md §10 tied (so tied runs share a rank); None
+    for an undefined value or a measure that is not ranked."""
+    if not ranked(measure):
+        return dict.fromkeys(values)
+    sign = -1.0 if lower_is_better(measure) else 1.0
+    defined = {r: sign * v for r, v in values.items() if v is not None and v == v}
+    out: dict[str, int | None] = dict.fromkeys(values)
+    for run, v in defined.items():
+        out[run] = 1 + sum(1 for w in defined.values() if w - v > TOLERANCE * max(abs(v), abs(w)))
+    return out
+
+
+def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) -> TaskData:
+    """The results of ``config``: reused when fresh, else evaluated and written (its runs are validated
+    with the graphs, :func:`validate_config`)."""
+    from inexeval.api import evaluate_and_write
+    from inexeval.engine import params_of, resolve_measures, settings_of
+    from inexeval.resultsdir import locked
+    from inexeval.stamp import read_if_fresh, stamped_report
+
+    measures = resolve_measures(config)
+    params = params_of(config, measures)
+    columns = [c for m in measures for c in m.scalars(params)]
+    with locked(config.results_dir, config.task):  # the files read belong to one complete set
+        results = None if reevaluate else read_if_fresh(config, empty_as_zero)
+        reused = results is not None
+        if reused:
+            problems, warnings = stamped_report(config)
+            settings = settings_of(config)
+        else:
+            ev = evaluate_and_write(config, empty_as_zero=empty_as_zero, jobs=jobs, keep=set(columns))
+            problems, warnings, results = list(ev.problems), list(ev.warnings), ev.results
+            settings, measures, params, columns = ev.settings, ev.measures, ev.params, ev.columns
+    view = SimpleNamespace(config=config, settings=settings, measures=measures, params=params, results=results,
+                           columns=columns, empty_as_zero=empty_as_zero)
+    return TaskData(config, view, reused=reused, problems=problems, warnings=warnings)
+
+
+def validate_config(config: Config) -> tuple[list[RunReport], str | None]:
+    """``inexeval validate`` on every run file of the config (as evaluation reads them: not those under
+    RESULTS_DIR), against the recall-base the evaluation uses; a run read from standard input cannot be
+    read again and is not validated.  Returns the reports and, when the assessments could not be read,
+    why they were not used."""
+    from inexeval import validate
+    from inexeval.errors import InexevalError
+    from inexeval.inputs import UNITS
+    from inexeval.resultsdir import runs_outside_results
+    from inexeval.tasks import DEFAULT_MAX_RESULTS
+
+    config, _ = runs_outside_results(config)
+    paths = [str(f.path) for f in config.runs if f.problem is None and str(f.path) != "-"]
+    note = None
+    try:
+        assessments = UNITS[config.task_def.unit].load(config).data
+    except InexevalError as err:
+        assessments, note = None, f"checked without the assessments, which could not be read: {err}"
+    reports = validate.validate_runs(paths, task=config.task, assessments=assessments,
+                                     max_results=config.max_results or DEFAULT_MAX_RESULTS)
+    return reports, note
+
+
+def report_key(report: RunReport) -> str | None:
+    """The run id evaluation gives the run a validation report is about (FOL runs: their file name)."""
+    from inexeval.readers.runs import run_id_from_name
+    from inexeval.validate import fol_task_letter
+
+    if fol_task_letter(report.task) is not None:
+        return run_id_from_name(report.path)
+    return report.run_id
+
+
+def display_path(path: str | os.PathLike, config: Config) -> str:
+    """A path as the pages show it: relative to the config file's directory when under it, else its name
+    (the site is published: the organiser's directories stay out of it)."""
+    p = Path(path)
+    base = Path(config.source).parent if config.source else Path.cwd()
+    try:
+        return str(p.resolve().relative_to(base.resolve()))
+    except (ValueError, OSError):
+        return p.name

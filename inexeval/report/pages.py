@@ -1,0 +1,270 @@
+"""The report's pages: a task's index (summary, ranking, curves, comparisons, validation, notes) and a
+run's page (ranks, curves over the others, per-topic values, findings).  Text only: the graphs are drawn
+(and the runs validated) before, by :mod:`inexeval.report.site`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from inexeval.aggregate import natural_key
+from inexeval.report.data import TaskData, display_path, lower_is_better, ranked, ranks
+from inexeval.report.html import data_value, esc, esc_id, number, page, table, td, th
+
+
+@dataclass(frozen=True)
+class Comparing:
+    """What the comparison tables use (``inexeval compare``'s options, same defaults)."""
+
+    measure: str | None = None  # the measure of the significance tests (None: MAep, else the first)
+    test: str = "t"
+    samples: int = 10000
+    seed: int = 0
+    alpha: float = 0.05
+
+
+def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing, out: Path) -> str:
+    task = esc(data.config.task)
+    ev = data.ev
+    source = esc(Path(str(data.config.source)).name) if data.config.source else "a mapping of config keys"
+    parts = [f"<h1>{task}</h1>",
+             f'<p class="note">Config <code>{source}</code>; {len(data.runs)} run(s); settings: '
+             + ", ".join(f'<a href="#s-{esc(s)}">{esc(s)}</a>' for s in data.settings)
+             + ("; -e: topics missing from a run score 0" if ev.empty_as_zero else "")
+             + ".</p>"]
+    if not data.runs:
+        parts.append("<p>No run was scored.</p>")
+    for s in data.settings:
+        results = data.results_of(s)
+        parts.append(f'<h2 id="s-{esc(s)}">{esc(s)}</h2>')
+        parts.append("<h3>Summary</h3>\n" + _summary_table(results, ev.columns, pages))
+        parts.append('<p class="note">Click a measure to sort the runs by it (best first, then reversed). '
+                     "A value's tooltip has its full precision and rank.</p>")
+        parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, ev.columns, pages))
+        mine = [c for c in curves if c.setting == s]
+        if mine:
+            parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
+    if len(data.runs) > 1:
+        parts.append(_comparisons(data, comparing))
+    parts.append(_validation_section(data, pages, reports))
+    parts.append(_notes(data))
+    return page(f"{task} results", "\n".join(p for p in parts if p) + "\n", root="../",
+                crumbs=[("Results", "../index.html"), (task, None)])
+
+
+def _summary_table(results, columns: Sequence[str], pages: dict[str, str]) -> str:
+    all_ranks = {m: ranks({r.run_id: r.average.get(m) for r in results}, m) for m in columns}
+    head = [th("Run", sort="text", cls="id"),
+            *(th(esc(m), sort="number", better_low=lower_is_better(m)) for m in columns)]
+    rows = []
+    for r in results:
+        row = [td(f'<a href="runs/{pages[r.run_id]}.html">{esc_id(r.run_id)}</a>', value=esc_id(r.run_id), cls="id")]
+        for m in columns:
+            v, k = r.average.get(m), all_ranks[m][r.run_id]
+            tip = f"{esc(m)} = {data_value(v) or 'undefined'}" + (f", rank {k} of {len(results)}" if k else "")
+            row.append(td(number(v), value=data_value(v), title=tip))
+        rows.append(row)
+    return table(head, rows, sortable=True, cls="summary")
+
+
+def _ranking_table(results, columns: Sequence[str], pages: dict[str, str]) -> str:
+    """Position 1..n per measure: the runs in rank order (ties in run order, marked ``=k``)."""
+    order = {r.run_id: i for i, r in enumerate(results)}
+    shown = [m for m in columns if ranked(m)]
+    by_measure = {}
+    for m in shown:
+        rk = ranks({r.run_id: r.average.get(m) for r in results}, m)
+        by_measure[m] = sorted(rk, key=lambda run: (rk[run] is None, rk[run] or 0, order[run]))
+        by_measure[m] = [(run, rk[run]) for run in by_measure[m]]
+    rows = []
+    for pos in range(len(results)):
+        row = [td(str(pos + 1))]
+        for m in shown:
+            run, k = by_measure[m][pos]
+            mark = "&ndash;" if k is None else "" if k == pos + 1 else f"={k}"
+            row.append(td(f'<a href="runs/{pages[run]}.html">{esc_id(run)}</a>'
+                          + (f' <span class="rank">{mark}</span>' if mark else ""), cls="id"))
+        rows.append(row)
+    return table([th("#"), *(th(esc(m), cls="id") for m in shown)], rows)
+
+
+def _figures(curves, where: Path, prefix: str, what: str) -> str:
+    """The PNGs of ``curves`` in ``where`` (already written), linked as ``prefix`` + name, with their sizes."""
+    figs = []
+    for c in curves:
+        width, height = png_size(where / f"{c.slug}.png")
+        figs.append(f'<figure><img src="{prefix}{c.slug}.png" alt="{esc(c.title)} ({esc(c.setting)}), {what}" '
+                    f'width="{width}" height="{height}"><figcaption>{esc(c.title)}</figcaption></figure>')
+    return '<div class="graphs">\n' + "\n".join(figs) + "\n</div>"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height of a PNG, from its IHDR chunk."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def _comparisons(data: TaskData, comparing: Comparing) -> str:
+    """Correlations between the measures' (and quantisations') run rankings, and the pairwise significance
+    tests on one measure: ``inexeval compare``'s tables (:mod:`inexeval.compare`)."""
+    from inexeval import compare
+
+    ev, task = data.ev, data.config.task
+    parts = ['<h2 id="comparisons">Comparisons</h2>']
+    columns = list(ev.columns)
+    if not columns:
+        return ""
+    tables = []
+    for method in ("kendall", "spearman"):
+        tables += compare.measure_correlations(ev.results, data.settings, columns, method)
+        tables += compare.quantisation_correlations(ev.results, data.settings, columns, method)
+    parts.append("<h3>Rank correlations</h3>\n<p class=\"note\">Kendall &tau;-b and Spearman &rho; between the "
+                 "run rankings (ties: values within the relative tolerance 1e-9); &ndash;: undefined.</p>")
+    for kind, what in (("measures", "measures"), ("quantisations", "quantisation functions")):
+        mine = [t for t in tables if t.kind == kind]
+        if not mine:
+            continue
+        parts.append(f"<details{' open' if kind == 'measures' else ''}><summary>Between {what} "
+                     f"({len(mine)} table(s))</summary>")
+        for t in mine:
+            name = "Kendall &tau;-b" if t.method == "kendall" else "Spearman &rho;"
+            parts.append(f"<h4>{name}, {esc(t.scope)}</h4>\n" + _triangle(t.names, t.matrix))
+        parts.append("</details>")
+    chosen = compare.tested_measure(columns, comparing.measure)
+    parts.append(f"<h3>Significance: {esc(chosen)}</h3>\n<p class=\"note\">Paired {esc(comparing.test)} test over "
+                 f"the topics both runs have, Holm&ndash;Bonferroni corrected; bold: significant at "
+                 f"{comparing.alpha}.</p>")
+    for s in data.settings:
+        rows = compare.significance_rows(task, ev.results, s, chosen, test=comparing.test,
+                                         samples=comparing.samples, seed=comparing.seed, alpha=comparing.alpha,
+                                         runs=None)
+        parts.append(f"<h4>{esc(s)}</h4>\n" + _significance_table(rows))
+    return "\n".join(parts)
+
+
+def _triangle(names: Sequence[str], matrix) -> str:
+    head = [th(""), *(th(esc(n)) for n in names[:-1])]
+    rows = []
+    for i, a in enumerate(names[1:], start=1):
+        rows.append([th(esc(a), cls="id"), *(td(number(float(matrix[i, j]), 2)) for j in range(i)),
+                     *(td("") for _ in range(i, len(names) - 1))])
+    return table(head, rows)
+
+
+def _significance_table(rows: list[dict]) -> str:
+    if not rows:
+        return "<p>No pair of runs to compare.</p>"
+    head = [th("Run A", sort="text", cls="id"), th("Run B", sort="text", cls="id"), th("topics", sort="number"),
+            th("mean A", sort="number"), th("mean B", sort="number"), th("A &minus; B", sort="number"),
+            th("p", sort="number", better_low=True), th("p (Holm)", sort="number", better_low=True)]
+    body = []
+    for r in rows:
+        sig = "sig" if r["significant"] else ""
+        body.append([td(esc_id(r["run_a"]), value=esc_id(r["run_a"]), cls="id"),
+                     td(esc_id(r["run_b"]), value=esc_id(r["run_b"]), cls="id"),
+                     td(str(r["topics"]), value=str(r["topics"])),
+                     *(td(number(r[k]), value=data_value(r[k]), cls=sig if k == "p_holm" else "")
+                       for k in ("mean_a", "mean_b", "diff", "p", "p_holm"))])
+    notes = [f"<li>{esc_id(r['run_a'])} vs {esc_id(r['run_b'])}: {esc(r['note'])}</li>" for r in rows if r["note"]]
+    return table(head, body, sortable=True) + (f'<ul class="note">{"".join(notes)}</ul>' if notes else "")
+
+
+def _validation_section(data: TaskData, pages: dict[str, str], reports) -> str:
+    parts = ['<h2 id="validation">Validation</h2>',
+             '<p class="note">Every run file checked as <code>inexeval validate</code> checks it, against the '
+             "assessments of the evaluation.</p>"]
+    if data.validation_note:
+        parts.append(f'<p class="warning">{esc(data.validation_note)}</p>')
+    head = [th("Run file", sort="text", cls="id"), th("Run", sort="text", cls="id"), th("verdict", sort="text"),
+            th("problems", sort="number", better_low=True), th("warnings", sort="number", better_low=True)]
+    rows = []
+    for key, reps in sorted(reports.items(), key=lambda kv: (kv[0] is None, 0)):
+        for r in reps:
+            run = (f'<a href="runs/{pages[key]}.html">{esc_id(key)}</a>' if key is not None
+                   else esc_id(r.run_id or "") + " (not scored)")
+            path = esc(display_path(r.path, data.config))
+            rows.append([td(path, value=path, cls="id"), td(run, value=esc_id(key or r.run_id or ""), cls="id"),
+                         td("valid" if r.valid else "INVALID", cls="" if r.valid else "problem"),
+                         td(str(len(r.problems)), value=str(len(r.problems))),
+                         td(str(len(r.warnings)), value=str(len(r.warnings)))])
+    parts.append(table(head, rows, sortable=True) if rows else "<p>No run file to check.</p>")
+    unscored = reports.get(None, [])
+    for r in unscored:
+        parts.append(f"<h3>{esc(display_path(r.path, data.config))}</h3>\n" + _findings(r, data))
+    return "\n".join(parts)
+
+
+def _findings(report, data: TaskData) -> str:
+    items = []
+    path = esc(display_path(report.path, data.config))
+    for cls, label, found in (("problem", "problem", report.problems), ("warning", "warning", report.warnings)):
+        for f in found:
+            where = f"{path}:{f.line}" if f.line is not None else path
+            items.append(f'<li class="{cls}"><code>{where}</code>: {label}: {esc(f.kind)}: {esc(f.message)}</li>')
+    if not items:
+        return "<p>No problem and no warning.</p>"
+    return "<ul>\n" + "\n".join(items) + "\n</ul>"
+
+
+def _notes(data: TaskData) -> str:
+    parts = []
+    if data.problems:
+        parts.append("<h3>Inputs skipped</h3>\n<ul>" + "".join(
+            f'<li class="problem">{esc(p)}</li>' for p in data.problems) + "</ul>")
+    if data.warnings:
+        parts.append("<h3>Warnings</h3>\n<ul>" + "".join(
+            f'<li class="warning">{esc(w)}</li>' for w in data.warnings) + "</ul>")
+    return ('<h2 id="notes">Evaluation notes</h2>\n' + "\n".join(parts)) if parts else ""
+
+
+# ----------------------------------------------------------------------------------------- a run
+
+
+def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) -> str:
+    ev = data.ev
+    task = esc(data.config.task)
+    files = ", ".join(f"<code>{esc(display_path(r.path, data.config))}</code>" for r in reports)
+    parts = [f"<h1>{esc_id(run)}</h1>",
+             f'<p class="note">Run of <a href="../index.html">{task}</a>{"; run file " + files if files else ""}; '
+             "settings: " + ", ".join(f'<a href="#s-{esc(s)}">{esc(s)}</a>' for s in data.settings) + ".</p>"]
+    for s in data.settings:
+        results = data.results_of(s)
+        mine = next((r for r in results if r.run_id == run), None)
+        parts.append(f'<h2 id="s-{esc(s)}">{esc(s)}</h2>')
+        if mine is None:
+            parts.append("<p>Not scored under this setting.</p>")
+            continue
+        head = [th("measure", cls="id"), th("value"), th("rank")]
+        rows = []
+        for m in ev.columns:
+            k = ranks({r.run_id: r.average.get(m) for r in results}, m)[run]
+            rows.append([td(esc(m), cls="id"), td(number(mine.average.get(m)), title=data_value(mine.average.get(m))),
+                         td(f"{k} of {len(results)}" if k is not None else "&ndash;")])
+        parts.append("<h3>Averages and ranks</h3>\n" + table(head, rows))
+        own = [c for c in curves if c.setting == s]
+        if own:
+            parts.append("<h3>Curves</h3>\n<p class=\"note\">This run in colour, the other runs in grey.</p>\n"
+                         + _figures(own, out / "runs" / name, f"{name}/", "this run over the others"))
+        parts.append("<h3>Per topic</h3>\n" + _per_topic_table(mine, ev.columns))
+    parts.append('<h2 id="validation">Validation</h2>')
+    for r in reports:
+        parts.append(f"<p><code>{esc(display_path(r.path, data.config))}</code>: "
+                     f"{'valid' if r.valid else '<span class=problem>INVALID</span>'}</p>\n" + _findings(r, data))
+    if not reports:
+        parts.append("<p>Its run file was not validated (read from standard input).</p>")
+    return page(f"{esc_id(run)} ({task})", "\n".join(parts) + "\n", root="../../",
+                crumbs=[("Results", "../../index.html"), (task, "../index.html"), (esc_id(run), None)])
+
+
+def _per_topic_table(result, columns: Sequence[str]) -> str:
+    topics = sorted(result.per_topic, key=natural_key)
+    numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)  # topic ids sorted as numbers when they are
+    head = [th("topic", sort="number" if numeric else "text", cls="id"),
+            *(th(esc(m), sort="number", better_low=lower_is_better(m)) for m in columns)]
+    rows = [[td(esc_id(t), value=esc_id(t), cls="id"),
+             *(td(number(result.per_topic[t].get(m)), value=data_value(result.per_topic[t].get(m))) for m in columns)]
+            for t in topics]
+    return table(head, rows, sortable=True) if rows else "<p>No topic.</p>"

@@ -1,0 +1,139 @@
+"""The report written into a directory (the caller stages it, :mod:`inexeval.report`): runs validated,
+graphs drawn, pages written (:mod:`inexeval.report.pages`).
+
+Layout (every name made by :mod:`inexeval.names`, one-to-one)::
+
+    index.html                       the tasks
+    report.css, report.js            style and table sorting
+    <task>/index.html                summary, ranking, curves, comparisons, validation, notes
+    <task>/graphs/<curve>.png        every run's averaged curves (inexeval.writers.graphs)
+    <task>/runs/<run>.html           one run: ranks, curves next to the others, findings, per topic
+    <task>/runs/<run>/<curve>.png    its curves drawn over the others in grey
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from inexeval.names import NameTable
+from inexeval.report import assets
+from inexeval.report.data import TaskData, report_key
+from inexeval.report.html import esc, page
+from inexeval.report.pages import Comparing, run_page, task_page
+from inexeval.writers.files import atomic_write
+
+MARKER = ".inexeval-report"  # at the root of every site: a directory without it is never replaced
+
+
+def write_site(tasks: Sequence[TaskData], out: Path, comparing: Comparing = Comparing(), jobs: int = 1) -> None:
+    """Every page of the report of ``tasks`` into the directory ``out``; the runs are validated and the
+    graphs drawn in ``jobs`` processes (the same bytes for any number)."""
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write(out / MARKER, "inexeval report: this directory is replaced as a whole when the report is "
+                               "generated again\n")
+    atomic_write(out / "report.css", assets.CSS)
+    atomic_write(out / "report.js", assets.JS)
+    names = _task_dirs(tasks)
+    plans = [_Plan(data, out / name) for data, name in zip(tasks, names)]
+    _validate_and_draw(plans, jobs)
+    items = []
+    for plan, name in zip(plans, names):
+        data = plan.data
+        _write_pages(plan, comparing)
+        n_runs = len(data.runs)
+        items.append(f'<li><a href="{name}/index.html">{esc(data.config.task)}</a> '
+                     f'<span class="note">({esc(Path(str(data.config.source)).name) if data.config.source else "config"}: '
+                     f"{n_runs} run(s), {len(data.settings)} setting(s)"
+                     f"{f', {len(data.problems)} input(s) skipped' if data.problems else ''})</span></li>")
+    body = "<h1>Evaluation results</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
+    atomic_write(out / "index.html", page("Evaluation results", body, root=""))
+
+
+def _task_dirs(tasks: Sequence[TaskData]) -> list[str]:
+    """One directory name per config: its task's, then ``-2``, ``-3`` for a task given again."""
+    table, out = NameTable(), []
+    for data in tasks:
+        name, i = table.assign(data.config.task), 2
+        while name is None:
+            name, i = table.assign(f"{data.config.task}-{i}"), i + 1
+        out.append(name)
+    return out
+
+
+# ----------------------------------------------------------------------------------------- a task
+
+
+class _Plan:
+    """One config's part of the site: its directory, curves and run page names."""
+
+    def __init__(self, data: TaskData, out: Path):
+        from inexeval.writers.graphs import collect_curves
+
+        self.data, self.out = data, out
+        self.curves = collect_curves(data.ev)
+        names = NameTable()
+        self.pages = {run: names.assign(run) for run in data.runs}
+
+
+_PLANS: list[_Plan] = []  # what the forked workers of _validate_and_draw read
+
+
+def _validate_and_draw(plans: list[_Plan], jobs: int) -> None:
+    """Each config's runs validated (``data.reports``), its graphs and each run's drawn: the slow part,
+    in ``jobs`` forked processes (:func:`inexeval.workers.imap`), one config or run per task."""
+    from inexeval.resultsdir import held_fds
+    from inexeval.workers import imap
+
+    items = [("validate", i, None) for i in range(len(plans))]
+    items += [("graphs", i, run) for i, p in enumerate(plans) for run in (None, *p.pages)]
+    _PLANS[:] = plans
+    try:
+        if jobs > 1:
+            done = list(imap(_work, items, jobs, per_worker=50, close_fds=held_fds(),
+                             describe=lambda item: str(plans[item[1]].out)))
+        else:
+            done = [_work(item) for item in items]
+    finally:
+        _PLANS.clear()
+    for (kind, i, _), value in zip(items, done):
+        if kind == "validate":
+            plans[i].data.reports, plans[i].data.validation_note = value
+
+
+def _work(item):
+    from inexeval.report.data import validate_config
+    from inexeval.writers.graphs import write_png
+
+    kind, i, run = item
+    plan = _PLANS[i]
+    task = plan.data.config.task
+    if kind == "validate":
+        return validate_config(plan.data.config)
+    if run is None:
+        write_png(plan.curves, plan.out / "graphs", task)
+    else:
+        write_png([c for c in plan.curves if run in c.series], plan.out / "runs" / plan.pages[run], task,
+                  highlight=run)
+    return None
+
+
+def _write_pages(plan: _Plan, comparing: Comparing) -> None:
+    data, out, curves, pages = plan.data, plan.out, plan.curves, plan.pages
+    reports = _reports_by_run(data)
+    for run, name in pages.items():
+        mine = [c for c in curves if run in c.series]
+        atomic_write(out / "runs" / f"{name}.html", run_page(data, run, name, mine, reports.get(run, []), out))
+    atomic_write(out / "index.html", task_page(data, pages, curves, reports, comparing, out))
+
+
+def _reports_by_run(data: TaskData) -> dict[str | None, list]:
+    """Validation reports by the run id evaluation scored them under; those of run files it did not score
+    (or of a second file with a run id already taken) under None."""
+    scored = set(data.runs)
+    out: dict[str | None, list] = {}
+    for r in data.reports:
+        key = report_key(r)
+        duplicate = any(f.kind == "duplicate_run_id" for f in r.problems)
+        out.setdefault(key if key in scored and not duplicate and key not in out else None, []).append(r)
+    return out
