@@ -63,6 +63,9 @@ class EvalOptions:
     #: keep every measure's per-topic values in memory (the API); otherwise only those the
     #: tables print and the graphs draw are kept once a run's files are written
     keep_per_topic: bool = False
+    #: --incremental: re-score only the runs that changed since RESULTS_DIR was written by an
+    #: incremental evaluation (docs/formats.md §9.2.8); the outputs are those of a full evaluation
+    incremental: bool = False
 
     @property
     def draws(self) -> bool:
@@ -146,14 +149,17 @@ def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[st
 
 def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: set[str] | None,
                        on_run: Callable[[str], None] | None = None,
-                       also: Callable[[Evaluation, Path], None] | None = None) -> Evaluation:
+                       also: Callable[[Evaluation, Path], None] | None = None,
+                       incremental: bool = False) -> Evaluation:
     """Evaluate ``config``, each run's result files written as it is scored, then the
     summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`.
 
     RESULTS_DIR/<TASK> is replaced as a whole once everything is written
     (:mod:`inexeval.resultsdir`): ``also(ev, results_dir)`` writes what else
     belongs to the new set (the graphs) before that.  Interrupted or failed,
-    the evaluation leaves the old directory as it was.
+    the evaluation leaves the old directory as it was.  ``incremental``: the runs
+    unchanged since the last incremental evaluation are reused (:mod:`inexeval.incremental`;
+    what was reused is in ``Evaluation.incremental``).
     """
     from inexeval.engine import evaluate as engine
     from inexeval.resultsdir import staged
@@ -161,10 +167,22 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: 
     from inexeval.writers.files import write_summary
 
     with staged(config.results_dir, config.task) as root:
-        ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep)
+        plan = None
+        if incremental:
+            from inexeval.incremental import plan as make_plan
+
+            plan = make_plan(config, empty_as_zero, root, keep)
+        ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep,
+                    reused=plan and plan.reused, on_commit=plan and plan.committed, recall=plan)
         if ev.results:
             write_summary(root, config.task, ev.results)
             write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings, results_dir=root)
+            if plan is not None:
+                plan.write(root)
+        elif plan is not None:
+            plan.discard()
+        if plan is not None:
+            ev.incremental = plan.lines
         if also is not None:
             also(ev, root)
     return ev
@@ -208,8 +226,10 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
 
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
-                                on_run=tick, also=draw)
+                                on_run=tick, also=draw, incremental=options.incremental)
     if echo is not None:
+        for line in ev.incremental:  # (not silenced by quiet)
+            echo(line, err=True)
         report(ev, echo, options.quiet)
         echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
         if options.per_query and options.fmt == "table" and config.task_def.unit == "answer":

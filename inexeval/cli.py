@@ -139,13 +139,16 @@ class _Group(_Once, click.Group):
               "default full precision.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Score runs in N parallel processes [default: the number of cores]; same output as --jobs 1.")
+@click.option("--incremental", is_flag=True,
+              help="Re-score only the runs changed since the last --incremental evaluation wrote RESULTS_DIR "
+              "(same outputs as a full evaluation; what was reused is reported on standard error).")
 @click.option("--quiet", is_flag=True, help="No warnings or progress on standard error (errors still shown).")
 @click.option("--list-metrics", is_flag=True, help="List every measure and exit (same as 'inexeval metrics').")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for bug reports).")
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         jobs, quiet, list_metrics, debug):
+         jobs, incremental, quiet, list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     own = [p for p in ctx.command.params if isinstance(p, click.Option) and given(ctx, p.name)
            and p.name not in ("debug",)]
@@ -168,7 +171,7 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
         sys.exit(2)
     options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
                           topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs or default_jobs(),
-                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir)
+                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental)
     try:
         _, status = run_evaluation(config_path, options, echo=click.echo,
                                    progress=lambda n_runs: progress(n_runs, quiet))

@@ -50,6 +50,7 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     columns: list[str] = field(default_factory=list)  # scalar measures shown in tables
     empty_as_zero: bool = False  # -e: every recall-base topic counted
+    incremental: list[str] = field(default_factory=list)  # --incremental: what was reused and why (one line each)
 
 
 def resolve_measures(config: Config) -> list[Measure]:
@@ -193,7 +194,9 @@ def _check_outputs(m: Measure, values: dict, declared: list[str]) -> None:
 
 def evaluate(config: Config, *, empty_as_zero: bool = False,
              on_run: Callable[[str], None] | None = None, jobs: int = 1,
-             write_to: Path | None = None, keep: set[str] | None = None) -> Evaluation:
+             write_to: Path | None = None, keep: set[str] | None = None,
+             reused: dict[Path, Outcome] | None = None,
+             on_commit: Callable[[Outcome], None] | None = None, recall=None) -> Evaluation:
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``.
 
     ``jobs`` > 1 scores runs in that many forked processes; the output is
@@ -203,7 +206,12 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     is renamed once the run id is known to be unique); with ``keep``, only
     those measures' per-topic values are then kept in memory (none: an empty
     ``per_topic``; the averages are always kept), so memory stays flat in the
-    number of runs.
+    number of runs.  ``reused`` gives the outcome of some run files without scoring them
+    (``--incremental``, :mod:`inexeval.incremental`: their result files already staged);
+    ``on_commit`` is told of every run whose result files were put in place; ``recall``
+    (:class:`inexeval.incremental.Plan`) may give the prepared recall-base of an earlier
+    evaluation of the same inputs (``recall.load()``), and is given the one built
+    (``recall.keep(recall_base, contexts)``).
     """
     config, ignored = runs_outside_results(config)
     measures = resolve_measures(config)
@@ -212,8 +220,12 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     params = params_of(config, measures, collection)
     inputs = UNITS[config.task_def.unit]
     scorer = Scorer(config, measures, settings, params, collection)
-    # condense each topic as soon as it is read, when the measures allow it (memory)
-    scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments else None)
+    state = recall.load() if recall is not None else None
+    if state is not None:
+        scorer.recall_base, scorer.contexts = state
+    else:  # condense each topic as soon as it is read, when the measures allow it (memory)
+        scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments
+                                         else None)
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
     ev.warnings.extend(scorer.recall_base.warnings)
@@ -229,12 +241,14 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
                          config.source, config.line_of("ASSESSMENTS_DIR"))
     scorer.prepare()
+    if recall is not None and state is None:
+        recall.keep(scorer.recall_base, scorer.contexts)
     names = NameTable()
     undefined: dict[str, set[str]] = {}
     tag = f"inexeval-{os.getpid()}-"  # marks this evaluation's temporary result files
-    outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag)
+    outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag, reused or {})
     try:
-        _collect(outcomes, ev, names, undefined, on_run)
+        _collect(outcomes, ev, names, undefined, on_run, on_commit)
     except BaseException:  # e.g. Ctrl-C: stop the workers, then remove the files they had prepared
         outcomes.close()
         if write_to is not None:
@@ -247,7 +261,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
 
 
 def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, set[str]],
-             on_run: Callable[[str], None] | None) -> None:
+             on_run: Callable[[str], None] | None, on_commit: Callable[[Outcome], None] | None = None) -> None:
     """Take the outcomes in run-file order: results, problems, and each run's files put in place
     under the name ``names`` gives its id (or removed, for a run id that an earlier run already has;
     docs/formats.md §9.2.2)."""
@@ -281,6 +295,8 @@ def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, se
         ev.results.extend(outcome.results)
         for setting, topics in outcome.undefined.items():
             undefined.setdefault(setting, set()).update(topics)
+        if on_commit is not None:
+            on_commit(outcome)
 
 
 def where(source: str, line: int | None) -> str:
@@ -388,11 +404,28 @@ def _work(path) -> Outcome:
 
 
 def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
-              write_to: Path | None = None, keep: set[str] | None = None, tag: str = ""):
-    """Outcomes in run-file order; with jobs > 1 scored by forked processes that share
+              write_to: Path | None = None, keep: set[str] | None = None, tag: str = "",
+              reused: dict[Path, Outcome] | None = None):
+    """Outcomes in run-file order: those of ``reused`` as given, the others scored (see
+    :func:`_scored`)."""
+    paths = [f.path for f in config.runs]
+    if not reused:
+        yield from _scored(scorer, config, empty_as_zero, jobs, paths, write_to, keep, tag)
+        return
+    scored = _scored(scorer, config, empty_as_zero, jobs, [p for p in paths if p not in reused], write_to, keep,
+                     tag)
+    try:
+        for p in paths:
+            yield reused[p] if p in reused else next(scored)
+    finally:
+        scored.close()
+
+
+def _scored(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int, paths: list,
+            write_to: Path | None = None, keep: set[str] | None = None, tag: str = ""):
+    """The outcomes of scoring PATHS, in order; with jobs > 1 scored by forked processes that share
     the parsed assessments and recall-bases (each worker holds one run at a time and
     is replaced after :data:`RUNS_PER_WORKER` runs)."""
-    paths = [f.path for f in config.runs]
     if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
             yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag)

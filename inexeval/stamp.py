@@ -26,6 +26,32 @@ from inexeval.writers.files import atomic_write, run_file_path
 STAMP = ".inexeval-stamp.json"
 
 
+#: Config fields that do not change a run's numbers or messages (the inputs are fingerprinted apart).
+NOT_KEYED = ("runs", "assessments", "results_dir", "key_lines", "overridden")
+
+
+def _norm(v):
+    """A config value as JSON, the same in every process (sets sorted, paths as strings)."""
+    if isinstance(v, (set, frozenset)):
+        return sorted((_norm(x) for x in v), key=repr)
+    if isinstance(v, (tuple, list)):
+        return [_norm(x) for x in v]
+    if isinstance(v, Path):
+        return str(v)
+    if isinstance(v, dict):
+        return [[_norm(k), _norm(x)] for k, x in sorted(v.items(), key=lambda kv: repr(_norm(kv[0])))]
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _norm(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    return repr(v)
+
+
+def config_key(config: Config) -> dict:
+    """Every config field that can change a run's numbers or messages, normalised."""
+    return {f.name: _norm(getattr(config, f.name)) for f in dataclasses.fields(config) if f.name not in NOT_KEYED}
+
+
 def fingerprint(config: Config, empty_as_zero: bool) -> dict:
     config, _ = runs_outside_results(config)  # the runs evaluate() reads
     inputs = []
@@ -35,9 +61,9 @@ def fingerprint(config: Config, empty_as_zero: bool) -> dict:
             inputs.append([str(f.path), st.st_size, st.st_mtime_ns])
         except OSError:
             inputs.append([str(f.path), None, None])
-    # where the results go and where keys were written do not change them
-    cfg = repr(dataclasses.replace(config, key_lines=(), results_dir=Path(".")))
-    return {"version": __version__, "config": cfg, "empty_as_zero": empty_as_zero, "inputs": inputs}
+    # where the results go and where keys were written do not change them; sets sorted, so the
+    # stamp of one config is the same in every process (repr() of a set is not)
+    return {"version": __version__, "config": config_key(config), "empty_as_zero": empty_as_zero, "inputs": inputs}
 
 
 def write_stamp(config: Config, empty_as_zero: bool, results: list[RunResult],

@@ -8,6 +8,8 @@ import errno
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -458,3 +460,18 @@ def test_lock_keeps_another_thread_out(tmp_path):
         t.start()
         t.join()
     assert len(errors) == 1 and "is writing these results" in str(errors[0])
+
+
+def test_stamp_of_a_config_is_the_same_in_every_process(tmp_path):
+    """The stamp's config part was repr() of the config, whose POOLS and TOPICS are sets: their order
+    changed with the hash seed of each process, so `compare` saw a changed config and re-evaluated."""
+    cfg = make_setup(tmp_path)
+    with cfg.open("a") as f:
+        f.write("TOPICS: 202, 203, 205, 299\nPOOLS: 1, 2, 3\n")
+    code = ("import json, sys; from inexeval.config import load_config; from inexeval.stamp import fingerprint; "
+            f"print(json.dumps(fingerprint(load_config({str(cfg)!r}), False)))")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": str(seed)}).stdout
+            for seed in range(6)}
+    assert len(outs) == 1, "one stamp whatever the hash seed"
+    assert '"topics": ["202", "203", "205", "299"]' in outs.pop()
