@@ -6,7 +6,9 @@ The official judgements are read by the readers evaluation uses, with the config
 and QUERY_TYPE (:mod:`inexeval.readers.assessments`, :mod:`inexeval.readers.trec`,
 :mod:`inexeval.readers.fol`).  The second assessor is, for INEX assessment files, a topic's other
 pool file under ASSESSMENTS_DIR (whatever POOLS says: POOLS chooses the official one), and for
-TREC and FOL qrels the file of ``--qrels-b``.  With ``--agreement`` every run is evaluated under
+TREC and FOL qrels the file of ``--qrels-b``.  For INEX 2006 pools of a topic judged twice, the
+``<passage>``s are read too and placed in COLLECTION_DIR (:mod:`inexeval.highlights`), so that the
+highlighted characters are compared as for FOL (level ``text``).  With ``--agreement`` every run is evaluated under
 each assessor's judgements of the topics judged by both (the config otherwise unchanged) and the two
 rankings are compared (:func:`inexeval.assessments.ranking_rows`).
 """
