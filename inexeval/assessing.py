@@ -6,7 +6,9 @@ The official judgements are read by the readers evaluation uses, with the config
 and QUERY_TYPE (:mod:`inexeval.readers.assessments`, :mod:`inexeval.readers.trec`,
 :mod:`inexeval.readers.fol`).  The second assessor is, for INEX assessment files, a topic's other
 pool file under ASSESSMENTS_DIR (whatever POOLS says: POOLS chooses the official one), and for
-TREC and FOL qrels the file of ``--qrels-b``.  With ``--agreement`` every run is evaluated under
+TREC and FOL qrels the file of ``--qrels-b``.  For INEX 2006 pools of a topic judged twice, the
+``<passage>``s are read too and placed in COLLECTION_DIR (:mod:`inexeval.highlights`), so that the
+highlighted characters are compared as for FOL (level ``text``).  With ``--agreement`` every run is evaluated under
 each assessor's judgements of the topics judged by both (the config otherwise unchanged) and the two
 rankings are compared (:func:`inexeval.assessments.ranking_rows`).
 """
@@ -59,6 +61,7 @@ class Loaded:
     warnings: list[str] = field(default_factory=list)
     problems: list[InputError] = field(default_factory=list)
     kappa_rows: list = field(default_factory=list)  # TREC: Cohen's κ per topic
+    text_topics: set = field(default_factory=set)  # topics whose highlighted characters are compared
 
 
 # --------------------------------------------------------------------------- reading
@@ -78,13 +81,15 @@ def _load_inex(config) -> Loaded:
     warnings = list(a.warnings)
     # the other pool files of each selected topic (their header errors were reported above)
     others: dict[str, list] = {}
+    headers: dict[str, reader.PoolHeader] = {}
     for f in config.assessments:
-        if f.problem is not None or not f.path.name.lower().endswith(reader._NAMES):
+        if f.problem is not None or not f.path.name.lower().endswith(reader.ASSESSMENT_NAMES):
             continue
         try:
-            h = reader._read_header(f)
+            h = reader.read_header(f)
         except InputError:
             continue
+        headers[h.source] = h
         ta = a.topics.get(h.topic)
         if ta is not None and h.source != ta.source:
             others.setdefault(h.topic, []).append(h)
@@ -97,15 +102,51 @@ def _load_inex(config) -> Loaded:
                             "additional assessor is not known, so its agreement is left out")
             continue
         try:
-            second[topic] = reader._read_pool_file(hs[0], False, warnings)
+            second[topic] = reader.read_pool_file(hs[0], False, warnings)
         except InputError as exc:
             problems.append(InputError(f"{exc.message}; the agreement of topic {topic} is left out",
                                        exc.file, exc.line))
     has_e = any(j.e is not None for ta in (*a.topics.values(), *second.values())
                 for fa in ta.files.values() for j in fa.elements.values())
     grades = (*A.E_GRADES, *A.S_GRADES) if has_e else A.S_GRADES
-    return Loaded("inex", grades, {t: A.from_inex(ta, grades) for t, ta in a.topics.items()},
-                  {t: A.from_inex(ta, grades) for t, ta in second.items()}, warnings=warnings, problems=problems)
+    loaded = Loaded("inex", grades, {t: A.from_inex(ta, grades) for t, ta in a.topics.items()},
+                    {t: A.from_inex(ta, grades) for t, ta in second.items()}, warnings=warnings, problems=problems)
+    _inex_highlights(config, loaded, {t: headers.get(a.topics[t].source) for t in second},
+                     {t: headers.get(ta.source) for t, ta in second.items()})
+    return loaded
+
+
+def _inex_highlights(config, loaded: Loaded, official: dict, additional: dict) -> None:
+    """Both assessors' highlighted spans of the topics judged twice (INEX 2006 ``<passage>``s placed
+    in the collection, :mod:`inexeval.highlights`), so that level ``text`` is compared."""
+    from inexeval.highlights import article_spans
+    from inexeval.readers import assessments as reader
+
+    raw: dict[tuple[str, str], dict] = {}
+    for which, heads in (("a", official), ("b", additional)):
+        for topic, h in heads.items():
+            if h is None:
+                continue
+            try:
+                raw[which, topic] = reader.read_passages(h)
+            except InputError as exc:
+                loaded.problems.append(InputError(f"{exc.message}; the agreement on highlighted text of topic "
+                                                  f"{topic} is left out", exc.file, exc.line))
+    pairs = [t for t in official if ("a", t) in raw and ("b", t) in raw]
+    if not any(raw["a", t] or raw["b", t] for t in pairs):
+        return  # no <passage> (INEX 2005): nothing to compare at level text
+    if config.collection_dir is None:
+        loaded.warnings.append("the agreement on highlighted text (level text) places the pools' <passage>s in the "
+                               "documents, so it needs COLLECTION_DIR: left out")
+        return
+    from inexeval.readers.collection import Collection
+
+    collection = Collection(config.collection_dir)
+    for t in pairs:
+        ja, jb = loaded.official[t], loaded.additional[t]
+        ja.spans = article_spans(raw["a", t], collection, ja.source, loaded.problems)
+        jb.spans = article_spans(raw["b", t], collection, jb.source, loaded.problems)
+        loaded.text_topics.add(t)
 
 
 def _trec_topics(qrels, config, source: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -123,10 +164,10 @@ def _trec_topics(qrels, config, source: str) -> dict[str, tuple[np.ndarray, np.n
 
 
 def _load_trec(config, qrels_b) -> Loaded:
-    from inexeval.inputs import _one_qrels_file
+    from inexeval.inputs import one_qrels_file
     from inexeval.readers.trec import read_qrels
 
-    path, problems = _one_qrels_file(config)
+    path, problems = one_qrels_file(config)
     a = _trec_topics(read_qrels(path), config, str(path))
     b = _trec_topics(read_qrels(qrels_b), config, str(qrels_b)) if qrels_b is not None else {}
     if config.topics is not None and not a:
@@ -157,10 +198,10 @@ def _warn_unpaired(loaded: Loaded, a, b, qrels_b) -> None:
 
 
 def _load_fol(config, qrels_b) -> Loaded:
-    from inexeval.inputs import _one_qrels_file
+    from inexeval.inputs import one_qrels_file
     from inexeval.readers.fol import read_fol_qrels
 
-    path, problems = _one_qrels_file(config)
+    path, problems = one_qrels_file(config)
     qa = read_fol_qrels(path)
     qb = read_fol_qrels(qrels_b) if qrels_b is not None else None
 
@@ -205,7 +246,7 @@ def compute_rows(loaded: Loaded) -> list[tuple]:
     for t in both:
         a, b = loaded.official[t], loaded.additional[t]
         agree += A.topic_agreement(a, b, loaded.agreement_levels, loaded.grades)
-        if loaded.kind == "fol":
+        if loaded.kind == "fol" or t in loaded.text_topics:
             agree += A.topic_text_agreement(a, b)
         ma += A.topic_ma(a, b, loaded.ma_level, loaded.grades)
     agree += loaded.kappa_rows

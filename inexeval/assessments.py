@@ -13,7 +13,8 @@ agreement on mutually agreed elements are then computed by one code path on thos
 - TREC qrels: documents (level ``article``), one grade per relevance level;
 - FOL passage qrels: articles (size the document length, rsize the relevant characters, grades
   ``S1``–``S3``) and passages (level ``text``), whose character positions give the agreement on
-  highlighted text.
+  highlighted text; INEX 2006 pools get the same spans from their ``<passage>``s
+  (:mod:`inexeval.highlights`).
 
 A grade that an item belongs to requires the item to be relevant (rsize > 0), except the TREC
 levels, which are the judgements themselves (level 0 included).  Rows are

@@ -84,7 +84,7 @@ def _stdin_as_read():
         sys.stdin = saved
 
 
-def _one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
+def one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
     """The one qrels file of ASSESSMENTS_DIR, and the listed entries that cannot be read."""
     usable = [f for f in config.assessments if f.problem is None]
     problems = [InputError(f"assessment file not read: {f.problem}", f.path)
@@ -93,6 +93,9 @@ def _one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
         raise ConfigError(f"TASK {config.task} needs exactly one qrels file in ASSESSMENTS_DIR, found "
                           f"{len(usable)}", config.source, config.line_of("ASSESSMENTS_DIR"))
     return usable[0].path, problems
+
+
+_one_qrels_file = one_qrels_file  # the old name
 
 
 class ElementInputs:

@@ -14,7 +14,7 @@ choice comes from ``random.Random`` seeded with a string derived from
       ``assessments/CO+S/second/``, CAS topics under ``assessments/CAS/``)
       and runs (docs/formats.md §1.3) under ``runs/CO/`` and ``runs/CAS/``.
     - ``out/inex2006/``: a Wikipedia-style collection (``collection/<number>.xml``),
-      2006 assessments (no exhaustivity, ``best-entry-point`` per relevant
+      2006 assessments (``assessments/main/``; no exhaustivity, ``best-entry-point`` per relevant
       file) and runs under ``runs/<task>/`` for Thorough, Focused,
       RelevantInContext and BestInContext.
 
@@ -638,7 +638,8 @@ def _sample_2006(out: Path, seed: int, written: list[Path]) -> None:
         pool = _Pool(topic, str(pool_id), "CO+S", relevant, sorted(chosen[4:]), _words(rng, _WIKI_WORDS, 2, 4), None)
         pools.append(pool)
         xml = _assessment_xml(pool, "wikipedia", doctype=True, commas=(k == 0))
-        _write(out / "assessments" / f"pool-{pool.pool}.xml", xml, written)
+        # under main/: sample_data/inex2006/assessments/second/ holds a hand-made second pool of a topic
+        _write(out / "assessments" / "main" / f"pool-{pool.pool}.xml", xml, written)
 
     rng = _rng(seed, "2006/runs")
     runs = out / "runs"

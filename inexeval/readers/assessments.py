@@ -48,7 +48,8 @@ from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, 
 from inexeval.paths import normalise_file_id, normalise_path, parent
 from inexeval.readers import STDIN, as_utf8, refuse_entity_declarations, release, safe_iterparse, stdin_bytes
 
-__all__ = ["load_assessments"]
+__all__ = ["ASSESSMENT_NAMES", "PoolHeader", "RawPassage", "load_assessments", "read_header", "read_passages",
+           "read_pool_file"]
 
 _ROOT = "assessments"
 _E_ATTRS = ("exhaustivity", "E", "exhaustiveness")
@@ -59,11 +60,12 @@ _TOPIC_DIR = re.compile(r"topic-([0-9]+)", re.I)
 _POOL_FILE = re.compile(r"pool-([0-9]+)\.xml(?:\.gz)?", re.I)
 _GZIP_MAGIC = b"\x1f\x8b"
 #: names of assessment files (the rest of ASSESSMENTS_DIR is listed in a warning)
-_NAMES = (".xml", ".xml.gz")
+ASSESSMENT_NAMES = (".xml", ".xml.gz")
+_NAMES = ASSESSMENT_NAMES  # the old name
 
 
 @dataclass(frozen=True, slots=True)
-class _Header:
+class PoolHeader:
     """What the first pass learns about one assessment file."""
 
     input: InputFile
@@ -110,7 +112,7 @@ def load_assessments(
     read: list[InputFile] = []  # assessment files by name, and entries a listing could not read
     others: list[InputFile] = []
     for f in files:
-        by_name = str(f.path) == STDIN or f.path.name.lower().endswith(_NAMES)
+        by_name = str(f.path) == STDIN or f.path.name.lower().endswith(ASSESSMENT_NAMES)
         (read if by_name or f.problem is not None else others).append(f)
     if others:
         listing = ", ".join(str(f.path) for f in others[:10]) + (", ..." if len(others) > 10 else "")
@@ -119,7 +121,7 @@ def load_assessments(
     headers = []
     for f in read:
         try:
-            headers.append(_read_header(f))
+            headers.append(read_header(f))
         except InputError as exc:
             topic = _from_parents(f.path, _TOPIC_DIR)
             if topic is not None and wanted is not None and topic not in wanted:
@@ -128,7 +130,7 @@ def load_assessments(
             skip(exc, f"file skipped, so topic {topic} is left out" if topic is not None else
                  "file skipped; its topic is not known, so a topic may be missing from the evaluation")
 
-    by_topic: dict[str, list[_Header]] = {}
+    by_topic: dict[str, list[PoolHeader]] = {}
     for h in headers:
         by_topic.setdefault(h.topic, []).append(h)
     if wanted is not None:
@@ -157,7 +159,7 @@ def load_assessments(
     result = Assessments(warnings=warnings)
     for topic in sorted(selected, key=natural_key):
         try:
-            ta = _read_pool_file(selected[topic], require_exhaustivity, warnings)
+            ta = read_pool_file(selected[topic], require_exhaustivity, warnings)
         except InputError as exc:
             skip(exc, f"topic {topic} is left out of the evaluation")
             continue
@@ -176,7 +178,7 @@ def _some(ids, shown: int = 10) -> str:
 # --------------------------------------------------------------------------- first pass
 
 
-def _read_header(f: InputFile) -> _Header:
+def read_header(f: InputFile) -> PoolHeader:
     """Topic, pool and query type of one file, reading only up to its first ``<file>``."""
     source = _source(f.path)
     if f.problem is not None:
@@ -215,7 +217,7 @@ def _read_header(f: InputFile) -> _Header:
     if pool is None:
         m = _POOL_FILE.fullmatch(f.path.name)  # pool-NNN.xml or pool-NNN.xml.gz
         pool = m.group(1) if m else None
-    return _Header(f, topic, pool, qtype)
+    return PoolHeader(f, topic, pool, qtype)
 
 
 def _source(path: Path) -> str:
@@ -262,11 +264,11 @@ def _from_parents(path: Path, pattern: re.Pattern[str]) -> str | None:
 
 
 def _select_pools(
-    by_topic: dict[str, list[_Header]], pools: frozenset[str] | None, warnings: list[str],
+    by_topic: dict[str, list[PoolHeader]], pools: frozenset[str] | None, warnings: list[str],
     skip: Callable[[InputError, str], None],
-) -> dict[str, _Header]:
+) -> dict[str, PoolHeader]:
     """One file per topic: POOLS whitelist, else the one under a ``main`` directory (docs/formats.md §1.2)."""
-    selected: dict[str, _Header] = {}
+    selected: dict[str, PoolHeader] = {}
     unpooled: list[str] = []
     if pools is not None:
         wanted = {p.strip() for p in pools}
@@ -312,11 +314,11 @@ def _query_type_key(value: str) -> str:
 
 
 def _filter_query_type(
-    selected: dict[str, _Header], query_type: str, warnings: list[str]
-) -> dict[str, _Header]:
+    selected: dict[str, PoolHeader], query_type: str, warnings: list[str]
+) -> dict[str, PoolHeader]:
     """Keep topics whose query type matches (``CO+S`` == ``COS``); keep, with a warning, those without one."""
     want = _query_type_key(query_type)
-    kept: dict[str, _Header] = {}
+    kept: dict[str, PoolHeader] = {}
     unknown: list[str] = []
     for topic, h in selected.items():
         if h.query_type is None:
@@ -337,7 +339,7 @@ def _filter_query_type(
 # --------------------------------------------------------------------------- second pass
 
 
-def _read_pool_file(h: _Header, require_exhaustivity: bool, warnings: list[str]) -> TopicAssessment:
+def read_pool_file(h: PoolHeader, require_exhaustivity: bool, warnings: list[str]) -> TopicAssessment:
     """Read every ``<file>``, ``<element>`` and ``<best-entry-point>`` of the selected file."""
     source = h.source
     data = _read_bytes(h.input.path)  # read again (not kept: only the selected files are read in full)
@@ -479,3 +481,48 @@ def _warn_inconsistent(ta: TopicAssessment, source: str, warnings: list[str]) ->
             f"{source}: {n} {what} inconsistent with the listed parent "
             f"(larger size, rsize or exhaustivity; first at line {first})"
         )
+
+
+# --------------------------------------------------------------------------- highlighted passages (2006)
+
+
+@dataclass(frozen=True, slots=True)
+class RawPassage:
+    """One ``<passage start="…" end="…"/>`` of a pool file, as written (resolved against the
+    collection by :mod:`inexeval.highlights`; docs/formats.md §10.1)."""
+
+    start: str | None
+    end: str | None
+    line: int
+
+
+def read_passages(h: PoolHeader) -> dict[str, list[RawPassage]]:
+    """The ``<passage>`` elements of a pool file, per file id (``inexeval assessments`` only:
+    evaluation never reads them, so it does not pay for them)."""
+    source = h.source
+    data = _read_bytes(h.input.path)
+    refuse_entity_declarations(data, source)
+    out: dict[str, list[RawPassage]] = {}
+    current: str | None = None
+    for event, elem in safe_iterparse(io.BytesIO(data), source, events=("start", "end"), tag=("file", "passage")):
+        if event == "end":
+            if elem.tag == "file":
+                current = None
+            release(elem)
+            continue
+        if elem.tag == "file":
+            try:
+                current = normalise_file_id(elem.get("name") or "")
+            except InvalidPath as exc:
+                raise InputError(f"invalid file id {elem.get('name')!r}: {exc}", source, elem.sourceline) from None
+            continue
+        if current is None:
+            raise InputError("<passage> outside <file>", source, elem.sourceline)
+        out.setdefault(current, []).append(RawPassage(_attr(elem, "start"), _attr(elem, "end"), elem.sourceline))
+    return out
+
+
+# the old names (before they were public)
+_Header = PoolHeader
+_read_header = read_header
+_read_pool_file = read_pool_file
