@@ -148,6 +148,11 @@ class TopicElements:
         np.cumsum(counts, out=start[1:])
         return array("i", start.tobytes()), array("i", order.astype(np.int32).tobytes())
 
+    @cached_property
+    def levels(self) -> list[np.ndarray]:
+        """Element ids by depth below their listed ancestors (``up``), roots first (overlap on)."""
+        return _levels(np.frombuffer(self.up, dtype=np.int32))
+
     def children(self, i: int) -> array:
         """The ids of element i's listed children, in file order."""
         start, ids = self._child_index
@@ -289,6 +294,8 @@ def ideal_element_ids(q, up) -> list[int]:
 
 def _levels(up: np.ndarray) -> list[np.ndarray]:
     """Element ids by depth in the listed tree (roots first), each level in id order."""
+    if len(up) == 0:
+        return []
     depth = np.zeros(len(up), dtype=np.int32)
     cur = up.copy()
     live = np.flatnonzero(cur >= 0)
