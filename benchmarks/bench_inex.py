@@ -37,6 +37,10 @@
    - peak < 1 GB, and flat in the number of runs: peak(N runs) -
      peak(N // 5 runs) <= 5 % of peak(N // 5 runs).
 
+Issue 16 (target 5): one ``VERDICT`` line per evaluation (benchmarks/verdict.py):
+wall <= 1.5 x the floor with the scale's 55 runs, <= 2 x with ``--runs 10``;
+at ``--scale inex2005x10`` also peak < 1 GB (target 3).
+
 ``--repeat R`` times every command R times and keeps the fastest (other
 processes on a shared machine only ever slow a run down).
 
