@@ -41,6 +41,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verdict import verdict  # noqa: E402
 WORK = ROOT / "benchmarks" / "work" / "fol"
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "inex2009-2010"
 TASKS = {"t": "FOL.Thorough", "f": "FOL.Focused", "r": "FOL.RelevantInContext", "b": "FOL.BestInContext",
@@ -105,6 +107,7 @@ def real_part(data: Path, tasks: str, repeat: int, jobs: int, jar: Path | None) 
     qrels = _plain(data / "qrels.txt.gz", real / "qrels.txt")
     java = shutil.which("java")
     have_jar = java is not None and jar is not None and jar.is_file()
+    why = ""
     print(f"== public INEX 2009/2010 data ({data}), -q, median of {repeat}; seconds, largest RSS MB ==")
     if not have_jar:
         why = "no java on PATH" if java is None else ("no jar given (--jar PATH or INEX_EVAL_JAR)" if jar is None
@@ -123,6 +126,12 @@ def real_part(data: Path, tasks: str, repeat: int, jobs: int, jar: Path | None) 
             else:
                 ref = f"{RECORDED_JAR[task][k]:10.2f} rec."
             print(f"-{task:<3} {run.name:<40} {wall:10.2f} {rss:6.0f} {ref:>16}")
+            target = f"2 FOL: -{task} {run.name} <= 0.5 x inex_eval 3.1"
+            if have_jar:
+                verdict(target, f"{wall:.2f} s", f"jar {jwall:.2f} s (measured)", wall / jwall, wall / jwall <= 0.5)
+            else:
+                verdict(target, f"{wall:.2f} s", f"jar not measured ({why}); recorded {RECORDED_JAR[task][k]:.2f} s",
+                        wall / RECORDED_JAR[task][k], None)
         wall, rss = median_of(repeat, config_cmd(task, qrels, runs, real / f"cfg-{task}", jobs))
         jar_total = sum(RECORDED_JAR[task]) if not have_jar else None
         note = f"(jar, recorded: {jar_total:.2f} s for the three invocations)" if jar_total else ""
@@ -209,6 +218,8 @@ def synthetic_part(data: Path | None, tasks: str, scale: int, runs: int, passage
                            (f"inexeval -config, --jobs {jobs}", config_cmd(task, qrels, runs_of, d / f"cfg-{task}", jobs))):
             wall, rss = timed(cmd)
             print(f"-{task:<3} {label:<44} {wall:8.1f} {wall / len(runs_of):8.2f} {rss:7.0f}")
+            verdict(f"2 FOL x{scale}: -{task} {label}, {len(runs_of)} runs in one invocation, <= 0.3 x inex_eval 3.1",
+                    f"{wall:.1f} s, {rss:.0f} MB", "jar not run on this workload (no timing to compare)", None, None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,10 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     if not a.skip_real:
         if data is None:
             print(f"public data not found at {a.data}: part 1 skipped (--data DIR)")
+            verdict("2 FOL: public INEX 2009/2010 runs <= 0.5 x inex_eval 3.1", "not run",
+                    f"public data not found at {a.data}", None, None)
         else:
             real_part(data, tasks, a.repeat, a.jobs, a.jar)
     if not a.skip_synthetic:
         synthetic_part(data, tasks, a.scale, a.runs, a.passages, a.jobs)
+    else:
+        verdict(f"2 FOL x{a.scale}: {a.runs} runs in one invocation <= 0.3 x inex_eval 3.1",
+                "not run (--skip-synthetic)", "jar not available", None, None)
     return 0
 
 

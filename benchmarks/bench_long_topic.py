@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_inex import ROOT, WORK, best_of, cores, input_files, workload, yes  # noqa: E402
+from verdict import verdict  # noqa: E402
 
 BOUND = 2.0  # peak(long run) <= BOUND x peak(normal run)
 
@@ -133,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = t["long"].peak_mb / t["normal"].peak_mb
         ok &= ratio <= BOUND
         rows[-1][-1] = f"{ratio:.2f} x normal [{yes(ratio <= BOUND)}]"
+        verdict(f"3 memory: {ext} run, one topic of {a.results:,} results, peak <= {BOUND:g} x normal run",
+                f"{t['long'].peak_mb:.0f} MB", f"normal run {t['normal'].peak_mb:.0f} MB", ratio, ratio <= BOUND)
     print()
     print(tabulate(rows, headers=["run", "file MB", "wall s", "peak MB", "max RSS MB", "long / normal peak"],
                    floatfmt=".2f", tablefmt="simple"))

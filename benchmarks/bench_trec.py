@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from verdict import verdict  # noqa: E402
 WORK = Path(__file__).resolve().parent / "work" / "trec"
 PYTREC_MEASURES = {
     "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
@@ -166,12 +168,13 @@ def best_of(repeat: int, cmd: list[str], cwd: Path) -> Timing:
     return min((measure(cmd, cwd) for _ in range(repeat)), key=lambda t: t.wall)
 
 
-def inexeval_cmd(prop: Path, jobs: int, results: Path) -> list[str]:
-    return [sys.executable, "-m", "inexeval", "-config", str(prop), "--quiet", "--jobs", str(jobs),
-            "--results-dir", str(results)]
+def inexeval_cmd(prop: Path, jobs: int | None, results: Path) -> list[str]:
+    """The command line; ``jobs=None``: no --jobs, inexeval chooses (docs/decisions.md)."""
+    return [sys.executable, "-m", "inexeval", "-config", str(prop), "--quiet",
+            *(["--jobs", str(jobs)] if jobs is not None else []), "--results-dir", str(results)]
 
 
-def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int) -> None:
+def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int, label: str = "") -> None:
     d = qrels.parent
     results = d / "results"
     pytrec = d / "pytrec_whole.py"
@@ -182,6 +185,7 @@ def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int) -> None
         "pytrec_eval": [sys.executable, str(pytrec), str(qrels), *map(str, runs)],
         "inexeval --jobs 1": inexeval_cmd(d / "trec.prop", 1, results),
         f"inexeval --jobs {jobs}": inexeval_cmd(d / "trec.prop", jobs, results),
+        "inexeval (no --jobs)": inexeval_cmd(d / "trec.prop", None, results),
     }
     best: dict[str, Timing] = {}
     for _ in range(repeat):
@@ -201,6 +205,11 @@ def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int) -> None
         if name != "pytrec_eval":
             r = t.wall / ref.wall
             print(f"target {name} <= {TARGET} x pytrec_eval (wall): {'met' if r <= TARGET else 'NOT met'} ({r:.2f})")
+    size = f"{label}: {len(runs)} runs"
+    for name in (f"inexeval --jobs {jobs}", "inexeval (no --jobs)"):
+        t = best[name]
+        verdict(f"1 TREC: {name} <= {TARGET:g} x pytrec_eval, {size}", f"{t.wall:.2f} s (CPU {t.cpu:.2f} s)",
+                f"pytrec_eval {ref.wall:.2f} s (CPU {ref.cpu:.2f} s)", t.wall / ref.wall, t.wall / ref.wall <= TARGET)
 
 
 # ----------------------------------------------------------------- in process, and the numbers
@@ -237,6 +246,8 @@ def in_process(qrels: Path, runs: list[Path]) -> None:
     print(f"\nin this process: inexeval (evaluate_trec) {t_ours:.2f} s, pytrec_eval {t_theirs:.2f} s: "
           f"{t_ours / t_theirs:.2f} x; peak RSS {rss_ours:.0f} MB after inexeval")
     print(f"same numbers: {checked} averages checked against pytrec_eval (abs/rel 1e-9)")
+    verdict("1 TREC: every average equal to pytrec_eval's at 1e-9", f"{checked} averages equal",
+            "pytrec_eval", None, True)  # check() stops the script at the first difference
 
 
 def peak_mb() -> float:
@@ -288,6 +299,8 @@ def memory_case(repeat: int) -> bool:
           f"({normal.wall:.2f} s); with one {LONG_DOCNO:,}-character docno {long.rss_mb:.0f} MB ({long.wall:.2f} s)")
     print(f"target (long <= normal + {LONG_BOUND_MB} MB): {'met' if ok else 'NOT met'} "
           f"(+{long.rss_mb - normal.rss_mb:.0f} MB)")
+    verdict(f"1 TREC: one {LONG_DOCNO:,}-character docno, peak <= normal run + {LONG_BOUND_MB} MB",
+            f"{long.rss_mb:.0f} MB", f"normal run {normal.rss_mb:.0f} MB", long.rss_mb / normal.rss_mb, ok)
     return ok
 
 
@@ -309,7 +322,10 @@ def main() -> None:
         qrels, run_paths = generate(topics, results, runs)
         print(f"workload: {topics} topics x {results} results x {runs} runs "
               f"({time.perf_counter() - t0:.1f} s to generate or find) in {qrels.parent}")
-        whole_process(qrels, run_paths, a.jobs, a.repeat)
+        whole_process(qrels, run_paths, a.jobs, a.repeat,
+                      ("small" if (topics, results, runs) == (300, 1000, 10) else
+                       "large" if (topics, results, runs) == (500, 1500, 20) else "other size")
+                      + f" {topics} x {results}")
     if not a.skip_memory:
         memory_case(a.repeat)
     if not a.memory_only:

@@ -56,7 +56,7 @@ class EvalOptions:
     topic_graphs: bool = False  # with per_query and a graph flag: every topic's curves too
     fmt: str = "table"  # what is printed: one of FORMATS
     digits: int | None = None  # --format trec_eval: decimals (None: full precision)
-    jobs: int = 1  # processes scoring runs
+    jobs: int | None = 1  # processes scoring runs (None: one for small inputs, else the cores)
     quiet: bool = False  # no warnings
     overrides: tuple[str, ...] = ()  # --set KEY=VALUE, in order
     results_dir: str | os.PathLike | None = None  # replaces RESULTS_DIR
@@ -147,7 +147,7 @@ def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[st
     return keep
 
 
-def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int, keep: set[str] | None,
+def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None, keep: set[str] | None,
                        on_run: Callable[[str], None] | None = None,
                        also: Callable[[Evaluation, Path], None] | None = None,
                        incremental: bool = False) -> Evaluation:

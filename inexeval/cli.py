@@ -138,7 +138,8 @@ class _Group(_Once, click.Group):
               help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
               "default full precision.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Score runs in N parallel processes [default: the number of cores]; same output as --jobs 1.")
+              help="Score runs in N parallel processes [default: one for small inputs, else the number of "
+              "cores]; same output as --jobs 1.")
 @click.option("--incremental", is_flag=True,
               help="Re-score only the runs changed since the last --incremental evaluation wrote RESULTS_DIR "
               "(same outputs as a full evaluation; what was reused is reported on standard error).")
@@ -170,7 +171,7 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
         click.echo("\ninexeval: error: -config FILE is required", err=True)
         sys.exit(2)
     options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
-                          topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs or default_jobs(),
+                          topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs,
                           quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental)
     try:
         _, status = run_evaluation(config_path, options, echo=click.echo,
@@ -191,12 +192,9 @@ def _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, d
 
 def default_jobs() -> int:
     """The number of cores this process may use."""
-    import os
+    from inexeval.engine import available_cores
 
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return available_cores()
 
 
 #: a progress bar is shown from this many runs on

@@ -32,9 +32,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-import yaml
+
+if TYPE_CHECKING:
+    import yaml
 
 from inexeval.configvalues import (
     MAX_RANK,
@@ -591,6 +593,8 @@ def parse_prop_text(text: str, source: str) -> list[tuple[str, str, int]]:
 
 def _yaml_scalar(node: yaml.Node) -> str | None:
     """A YAML scalar as written (no YAML 1.1 typing: ``on`` stays ``on``)."""
+    import yaml
+
     if not isinstance(node, yaml.ScalarNode):
         return None
     if node.tag == "tag:yaml.org,2002:null":
@@ -606,6 +610,8 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
     ``.prop`` values.  A list becomes the comma-joined string of its items;
     GAINS may also be a mapping ``{1: 1, 2: 2}``.
     """
+    import yaml  # here, not at import: .prop configs never load it
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except RecursionError:  # PyYAML composes recursively (found by tests/test_fuzz.py)

@@ -107,8 +107,107 @@ class OverlapIndex:
         return ids[start[k]:start[k + 1]] if k >= 0 else ids[0:0]
 
 
+def seen_ranks(el, ids: np.ndarray) -> tuple:
+    """When each listed element's seen state changes in a ranking, as ranks (``len(ids)``: never).
+
+    ``first[e]``: the rank at which e is first retrieved; ``above[e]``: the
+    least ``first`` of e and its listed ancestors (at rank r, e is fully seen
+    iff ``above[e] < r``); ``below[e]``: the least ``first`` of its listed
+    proper descendants (it has a seen descendant iff ``below[e] < r``).  One
+    pass over the topic's levels each way; shared by the quantisations of a
+    (run, topic).  Returned with ``first`` and ``below`` also as array.array
+    (fast scalar reads in the recursion of partially seen elements).
+    """
+    n, never = len(el), len(ids)
+    first = np.full(n, never, dtype=np.int64)
+    pos = np.flatnonzero(ids >= 0)
+    np.minimum.at(first, ids[pos], pos)
+    up = np.frombuffer(el.up, dtype=np.int32)
+    levels = el.levels
+    above = first.copy()
+    for lvl in levels[1:]:
+        above[lvl] = np.minimum(above[lvl], above[up[lvl]])
+    below = np.full(n, never, dtype=np.int64)
+    for lvl in reversed(levels[1:]):
+        np.minimum.at(below, up[lvl], np.minimum(first[lvl], below[lvl]))
+    return first, above, below, array("q", first.tobytes()), array("q", below.tobytes())
+
+
 def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
-                     ids: np.ndarray | None = None) -> np.ndarray:
+                     ids: np.ndarray | None = None, seen: tuple | None = None) -> np.ndarray:
+    """xG[i] = rv_norm(c_i) for overlap = on (docs/measures.md §4.3; seed 000 eq. 7, 8).
+
+    The seen state of every result comes from :func:`seen_ranks` (``seen``
+    may be passed when several quantisations score the same ranking): rv is
+    ``(1 − α) · quant`` for a fully seen result and quant for a result with
+    no seen descendant, for all at once; the recursion of
+    :func:`_rv_partial` only for partially seen ones; then the budgets of the
+    ideal elements are charged in rank order.  The same arithmetic as the
+    rank-order walk (:func:`_gains_overlap_on_walk`), which files that do
+    not list every ancestor of their elements still take.
+    """
+    qt = index.qt
+    el = qt.elements
+    if ids is None:
+        ids = el.ids(ranking)
+    if el.unlisted_above:
+        return _gains_overlap_on_walk(index, ranking, alpha, ids)
+    first, above, below, first_l, below_l = seen if seen is not None else seen_ranks(el, ids)
+    listed = np.flatnonzero(ids >= 0)
+    li = ids[listed]
+    qn = qt.q_ext
+    full = above[li] < listed
+    values = np.where(full, (1.0 - alpha) * qn[li], qn[li])
+    partial = np.flatnonzero(~full & (below[li] < listed))
+    if partial.size:
+        q, size, children = index.q, el.size, el.children
+
+        def rv(i: int, r: int) -> float:  # no ancestor of i retrieved before rank r
+            if first_l[i] < r:
+                return (1.0 - alpha) * q[i]
+            if not below_l[i] < r:
+                return q[i]
+            return _rv_partial(i, r)
+
+        def _rv_partial(i: int, r: int) -> float:
+            inner = 0.0
+            if size[i] > 0:
+                for c in children(i):
+                    inner += rv(c, r) * size[c]
+                inner /= size[i]
+            return alpha * inner + (1.0 - alpha) * q[i]
+
+        for k, i, r in zip(partial.tolist(), li[partial].tolist(), listed[partial].tolist()):
+            values[k] = _rv_partial(i, r)
+    xg = np.zeros(len(ids))
+    xg[listed] = values
+    q = index.q
+    ideal_of, below_start, below_ids = index.maps
+    ideal_at = np.frombuffer(ideal_of, dtype=np.int32)[li]
+    budget: dict[int, float] = {}
+    charged = np.flatnonzero((values > 0) & (ideal_at != -1))
+    credited = []
+    for value, ideal in zip(values[charged].tolist(), ideal_at[charged].tolist()):
+        if ideal >= 0:
+            left = budget.get(ideal, q[ideal])
+            value = max(0.0, min(value, left))
+            budget[ideal] = left - value
+        else:  # above ideal elements: the (-2 - ideal)-th group
+            below_k = below_ids[below_start[-2 - ideal]:below_start[-1 - ideal]]
+            if below_k:
+                lefts = [budget.get(b, q[b]) for b in below_k]
+                room = sum(lefts)
+                value = max(0.0, min(value, room))
+                if room > 0:
+                    for b, left in zip(below_k, lefts):
+                        budget[b] = left - value * left / room
+        credited.append(value)
+    xg[listed[charged]] = credited
+    return xg
+
+
+def _gains_overlap_on_walk(index: OverlapIndex, ranking: Ranking, alpha: float,
+                           ids: np.ndarray | None = None) -> np.ndarray:
     """xG[i] = rv_norm(c_i) for overlap = on (docs/measures.md §4.3; seed 000 eq. 7, 8).
 
     Seen state of x before rank i: fully seen if x or an ancestor was

@@ -40,9 +40,23 @@ def quantise(name: str, j: Judgement) -> float:
     raise ValueError(f"unknown quantisation {name!r}")
 
 
-def _greater(a: float, b: float) -> bool:
-    """a > b beyond the relative tolerance of docs/measures.md §10."""
-    return a - b > TOLERANCE * max(abs(a), abs(b), 1.0)
+def quantise_all(name: str, judgements: list[Judgement]) -> np.ndarray:
+    """:func:`quantise` of every judgement, as float64 (the same operations on the same doubles,
+    so the same values bit for bit)."""
+    n = len(judgements)
+    if name not in ("gen", "strict", "genLifted") or (name != "gen" and any(j.e is None for j in judgements)):
+        return np.array([quantise(name, j) for j in judgements], dtype=float)  # raises the error
+    size = np.fromiter((j.size for j in judgements), dtype=np.float64, count=n)  # < 2^53: exact
+    rsize = np.fromiter((j.rsize for j in judgements), dtype=np.float64, count=n)
+    e = np.fromiter((-2 if j.e is None else j.e for j in judgements), dtype=np.int64, count=n)
+    s = np.zeros(n)
+    np.divide(rsize, size, out=s, where=size > 0)
+    if name == "gen":
+        return np.where(e == -2, s, np.maximum(e, 0) * s)
+    if name == "strict":
+        return np.where((e == 2) & (size > 0) & (rsize == size), 1.0, 0.0)
+    lifted = (np.where(e == E_TOO_SMALL, 0, e) + 1) * s
+    return np.where(e == 0, 0.0, lifted)
 
 
 def _path_bytes(path: str) -> bytes:
@@ -134,6 +148,11 @@ class TopicElements:
         np.cumsum(counts, out=start[1:])
         return array("i", start.tobytes()), array("i", order.astype(np.int32).tobytes())
 
+    @cached_property
+    def levels(self) -> list[np.ndarray]:
+        """Element ids by depth below their listed ancestors (``up``), roots first (overlap on)."""
+        return _levels(np.frombuffer(self.up, dtype=np.int32))
+
     def children(self, i: int) -> array:
         """The ids of element i's listed children, in file order."""
         start, ids = self._child_index
@@ -175,8 +194,8 @@ class QuantisedTopic:
         self.elements = elements if elements is not None else TopicElements(topic)
         #: quant by id plus a trailing 0, as array.array (fast scalar reads in the overlap-on walk);
         #: ``q_ext`` is a numpy view of the same memory
-        self.q_array = array("d", (quantise(quant_name, j) for fa in topic.files.values()
-                                   for j in fa.elements.values()))
+        self.q_array = array("d", quantise_all(quant_name, [j for fa in topic.files.values()
+                                                             for j in fa.elements.values()]).tobytes())
         self.q_array.append(0.0)
         self.q_ext = np.frombuffer(self.q_array, dtype=float)
 
@@ -202,7 +221,7 @@ class QuantisedTopic:
     @cached_property
     def ideal_ids(self) -> array:
         """The ideal elements (docs/measures.md §4.2) as ids, in file order (see :func:`ideal_element_ids`)."""
-        return array("i", ideal_element_ids(self.q.tolist(), self.elements.up))
+        return array("i", ideal_element_ids(self.q, self.elements.up))
 
     @cached_property
     def ideal(self) -> dict[str, list[str]]:
@@ -230,7 +249,7 @@ class QuantisedTopic:
         return {f: float(q[a:b].max()) if b > a else 0.0 for f, (a, b) in self.elements.file_slices.items()}
 
 
-def ideal_element_ids(q: list[float], up) -> list[int]:
+def ideal_element_ids(q, up) -> list[int]:
     """The ideal recall-base by element id (docs/measures.md §4.2).
 
     ``q[i]`` is quant of element i, ``up[i]`` its nearest listed ancestor
@@ -239,34 +258,51 @@ def ideal_element_ids(q: list[float], up) -> list[int]:
     quant, the shallowest on a tie; picked elements below another picked
     element are dropped.  Returned in id (file) order.  (The tests check it
     against the same rule stated on paths, tests/recallbase_paths.py.)
+
+    Computed level by level from the roots down: ``best[i]``, the pick of a
+    leaf at i, is i itself when its quant is greater (beyond the tolerance)
+    than that of its parent's pick, else its parent's pick, which is the
+    walk from the shallowest ancestor down, one level at a time for all.
     """
+    q = np.asarray(q, dtype=np.float64)
+    up = np.frombuffer(up, dtype=np.int32) if isinstance(up, array) else np.asarray(up, dtype=np.int32)
     n = len(q)
-    has_rel_desc = bytearray(n)
-    relevant = [i for i in range(n) if q[i] > 0]
-    for i in relevant:
-        a = up[i]
-        while a >= 0 and not has_rel_desc[a]:
-            has_rel_desc[a] = 1
-            a = up[a]
-    picked: set[int] = set()
-    for leaf in relevant:
-        if has_rel_desc[leaf]:
-            continue
-        chain = [leaf]
-        a = up[leaf]
-        while a >= 0:
-            chain.append(a)
-            a = up[a]
-        best, best_q = -1, 0.0
-        for a in reversed(chain):  # shallowest first: a deeper one must be strictly better
-            if best < 0 or _greater(q[a], best_q):
-                best, best_q = a, q[a]
-        picked.add(best)
-    keep = []
-    for i in picked:
-        a = up[i]
-        while a >= 0 and a not in picked:
-            a = up[a]
-        if a < 0:
-            keep.append(i)
-    return sorted(keep)
+    if n == 0:
+        return []
+    levels = _levels(up)
+    relevant = q > 0
+    has_rel_desc = np.zeros(n, dtype=bool)
+    cur = up[relevant]
+    while cur.size:
+        cur = cur[cur >= 0]
+        cur = cur[~has_rel_desc[cur]]  # already marked: so are its ancestors
+        has_rel_desc[cur] = True
+        cur = up[cur]
+    best = np.arange(n, dtype=np.int32)
+    above = np.zeros(n, dtype=bool)  # a picked proper ancestor (filled below)
+    for ids in levels[1:]:
+        a, b = q[ids], q[best[up[ids]]]
+        greater = a - b > TOLERANCE * np.maximum(np.maximum(np.abs(a), np.abs(b)), 1.0)
+        best[ids] = np.where(greater, ids, best[up[ids]])
+    picked = np.zeros(n, dtype=bool)
+    picked[best[relevant & ~has_rel_desc]] = True
+    for ids in levels[1:]:
+        p = up[ids]
+        above[ids] = picked[p] | above[p]
+    return np.flatnonzero(picked & ~above).tolist()
+
+
+def _levels(up: np.ndarray) -> list[np.ndarray]:
+    """Element ids by depth in the listed tree (roots first), each level in id order."""
+    if len(up) == 0:
+        return []
+    depth = np.zeros(len(up), dtype=np.int32)
+    cur = up.copy()
+    live = np.flatnonzero(cur >= 0)
+    while live.size:
+        depth[live] += 1
+        cur[live] = up[cur[live]]
+        live = live[cur[live] >= 0]
+    order = np.argsort(depth, kind="stable").astype(np.int32)
+    bounds = np.searchsorted(depth[order], np.arange(depth.max() + 2))
+    return [order[bounds[d]:bounds[d + 1]] for d in range(len(bounds) - 1)]

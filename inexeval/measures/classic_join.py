@@ -123,7 +123,7 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
     if "vocab_bytes" not in c:
         vb = _byte_matrix(table.vocab)
         present = np.zeros(256, dtype=bool)
-        present[np.unique(vb)] = True
+        present[vb.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
         c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, _used_width(vb), present
     vb, alphabet = c["vocab_bytes"], c["alphabet"]
     rb = _byte_matrix(docno)
@@ -141,7 +141,7 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
                 c["vocab_key_id"] = ck
             return c["vocab_key"], dkey
         alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once
-        alphabet[np.unique(rb)] = True
+        alphabet[rb.reshape(-1)] = True
         c["alphabet"] = alphabet
     return _union_ranks(table.vocab, docno)
 

@@ -124,7 +124,7 @@ def r_measure(xg: np.ndarray, xi: np.ndarray, beta: float = 1.0) -> float:
 # (prepare) and shared by every run and setting; per (run, topic, setting), the gain vectors xG and
 # xI are computed once and shared by nxCG, ep/gr and Q/R.
 
-from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on  # noqa: E402
+from inexeval.gains import OverlapIndex, gains_overlap_off, gains_overlap_on, seen_ranks  # noqa: E402
 from inexeval.measures.registry import (  # noqa: E402
     Curve,
     Measure,
@@ -159,7 +159,7 @@ def prepare(ctx: TopicContext, setting: Setting, params: Params) -> None:
     qt, index = quantised(ctx, setting.quant)
     qt.ideal_gain_vector(setting.overlap)
     if setting.overlap == "on":
-        _ = index.q, index.maps, qt.elements._child_index
+        _ = index.q, index.maps, qt.elements._child_index, qt.elements.levels
 
 
 def gains(t: TopicInput) -> tuple[np.ndarray, np.ndarray]:
@@ -172,7 +172,10 @@ def gains(t: TopicInput) -> tuple[np.ndarray, np.ndarray]:
             ids = t.run_memo["element_ids"] = topic_elements(t.context).ids(t.ranking)
         xi = qt.ideal_gain_vector(t.setting.overlap)
         if t.setting.overlap == "on":
-            xg = gains_overlap_on(index, t.ranking, t.setting.alpha, ids)
+            seen = t.run_memo.get("seen_ranks")
+            if seen is None and not qt.elements.unlisted_above:
+                seen = t.run_memo["seen_ranks"] = seen_ranks(qt.elements, ids)
+            xg = gains_overlap_on(index, t.ranking, t.setting.alpha, ids, seen)
         else:
             xg = gains_overlap_off(qt, t.ranking, ids)
         got = t.memo["xcg"] = (xg, xi)

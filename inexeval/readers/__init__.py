@@ -22,15 +22,16 @@ dangling symbolic link, a FIFO that would block a reader, ...).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 import stat
 import sys
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from lxml import etree
+if TYPE_CHECKING:
+    from lxml import etree
+
 
 from inexeval.errors import InputError
 
@@ -104,6 +105,8 @@ def safe_iterparse(
     internal DTD is checked for entity declarations (InputError if any).
     lxml syntax errors are re-raised as InputError(file, line).
     """
+    from lxml import etree  # here, not at import: TREC jobs never load lxml
+
     parser = etree.iterparse(stream, events=events, tag=tag, **_SAFE_OPTIONS)
     etree.clear_error_log()  # lxml's global log: only this parse's errors in it
     first = True
@@ -163,6 +166,8 @@ def stdin_bytes(source: object = "<stdin>") -> bytes:
     read).  Read again when ``sys.stdin`` is another object (a new invocation in one process)."""
     global _stdin
     current = sys.stdin
+    import multiprocessing
+
     if _stdin is not None and (_stdin[0] is current or multiprocessing.parent_process() is not None):
         return _stdin[1]
     try:
@@ -176,6 +181,8 @@ def stdin_bytes(source: object = "<stdin>") -> bytes:
 
 def cached_stdin() -> bytes | None:
     """What :func:`stdin_bytes` read from the current standard input, or None."""
+    import multiprocessing
+
     if _stdin is not None and (_stdin[0] is sys.stdin or multiprocessing.parent_process() is not None):
         return _stdin[1]
     return None
@@ -275,6 +282,8 @@ def safe_pullparse(
     holds what the caller keeps, not what was read.  Same parser, options,
     checks and errors as :func:`safe_iterparse`, which reads the same chunks.
     """
+    from lxml import etree  # here, not at import: TREC jobs never load lxml
+
     parser = etree.XMLPullParser(events=events, tag=tag, **_SAFE_OPTIONS)
     etree.clear_error_log()  # the exception's log is lxml's global one: only this parse's errors in it
     first = True

@@ -340,13 +340,78 @@ def _filter_query_type(
 
 
 def read_pool_file(h: PoolHeader, require_exhaustivity: bool, warnings: list[str]) -> TopicAssessment:
-    """Read every ``<file>``, ``<element>`` and ``<best-entry-point>`` of the selected file."""
+    """Read every ``<file>``, ``<element>`` and ``<best-entry-point>`` of the selected file.
+
+    The usual layout (``<file>`` children of the root holding the records) is
+    read a ``<file>`` at a time (:func:`_read_by_file`); any other layout, and
+    any file with an error, is read again event by event (:func:`_read_by_event`),
+    whose messages and their order are the reference.
+    """
     source = h.source
     data = _read_bytes(h.input.path)  # read again (not kept: only the selected files are read in full)
     refuse_entity_declarations(data, source)
+    try:
+        ta = _read_by_file(data, h, require_exhaustivity)
+    except (InputError, _Unusual):
+        ta = None
+    if ta is None:
+        ta = _read_by_event(data, h, require_exhaustivity)
+    _warn_inconsistent(ta, source, warnings)
+    return ta
+
+
+class _Unusual(Exception):
+    """A layout :func:`_read_by_file` leaves to :func:`_read_by_event`."""
+
+
+_RECORDS = ("element", "best-entry-point")
+
+
+def _read_by_file(data: bytes, h: PoolHeader, require_exhaustivity: bool) -> TopicAssessment:
+    """The records, one ``<file>`` end event at a time (one parser event per document, not per
+    element); raises :class:`_Unusual` for a ``<file>`` not directly under the root or a record
+    outside every ``<file>``."""
+    source = h.source
+    ta = TopicAssessment(topic=h.topic, pool=h.pool, query_type=h.query_type, source=source)
+    for _event, elem in safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("file", _ROOT)):
+        par = elem.getparent()
+        if elem.tag == _ROOT:
+            if par is not None or any(c.tag != "file" and _has_records(c) for c in elem):
+                raise _Unusual
+            continue
+        if par is None or par.getparent() is not None:
+            raise _Unusual
+        prev = elem.getprevious()
+        while prev is not None:  # what came before: released files, the header, ...
+            if prev.tag != "file" and _has_records(prev):
+                raise _Unusual
+            prev = prev.getprevious()
+        current = _start_file(elem, ta, source, elem.sourceline)
+        elements, beps = current.elements, current.beps
+        for rec in elem.iter(_RECORDS):
+            if rec.tag == "element":
+                j = _judgement_fast(rec, source, require_exhaustivity)
+                if j.path in elements:
+                    raise _Unusual  # a duplicate: the event reader reports it
+                elements[j.path] = j
+            else:
+                bep = _path(rec, source, rec.sourceline)
+                if bep not in beps:
+                    beps.append(bep)
+        release(elem)
+    return ta
+
+
+def _has_records(elem) -> bool:
+    return next(elem.iter(_RECORDS), None) is not None
+
+
+def _read_by_event(data: bytes, h: PoolHeader, require_exhaustivity: bool) -> TopicAssessment:
+    """The records, element by element in document order (every layout; errors in file order)."""
+    source = h.source
     ta = TopicAssessment(topic=h.topic, pool=h.pool, query_type=h.query_type, source=source)
     current: FileAssessment | None = None
-    tags = ("file", "element", "best-entry-point")
+    tags = ("file", *_RECORDS)
     for event, elem in safe_iterparse(io.BytesIO(data), source, events=("start", "end"), tag=tags):
         tag = elem.tag
         line = elem.sourceline
@@ -373,7 +438,6 @@ def read_pool_file(h: PoolHeader, require_exhaustivity: bool, warnings: list[str
             bep = _path(elem, source, line)
             if bep not in current.beps:
                 current.beps.append(bep)
-    _warn_inconsistent(ta, source, warnings)
     return ta
 
 
@@ -417,6 +481,23 @@ def _judgement(elem, source: str, line: int, require_exhaustivity: bool) -> Judg
             line,
         )
     return Judgement(path, e, size, rsize, line)
+
+
+def _judgement_fast(elem, source: str, require_exhaustivity: bool) -> Judgement:
+    """:func:`_judgement` for the usual attributes (plain digits, one exhaustivity attribute with
+    a bare code); anything else goes through :func:`_judgement` itself."""
+    get = elem.get
+    size, rsize = get("size"), get("rsize")
+    e = get("exhaustivity")
+    if (size is not None and rsize is not None and size.isdigit() and rsize.isdigit() and size.isascii()
+            and rsize.isascii() and len(size) <= 15 and len(rsize) <= 15  # < MAX_COUNT
+            and get("E") is None and get("exhaustiveness") is None):
+        n, r = int(size), int(rsize)
+        code = _E_VALUES.get(e) if e is not None else None
+        if r <= n and (n > 0 or r == 0) and (code is not None or (e is None and not require_exhaustivity)):
+            line = elem.sourceline
+            return Judgement(_path(elem, source, line), code, n, r, line)
+    return _judgement(elem, source, elem.sourceline, require_exhaustivity)
 
 
 #: the largest size/rsize accepted: far beyond any document, and it fits every integer array
