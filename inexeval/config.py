@@ -461,7 +461,7 @@ SCHEMA: tuple[Key, ...] = (
         doc="L of BEPD and EPRUM (Best in Context): the average document length in characters, a "
             "positive number."),
     Key("Q_BETA", "q_beta", parse_q_beta, default=1.0, aliases=("BETA",),
-        doc="β of the Q-measure and R-measure, a number ≥ 0 (`q` of the XCG tasks, `Q` and `R` of "
+        doc="β of the Q-measure and R-measure, a number from 0 to 10⁶ (`q` of the XCG tasks, `Q` and `R` of "
             "`trec` and `qa`; docs/measures.md §4.6, §8, §11)."),
     Key("REL_LEVEL", "rel_level", parse_rel_level, default=1,
         doc="`trec` only: the lowest qrels relevance level that counts as relevant, a positive "
@@ -469,7 +469,7 @@ SCHEMA: tuple[Key, ...] = (
     Key("GAINS", "gains", parse_gains,
         unset="`trec`: each level's gain is the level itself; `qa`: `S:3, A:2, B:1`",
         doc="`trec` and `qa` only: the gain of each relevance level for the graded measures, as "
-            "`level:gain` items (gains ≥ 0): levels ≥ 1 for `trec`, the answer levels `S`, `A`, `B` "
+            "`level:gain` items (gains from 0 to 10⁶): levels ≥ 1 for `trec`, the answer levels `S`, `A`, `B` "
             "for `qa`.",
         note="`trec`: levels not listed keep their level as gain. `qa`: levels not listed keep "
              "`S:3, A:2, B:1`; a numeric level in the answer file is its own gain (docs/measures.md "
@@ -481,7 +481,7 @@ SCHEMA: tuple[Key, ...] = (
              "10.0 rounds x·R half away from zero, 9.0.8 truncates x·R + 0.9) and in `rbp`, whose gains "
              "10.0 rescales to [0, 1] when a level is above 1 (docs/measures.md §8.4)."),
     Key("F_BETA", "f_beta", parse_f_beta, default=0.25,
-        doc="`FOL.RelevantInContext` only: β of each article's F score, a number ≥ 0 (inex_eval's "
+        doc="`FOL.RelevantInContext` only: β of each article's F score, a number from 0 to 10⁶ (inex_eval's "
             "`-beta`; docs/fol.md §4).",
         note="β < 1 weights precision more than recall; the INEX 2007–2010 default is 0.25."),
     Key("BEP_DISTANCE", "bep_distance", parse_bep_distance, default=500,

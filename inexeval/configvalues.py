@@ -211,13 +211,23 @@ def parse_avg_doc_length(raw: str, base: Path) -> float:
     return _positive_float(one(raw))
 
 
-def parse_q_beta(raw: str, base: Path) -> float:
-    """Q_BETA: β of Q/R (seed 003), a number >= 0."""
-    text = one(raw)
-    value = _number(text, "a number >= 0")
+#: The largest β (Q_BETA, F_BETA) and gain (GAINS) taken: far beyond any meaningful weight, and small
+#: enough that β·(cumulated gain) and β² cannot overflow a double (a NaN score, never a number).
+WEIGHT_MAX = 1e6
+
+
+def _weight(text: str, value: float, what: str) -> float:
     if value < 0:
         raise Problem(f"{text!r} is negative")
+    if value > WEIGHT_MAX:
+        raise Problem(f"{text!r} is above {WEIGHT_MAX:g}: {what} that large would overflow the arithmetic")
     return value
+
+
+def parse_q_beta(raw: str, base: Path) -> float:
+    """Q_BETA: β of Q/R (seed 003), a number from 0 to WEIGHT_MAX."""
+    text = one(raw)
+    return _weight(text, _number(text, "a number >= 0"), "a β")
 
 
 #: The largest value of a Java int: inex_eval's -n and -irr are ints (docs/fol.md §4).
@@ -225,12 +235,9 @@ JAVA_INT_MAX = 2**31 - 1
 
 
 def parse_f_beta(raw: str, base: Path) -> float:
-    """F_BETA: β of the per-article F of FOL Relevant in Context, a number >= 0."""
+    """F_BETA: β of the per-article F of FOL Relevant in Context, a number from 0 to WEIGHT_MAX."""
     text = one(raw)
-    value = _number(text, "a number >= 0")
-    if value < 0:
-        raise Problem(f"{text!r} is negative")
-    return value
+    return _weight(text, _number(text, "a number >= 0"), "a β")
 
 
 def parse_bep_distance(raw: str, base: Path) -> int:
@@ -289,6 +296,7 @@ def parse_gains(raw: str, base: Path) -> tuple[tuple[int | str, float], ...]:
         gain = _number(gain_text.strip(), "a gain (a number >= 0)")
         if gain < 0:
             raise Problem(f"gain {gain_text.strip()!r} is negative")
+        _weight(f"gain {gain_text.strip()}", gain, "a gain")
         if level in gains:
             raise Problem(f"level {level} is given twice")
         gains[level] = gain

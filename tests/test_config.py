@@ -436,6 +436,10 @@ def test_values_of_every_key(tmp_path: Path):
         ("DCV: 2.5", "DCV: '2.5' is not a positive integer"),
         ("MAX_RESULTS: -1", "MAX_RESULTS: '-1' is not a positive integer"),
         ("Q_BETA: -1", "Q_BETA: '-1' is negative"),
+        # beta * cumulated gain overflowed to a NaN score with a beta of 1e308 (issue 16's fuzz warnings)
+        ("Q_BETA: 1e308", "Q_BETA: '1e308' is above 1e+06: a β that large would overflow the arithmetic"),
+        ("F_BETA: 2e6", "F_BETA: '2e6' is above 1e+06: a β that large would overflow the arithmetic"),
+        ("GAINS: 1:1e300", "GAINS: 'gain 1e300' is above 1e+06: a gain that large would overflow the arithmetic"),
         ("BEP_A: 1, 0", "BEP_A: '0' is not a positive number"),
         ("BEP_A: 1, x", "BEP_A: 'x' is not a positive number"),
         ("AVG_DOC_LENGTH: 0", "AVG_DOC_LENGTH: '0' is not a positive number"),
