@@ -14,6 +14,7 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -223,11 +224,13 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     inputs = UNITS[config.task_def.unit]
     scorer = Scorer(config, measures, settings, params, collection)
     state = recall.load() if recall is not None else None
-    if state is not None:
-        scorer.recall_base, scorer.contexts = state
-    else:  # condense each topic as soon as it is read, when the measures allow it (memory)
-        scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments
-                                         else None)
+    ahead = None if state is not None else _start_reading_ahead(inputs, config, reused or {})
+    try:
+        _load_and_prepare(scorer, config, inputs, state)
+    finally:
+        read = _stop_reading_ahead(ahead)
+    if recall is not None and state is None:
+        recall.keep(scorer.recall_base, scorer.contexts)
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
     ev.warnings.extend(scorer.recall_base.warnings)
@@ -238,19 +241,12 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
                            f"({config.results_dir}) ignored: inexeval's own outputs are not runs")
     ev.problems.extend(getattr(collection, "problems", ()))  # documents AVG_DOC_LENGTH could not read
     ev.problems.extend(scorer.recall_base.problems)  # assessment inputs skipped (docs/formats.md §1.5)
-    if not scorer.recall_base.topics:
-        skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
-        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
-                         config.source, config.line_of("ASSESSMENTS_DIR"))
-    scorer.prepare()
-    if recall is not None and state is None:
-        recall.keep(scorer.recall_base, scorer.contexts)
     if jobs is None:
         jobs = automatic_jobs(config)
     names = NameTable()
     undefined: dict[str, set[str]] = {}
     tag = f"inexeval-{os.getpid()}-"  # marks this evaluation's temporary result files
-    outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag, reused or {})
+    outcomes = _outcomes(scorer, config, empty_as_zero, jobs, write_to, keep, tag, reused or {}, read)
     try:
         _collect(outcomes, ev, names, undefined, on_run, on_commit)
     except BaseException:  # e.g. Ctrl-C: stop the workers, then remove the files they had prepared
@@ -262,6 +258,65 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
                            "of every average: " + ", ".join(sorted(topics, key=natural_key)))
     return ev
+
+
+def _load_and_prepare(scorer: Scorer, config: Config, inputs, state) -> None:
+    """The recall-base read (or STATE, an earlier evaluation's) and prepared for the measures."""
+    if state is not None:
+        scorer.recall_base, scorer.contexts = state
+    else:  # condense each topic as soon as it is read, when the measures allow it (memory)
+        scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments
+                                         else None)
+    if not scorer.recall_base.topics:
+        skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
+        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
+                         config.source, config.line_of("ASSESSMENTS_DIR"))
+    scorer.prepare()
+
+
+#: Read runs ahead while the recall-base is read (:func:`_start_reading_ahead`); a switch for the tests
+#: that compare both ways.
+READ_AHEAD = True
+
+#: At most this many bytes of runs read ahead are kept (pickled) until their turn comes.
+READ_AHEAD_MAX_BYTES = 64 << 20
+
+#: The tests' switch: wait for the reader to read every run it can (else it is stopped as soon as the
+#: recall-base is ready), so that they compare a known set of runs read ahead.
+READ_AHEAD_WAIT = False
+
+
+def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAhead | None:
+    """A process reading runs, the last first, while this one reads the assessments (which no run's reading
+    needs, for a unit with ``reads_runs_alone``), on a second core; None when there is no second core
+    or nothing to read ahead.  Only regular files are read ahead (standard input is read by this
+    process, a FIFO or an unusable entry is reported in its turn).  Each run read ahead spares its
+    scorer the reading (about two thirds of an element run's time) for the price of a pickle."""
+    if not READ_AHEAD or not getattr(inputs, "reads_runs_alone", False) or available_cores() < 2 \
+            or "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    paths = []
+    for f in config.runs:
+        if f.path in reused or f.problem is not None:
+            continue
+        try:
+            if not stat.S_ISREG(os.stat(f.path).st_mode):
+                continue
+        except (OSError, ValueError):
+            continue
+        paths.append(f.path)
+    if not paths:
+        return None
+    paths.reverse()  # the last runs first: the scorers start with the others and end with quick ones
+    return workers.ReadAhead(lambda p: inputs.read_run(p, config, None), paths, READ_AHEAD_MAX_BYTES,
+                             held_fds(), expected=InexevalError)
+
+
+def _stop_reading_ahead(ahead: workers.ReadAhead | None) -> dict:
+    """Path -> the bytes of each run read ahead so far (its reader stopped)."""
+    if ahead is None:
+        return {}
+    return {ahead.items[i]: data for i, data in ahead.stop(wait=READ_AHEAD_WAIT).items()}
 
 
 def _collect(outcomes, ev: Evaluation, names: NameTable, undefined: dict[str, set[str]],
@@ -342,20 +397,22 @@ class Outcome:
 
 
 def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
-               write_to: Path | None = None, keep: set[str] | None = None, tag: str = "") -> Outcome:
+               write_to: Path | None = None, keep: set[str] | None = None, tag: str = "",
+               ahead: bytes | None = None) -> Outcome:
     """Read one run file and score it under every setting; never raises for bad input.
 
     With ``write_to``, the result files are written under temporary names
     marked with ``tag`` (``Outcome.pending``); with ``keep``, the per-topic values are then
     trimmed as :func:`evaluate` describes, so that little travels back from
-    a worker.
+    a worker.  ``ahead``: the run as read ahead (:func:`_start_reading_ahead`), instead of
+    reading PATH.
     """
     out = Outcome(path=str(path))
     inputs = UNITS[config.task_def.unit]
     # a unit may read and score its runs in a context of its own (passages: the cyclic GC paused until
     # the run is freed again, see inexeval.inputs.PassageInputs.scoring)
     with getattr(inputs, "scoring", contextlib.nullcontext)():
-        if not _read_and_score(scorer, config, inputs, path, empty_as_zero, out):
+        if not _read_and_score(scorer, config, inputs, path, empty_as_zero, out, ahead):
             return out
     try:
         for r in out.results if write_to is not None else ():
@@ -371,10 +428,12 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     return out
 
 
-def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero: bool, out: Outcome) -> bool:
-    """Read the run at PATH and score it into OUT; False when it cannot be read (``out.problem``)."""
+def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero: bool, out: Outcome,
+                    ahead: bytes | None = None) -> bool:
+    """Read the run at PATH (or take it as read ahead) and score it into OUT; False when it cannot be
+    read (``out.problem``)."""
     try:
-        run = inputs.read_run(path, config, scorer.recall_base)
+        run = workers.take(ahead) if ahead is not None else inputs.read_run(path, config, scorer.recall_base)
     except InexevalError as e:
         out.problem = e
         return False
@@ -426,6 +485,21 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+class _Items:
+    """The items of the workers: (path, bytes read ahead or None), each read-ahead run's bytes given
+    out once (and then no longer held here)."""
+
+    def __init__(self, paths: list, ahead: dict):
+        self._paths, self._ahead = paths, ahead
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def __getitem__(self, i: int):
+        p = self._paths[i]
+        return p, self._ahead.pop(p, None)
+
+
 #: Runs a worker scores before it is replaced by a fresh fork: what its allocator keeps
 #: from earlier runs, and the parent's pages it has copied, never accumulate (issue 9).
 RUNS_PER_WORKER = 4
@@ -433,21 +507,22 @@ RUNS_PER_WORKER = 4
 _WORKER: tuple | None = None  # (scorer, config, empty_as_zero, write_to, keep, tag), inherited by forked workers
 
 
-def _work(path) -> Outcome:
-    return score_file(_WORKER[0], _WORKER[1], path, *_WORKER[2:])
+def _work(item) -> Outcome:
+    path, ahead = item
+    return score_file(_WORKER[0], _WORKER[1], path, *_WORKER[2:], ahead=ahead)
 
 
 def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
               write_to: Path | None = None, keep: set[str] | None = None, tag: str = "",
-              reused: dict[Path, Outcome] | None = None):
+              reused: dict[Path, Outcome] | None = None, ahead: dict | None = None):
     """Outcomes in run-file order: those of ``reused`` as given, the others scored (see
-    :func:`_scored`)."""
+    :func:`_scored`; ``ahead``: runs already read, by path)."""
     paths = [f.path for f in config.runs]
     if not reused:
-        yield from _scored(scorer, config, empty_as_zero, jobs, paths, write_to, keep, tag)
+        yield from _scored(scorer, config, empty_as_zero, jobs, paths, write_to, keep, tag, ahead)
         return
     scored = _scored(scorer, config, empty_as_zero, jobs, [p for p in paths if p not in reused], write_to, keep,
-                     tag)
+                     tag, ahead)
     try:
         for p in paths:
             yield reused[p] if p in reused else next(scored)
@@ -456,19 +531,22 @@ def _outcomes(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int,
 
 
 def _scored(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int, paths: list,
-            write_to: Path | None = None, keep: set[str] | None = None, tag: str = ""):
+            write_to: Path | None = None, keep: set[str] | None = None, tag: str = "", ahead: dict | None = None):
     """The outcomes of scoring PATHS, in order; with jobs > 1 scored by forked processes that share
     the parsed assessments and recall-bases (each worker holds one run at a time and
-    is replaced after :data:`RUNS_PER_WORKER` runs)."""
+    is replaced after :data:`RUNS_PER_WORKER` runs).  AHEAD (path -> bytes) is emptied as the runs
+    are handed out."""
+    ahead = ahead if ahead is not None else {}
     if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for p in paths:
-            yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag)
+            yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag, ahead.pop(p, None))
         return
     global _WORKER
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero, write_to, keep, tag)
     try:
-        yield from workers.imap(_work, paths, min(jobs, len(paths)), RUNS_PER_WORKER, held_fds())
+        yield from workers.imap(_work, _Items(paths, ahead), min(jobs, len(paths)), RUNS_PER_WORKER, held_fds(),
+                                describe=lambda item: str(item[0]))
     finally:
         _WORKER = None
         gc.unfreeze()

@@ -101,6 +101,9 @@ _one_qrels_file = one_qrels_file  # the old name
 class ElementInputs:
     """INEX assessments and element runs."""
 
+    #: a run is read without the recall-base (so it may be read while the assessments are)
+    reads_runs_alone = True
+
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
         from inexeval.readers.assessments import load_assessments
 

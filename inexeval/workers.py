@@ -17,9 +17,12 @@ Each worker is replaced after ``per_worker`` tasks (memory stays flat).
 from __future__ import annotations
 
 import contextlib
+import mmap
 import multiprocessing
 import os
+import pickle
 import signal
+import struct
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import wait
 
@@ -164,3 +167,88 @@ def _death(w: _Worker, items: Sequence, describe: Callable[[object], str]) -> tu
         how = f"was killed by signal {-code}"
     return "error", OutputError(f"the process scoring this run {how}; nothing of it was written",
                                 describe(items[w.task]))
+
+
+class ReadAhead:
+    """Items read by one forked process while the parent does something else (issue 16: the runs
+    read while the parent reads the assessments, on a core that would otherwise wait).
+
+    ``read(item)`` is called on the items in order in the child; what it returns, or the
+    ``expected`` exception it raises, is pickled into a shared anonymous memory map of
+    ``max_bytes`` (no file, and no thread of the parent taking the parent's time).  :meth:`stop`
+    kills the child at once (an item it is reading is simply not read ahead) and returns the items
+    read so far: index -> bytes, for :func:`take`.  An item whose reading raised anything else,
+    whose value cannot be pickled or does not fit is not read ahead: it is read again in the usual
+    way, with the usual outcome.
+    """
+
+    def __init__(self, read: Callable, items: Sequence, max_bytes: int, close_fds: Sequence[int] = (),
+                 expected: type[BaseException] = Exception):
+        ctx = multiprocessing.get_context("fork")
+        self.items = items
+        self._map = mmap.mmap(-1, max(max_bytes, _HEADER.size))  # shared with the child, pages taken as written
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            self._proc = ctx.Process(target=_read_ahead, args=(self._map, read, items, close_fds, expected),
+                                     daemon=True)
+            self._proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+    def stop(self, wait: bool = False) -> dict[int, bytes]:
+        """Index -> bytes of the items read so far; the child is killed, or with WAIT (the tests)
+        first left to read every item."""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if wait:
+                self._proc.join()
+            if self._proc.is_alive():
+                self._proc.kill()
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self._proc.join()
+        got: dict[int, bytes] = {}
+        end, = _HEADER.unpack_from(self._map, 0)  # the records written in full
+        at = _HEADER.size
+        while at < end:
+            index, size = _RECORD.unpack_from(self._map, at)
+            at += _RECORD.size
+            got[index] = self._map[at:at + size]
+            at += size
+        self._map.close()
+        return got
+
+
+_HEADER = struct.Struct("<Q")  # bytes of the map in use (header included), written after each record
+_RECORD = struct.Struct("<IQ")  # item index, size of its pickle
+
+
+def _read_ahead(shared: mmap.mmap, read: Callable, items: Sequence, close_fds: Sequence[int],
+                expected: type[BaseException]) -> None:
+    _init_worker(close_fds)
+    end = _HEADER.size
+    _HEADER.pack_into(shared, 0, end)
+    for i, item in enumerate(items):
+        try:
+            value = ("ok", read(item))
+        except expected as e:
+            value = ("error", e)
+        except Exception:  # not ours to report: read again by whoever needs it
+            continue
+        try:
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            continue
+        del value
+        if end + _RECORD.size + len(data) > len(shared):
+            return
+        _RECORD.pack_into(shared, end, i, len(data))
+        shared[end + _RECORD.size:end + _RECORD.size + len(data)] = data
+        end += _RECORD.size + len(data)
+        _HEADER.pack_into(shared, 0, end)
+
+
+def take(data: bytes):
+    """The value :class:`ReadAhead` read, or the exception its reading raised, raised here."""
+    kind, value = pickle.loads(data)
+    if kind == "error":
+        raise value
+    return value
