@@ -254,3 +254,19 @@ def test_summary_written_by_write_matches_averages(tmp_path):
     assert {r["run"] for r in rows} == set(res.runs)
     for r in rows:
         assert r["measures"] == res.average(r["run"])
+
+
+def test_a_trec_job_loads_no_xml_parser_and_no_yaml(tmp_path):
+    """Start-up (issue 16, target 6): the classic measures' modules, imported with every measure
+    family, must not bring lxml in (it once came with the run-name helpers of the XML reader)."""
+    code = ("import sys, atexit\n"
+            "atexit.register(lambda: print(sorted(m for m in sys.modules if m in ('lxml', 'yaml', 'numpy',"
+            " 'inexeval.measures.classic_join'))))\n"
+            f"sys.argv = ['inexeval', '-config', {str(ROOT / 'configs' / 'trec.prop')!r}, '--quiet',"
+            f" '--results-dir', {str(tmp_path)!r}]\n"
+            "from inexeval.cli import main\n"
+            "main()\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.splitlines()[-1] == "['inexeval.measures.classic_join', 'numpy']"

@@ -24,7 +24,7 @@ import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
 from inexeval.readers.trec import Qrels, TrecRun, read_run
-from inexeval.readers.runs import empty_run_warning, run_id_from_name
+from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
 __all__ = ["topic_table", "rank_run", "RankedRun", "read_ranked_run"]
 

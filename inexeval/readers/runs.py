@@ -98,6 +98,7 @@ from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
 from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_iterparse, safe_pullparse,
                               stdin_bytes, wide_encoding)
+from inexeval.readers.runnames import empty_run_warning, run_id_from_name  # noqa: F401 (their old home)
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
@@ -146,11 +147,6 @@ def read_run(path: str | Path, *, max_results: int = DEFAULT_MAX_RESULTS, unit: 
         unit=unit,
         run_id_line=reader.run_id_line if reader.run_id else None,
     )
-
-
-def empty_run_warning(source: str, averages: str = "so its averages are undefined (0 with -e)") -> str:
-    """The warning for a run without any result (an empty file is a run that retrieved nothing)."""
-    return f"{source}: the run has no result (an empty file?): every topic is missing from it, {averages}"
 
 
 # --------------------------------------------------------------------------- what the reader reports
@@ -360,14 +356,6 @@ class _Guarded(io.IOBase):
         if self._raw is not None:
             self._raw.close()
         super().close()
-
-
-def run_id_from_name(source: str) -> str:
-    """Run id fallback: the file name without ``.gz`` and one more suffix."""
-    name = Path(source).name
-    if name.lower().endswith(".gz"):
-        name = name[:-3]
-    return Path(name).stem or name
 
 
 # --------------------------------------------------------------------------- XML
