@@ -15,6 +15,7 @@ import gc
 import multiprocessing
 import os
 import stat
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -279,7 +280,11 @@ def _load_and_prepare(scorer: Scorer, config: Config, inputs, state) -> None:
 READ_AHEAD = True
 
 #: At most this many bytes of runs read ahead are kept (pickled) until their turn comes.
-READ_AHEAD_MAX_BYTES = 64 << 20
+READ_AHEAD_MAX_BYTES = 32 << 20
+
+#: Read ahead only when the assessment files total at least this many bytes (INEX 2005's 29 topics:
+#: 27 MB, 1.2 s): below, the recall-base is ready before a run could be read.
+READ_AHEAD_MIN_BYTES = 4 << 20
 
 #: The tests' switch: wait for the reader to read every run it can (else it is stopped as soon as the
 #: recall-base is ready), so that they compare a known set of runs read ahead.
@@ -288,12 +293,14 @@ READ_AHEAD_WAIT = False
 
 def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAhead | None:
     """A process reading runs, the last first, while this one reads the assessments (which no run's reading
-    needs, for a unit with ``reads_runs_alone``), on a second core; None when there is no second core
-    or nothing to read ahead.  Only regular files are read ahead (standard input is read by this
+    needs, for a unit with ``reads_runs_alone``), on a second core; None when there is no second core,
+    nothing to read ahead, too little to read in the assessments (:data:`READ_AHEAD_MIN_BYTES`) or
+    more than one thread here.  Only regular files are read ahead (standard input is read by this
     process, a FIFO or an unusable entry is reported in its turn).  Each run read ahead spares its
     scorer the reading (about two thirds of an element run's time) for the price of a pickle."""
     if not READ_AHEAD or not getattr(inputs, "reads_runs_alone", False) or available_cores() < 2 \
-            or "fork" not in multiprocessing.get_all_start_methods():
+            or "fork" not in multiprocessing.get_all_start_methods() or not _single_threaded() \
+            or _input_bytes(config.assessments) < READ_AHEAD_MIN_BYTES:
         return None
     paths = []
     for f in config.runs:
@@ -310,6 +317,24 @@ def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAh
     paths.reverse()  # the last runs first: the scorers start with the others and end with quick ones
     return workers.ReadAhead(lambda p: inputs.read_run(p, config, None), paths, READ_AHEAD_MAX_BYTES,
                              held_fds(), expected=InexevalError)
+
+
+def _single_threaded() -> bool:
+    """True when this process runs one thread (forking a process with threads is unsafe; the command
+    line has none, a program calling the Python API may)."""
+    return threading.active_count() == 1
+
+
+def _input_bytes(files) -> int:
+    """The bytes of FILES (InputFile), those that cannot be examined (standard input, a special file:
+    their reader reports them) not counted."""
+    total = 0
+    for f in files:
+        try:
+            total += os.stat(f.path).st_size
+        except (OSError, ValueError):
+            pass
+    return total
 
 
 def _stop_reading_ahead(ahead: workers.ReadAhead | None) -> dict:
@@ -466,13 +491,7 @@ POOL_MIN_BYTES = {"document": 192 << 20, "element": 32 << 20, "passage": 64 << 2
 def automatic_jobs(config: Config) -> int:
     """The processes to score ``config``'s runs when none is asked for: one when its run files are
     small (:data:`POOL_MIN_BYTES`), else the cores this process may use."""
-    total = 0
-    for f in config.runs:
-        try:
-            total += os.stat(f.path).st_size
-        except (OSError, ValueError):  # standard input, a special file: the reader reports it
-            pass
-    if total < POOL_MIN_BYTES.get(config.task_def.unit, 0):
+    if _input_bytes(config.runs) < POOL_MIN_BYTES.get(config.task_def.unit, 0):
         return 1
     return available_cores()
 

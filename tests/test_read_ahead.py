@@ -82,10 +82,18 @@ def test_stop_ends_a_reader_at_once_and_keeps_only_what_was_read_in_full():
 # ---------------------------------------------------------------- evaluation, read ahead or not
 
 
+def _as_if_worth_it(monkeypatch):
+    """Read ahead here as for INEX-sized assessments on two cores (the sample's are small; pytest may
+    run threads of its own)."""
+    monkeypatch.setattr(engine, "available_cores", lambda: 2)
+    monkeypatch.setattr(engine, "READ_AHEAD_MIN_BYTES", 0)
+    monkeypatch.setattr(engine, "_single_threaded", lambda: True)
+
+
 def _evaluate(config: Path, out: Path, monkeypatch, read_ahead: bool, *args: str):
     monkeypatch.setattr(engine, "READ_AHEAD", read_ahead)
     monkeypatch.setattr(engine, "READ_AHEAD_WAIT", True)  # every run read ahead, not a race
-    monkeypatch.setattr(engine, "available_cores", lambda: 2)
+    _as_if_worth_it(monkeypatch)
     taken = []
 
     def spy(data):
@@ -134,9 +142,17 @@ def test_bad_runs_are_reported_alike_read_ahead_or_not(tmp_path, monkeypatch):
 
 def test_no_reader_ahead_without_a_second_core_or_for_units_that_read_with_the_assessments(monkeypatch):
     config = load_config(ROOT / "configs" / "co-thorough.prop")
+    _as_if_worth_it(monkeypatch)
     monkeypatch.setattr(engine, "available_cores", lambda: 1)
     assert engine._start_reading_ahead(engine.UNITS["element"], config, {}) is None
     monkeypatch.setattr(engine, "available_cores", lambda: 2)
+    monkeypatch.setattr(engine, "_single_threaded", lambda: False)
+    assert engine._start_reading_ahead(engine.UNITS["element"], config, {}) is None
+    monkeypatch.setattr(engine, "_single_threaded", lambda: True)
+    size = engine._input_bytes(config.assessments)
+    monkeypatch.setattr(engine, "READ_AHEAD_MIN_BYTES", size + 1)  # the sample's assessments are small
+    assert engine._start_reading_ahead(engine.UNITS["element"], config, {}) is None
+    monkeypatch.setattr(engine, "READ_AHEAD_MIN_BYTES", size)
     assert engine._start_reading_ahead(engine.UNITS["document"], load_config(ROOT / "configs" / "trec.prop"),
                                        {}) is None
     every = {f.path: None for f in config.runs}
@@ -157,7 +173,7 @@ def test_an_interruption_while_the_assessments_are_read_stops_the_reader(tmp_pat
         return started[-1]
 
     monkeypatch.setattr(workers, "ReadAhead", keep)
-    monkeypatch.setattr(engine, "available_cores", lambda: 2)
+    _as_if_worth_it(monkeypatch)
 
     def interrupted(self, config, on_topic=None):
         raise KeyboardInterrupt
@@ -167,3 +183,20 @@ def test_an_interruption_while_the_assessments_are_read_stops_the_reader(tmp_pat
     with pytest.raises(KeyboardInterrupt):
         engine.evaluate(config)
     assert len(started) == 1 and not started[0]._proc.is_alive()
+
+
+def test_the_python_api_with_threads_running_never_forks_a_reader(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(engine, "available_cores", lambda: 2)
+    monkeypatch.setattr(engine, "READ_AHEAD_MIN_BYTES", 0)
+    monkeypatch.setattr(workers, "ReadAhead", lambda *a, **k: pytest.fail("forked with a thread running"))
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        config = load_config(ROOT / "configs" / "co-thorough.prop")
+        assert engine._start_reading_ahead(engine.UNITS["element"], config, {}) is None
+    finally:
+        stop.set()
+        t.join()
