@@ -23,6 +23,7 @@ import os
 import pickle
 import signal
 import struct
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import wait
 
@@ -207,26 +208,33 @@ class ReadAhead:
             self._proc.join()
         got: dict[int, bytes] = {}
         end, = _HEADER.unpack_from(self._map, 0)  # the records written in full
+        end = min(end, len(self._map))
         at = _HEADER.size
-        while at < end:
-            index, size = _RECORD.unpack_from(self._map, at)
+        while at + _RECORD.size <= end:  # each record checked: a damaged one ends the list
+            index, size, crc = _RECORD.unpack_from(self._map, at)
             at += _RECORD.size
-            got[index] = self._map[at:at + size]
+            data = self._map[at:at + size]
+            if index >= len(self.items) or index in got or at + size > end or zlib.crc32(data) != crc:
+                break
+            got[index] = data
             at += size
         self._map.close()
         return got
 
 
 _HEADER = struct.Struct("<Q")  # bytes of the map in use (header included), written after each record
-_RECORD = struct.Struct("<IQ")  # item index, size of its pickle
+_RECORD = struct.Struct("<IQI")  # item index, size of its pickle, its CRC-32
 
 
 def _read_ahead(shared: mmap.mmap, read: Callable, items: Sequence, close_fds: Sequence[int],
                 expected: type[BaseException]) -> None:
     _init_worker(close_fds)
+    parent = os.getppid()
     end = _HEADER.size
     _HEADER.pack_into(shared, 0, end)
     for i, item in enumerate(items):
+        if os.getppid() != parent:  # the parent is gone (killed): nobody will take what is read
+            return
         try:
             value = ("ok", read(item))
         except expected as e:
@@ -240,7 +248,7 @@ def _read_ahead(shared: mmap.mmap, read: Callable, items: Sequence, close_fds: S
         del value
         if end + _RECORD.size + len(data) > len(shared):
             return
-        _RECORD.pack_into(shared, end, i, len(data))
+        _RECORD.pack_into(shared, end, i, len(data), zlib.crc32(data))
         shared[end + _RECORD.size:end + _RECORD.size + len(data)] = data
         end += _RECORD.size + len(data)
         _HEADER.pack_into(shared, 0, end)

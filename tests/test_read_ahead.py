@@ -5,8 +5,10 @@ each run in its turn."""
 from __future__ import annotations
 
 import os
+import pickle
 import shutil
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,29 @@ def test_what_does_not_fit_is_not_read_ahead():
     got = ahead.stop(wait=True)
     assert list(got) == [0]
     assert workers.take(got[0]) == "aa"
+
+
+def test_a_damaged_record_ends_what_is_taken_and_nothing_damaged_is_given_back():
+    ahead = workers.ReadAhead(_double, ["a", "b", "c"], 1 << 20, expected=InputError)
+    ahead._proc.join()  # all three written
+    end = int.from_bytes(ahead._map[:8], "little")
+    second = 8 + (workers._RECORD.size + len(pickle.dumps(("ok", "aa"), protocol=pickle.HIGHEST_PROTOCOL)))
+    ahead._map[second + workers._RECORD.size] ^= 0xFF  # one byte of the second pickle
+    got = ahead.stop()
+    assert list(got) == [0] and workers.take(got[0]) == "aa"
+    assert end > second
+
+
+def test_a_header_beyond_the_records_gives_back_only_whole_records():
+    ahead = workers.ReadAhead(_double, ["a", "b"], 1 << 20, expected=InputError)
+    ahead._proc.join()
+    end = int.from_bytes(ahead._map[:8], "little")
+    junk = pickle.dumps(("ok", "zz"))  # a well-formed record for an item that does not exist
+    workers._RECORD.pack_into(ahead._map, end, 99, len(junk), zlib.crc32(junk))
+    ahead._map[end + workers._RECORD.size:end + workers._RECORD.size + len(junk)] = junk
+    ahead._map[:8] = (len(ahead._map) + 10).to_bytes(8, "little")  # as if torn: past what was written
+    got = ahead.stop()
+    assert sorted(got) == [0, 1] and [workers.take(got[i]) for i in (0, 1)] == ["aa", "bb"]
 
 
 def test_stop_ends_a_reader_at_once_and_keeps_only_what_was_read_in_full():
