@@ -178,6 +178,18 @@ def inexeval_cmd(prop: Path, jobs: int | None, results: Path) -> list[str]:
             *(["--jobs", str(jobs)] if jobs is not None else []), "--results-dir", str(results)]
 
 
+def best_alternating(cmds: dict[str, list[str]], repeat: int, cwd: Path) -> dict[str, Timing]:
+    """The fastest of REPEAT runs of each command, the commands run in turn (a change of load hits
+    them all alike)."""
+    best: dict[str, Timing] = {}
+    for _ in range(repeat):
+        for name, cmd in cmds.items():
+            t = measure(cmd, cwd)
+            if name not in best or t.wall < best[name].wall:
+                best[name] = t
+    return best
+
+
 def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int, label: str = "") -> None:
     d = qrels.parent
     results = d / "results"
@@ -191,12 +203,7 @@ def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int, label: 
         f"inexeval --jobs {jobs}": inexeval_cmd(d / "trec.prop", jobs, results),
         "inexeval (no --jobs)": inexeval_cmd(d / "trec.prop", None, results),
     }
-    best: dict[str, Timing] = {}
-    for _ in range(repeat):
-        for name, cmd in cmds.items():
-            t = measure(cmd, d)
-            if name not in best or t.wall < best[name].wall:
-                best[name] = t
+    best = best_alternating(cmds, repeat, d)
     shutil.rmtree(results, ignore_errors=True)
     ref = best["pytrec_eval"]
     print(f"\nwhole process, best of {repeat} (wall; CPU = user + sys, workers included):")
@@ -227,13 +234,7 @@ def dropin(qrels: Path, runs: list[Path], repeat: int, label: str) -> None:
     for run in runs:
         cmds = {"pytrec_eval": [sys.executable, str(pytrec), str(qrels), str(run)],
                 "inexeval trec-eval": [sys.executable, "-m", "inexeval", "trec-eval", str(qrels), str(run)]}
-        best: dict[str, Timing] = {}
-        for _ in range(repeat):
-            for name, cmd in cmds.items():
-                t = measure(cmd, d)
-                if name not in best or t.wall < best[name].wall:
-                    best[name] = t
-        for name, t in best.items():
+        for name, t in best_alternating(cmds, repeat, d).items():
             total[name][0] += t.wall
             total[name][1] += t.cpu
     (ref_wall, ref_cpu), (wall, cpu) = total["pytrec_eval"], total["inexeval trec-eval"]

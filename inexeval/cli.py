@@ -226,6 +226,20 @@ def metrics_cmd():
     click.echo(metrics_text())
 
 
+def reusing_results(command):
+    """The options of the commands that reuse up-to-date result files and evaluate the configs whose
+    files are not (compare, report): --set, --results-dir, --reevaluate, --quiet, --debug."""
+    for option in reversed((
+        click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key."),
+        click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR."),
+        click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date."),
+        click.option("--quiet", is_flag=True, help="No warnings on standard error."),
+        click.option("--debug", is_flag=True, help="Show Python tracebacks."),
+    )):
+        command = option(command)
+    return command
+
+
 @main.command("compare", cls=_Once, epilog="""\b
 Examples:
   inexeval compare -config configs/co-thorough.prop
@@ -256,11 +270,7 @@ Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
               show_default=True, help="Significance level (after Holm-Bonferroni correction).")
 @click.option("-gnu", "--gnuplot", is_flag=True, help="Per-topic difference histogram as gnuplot files.")
 @click.option("-jfree", "-png", "--png", "png", is_flag=True, help="Per-topic difference histogram as PNG.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key.")
-@click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
-@click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date.")
-@click.option("--quiet", is_flag=True, help="No warnings on standard error.")
-@click.option("--debug", is_flag=True, help="Show Python tracebacks.")
+@reusing_results
 @click.pass_context
 def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, level, gnuplot, png,
                 overrides, results_dir, reevaluate, quiet, debug):

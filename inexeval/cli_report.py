@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from inexeval.cli import _Once, _fail, default_jobs
+from inexeval.cli import _Once, _fail, default_jobs, reusing_results
 from inexeval.errors import InexevalError
 
 
@@ -30,11 +30,7 @@ refused.  Exit status: 0; 1 some input was skipped (the rest is reported);
 @click.option("--measure", help="Measure of the significance tables [default: MAep, else the first].")
 @click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
               show_default=True, help="Paired significance test.")
-@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key.")
-@click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR.")
-@click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date.")
-@click.option("--quiet", is_flag=True, help="No warnings on standard error.")
-@click.option("--debug", is_flag=True, help="Show Python tracebacks.")
+@reusing_results
 @click.pass_context
 def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, overrides, results_dir, reevaluate, quiet,
                debug):

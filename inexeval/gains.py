@@ -188,22 +188,30 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     charged = np.flatnonzero((values > 0) & (ideal_at != -1))
     credited = []
     for value, ideal in zip(values[charged].tolist(), ideal_at[charged].tolist()):
-        if ideal >= 0:
-            left = budget.get(ideal, q[ideal])
-            value = max(0.0, min(value, left))
-            budget[ideal] = left - value
-        else:  # above ideal elements: the (-2 - ideal)-th group
-            below_k = below_ids[below_start[-2 - ideal]:below_start[-1 - ideal]]
-            if below_k:
-                lefts = [budget.get(b, q[b]) for b in below_k]
-                room = sum(lefts)
-                value = max(0.0, min(value, room))
-                if room > 0:
-                    for b, left in zip(below_k, lefts):
-                        budget[b] = left - value * left / room
-        credited.append(value)
+        credited.append(_charge(value, ideal, budget, q, below_start, below_ids))
     xg[listed[charged]] = credited
     return xg
+
+
+def _charge(value: float, ideal: int, budget: dict[int, float], q, below_start, below_ids) -> float:
+    """The part of a positive gain VALUE that the budgets let through, charged to them (rv_norm,
+    seed 000 eq. 8): inside ideal element IDEAL (>= 0), at most what is left of its budget (quant at
+    first); above ideal elements (IDEAL < -1: the (-2 - IDEAL)-th group of ``below``), at most their
+    joint remaining budget, charged in proportion to what each has left; elsewhere (-1) as it is."""
+    if ideal >= 0:
+        left = budget.get(ideal, q[ideal])
+        value = max(0.0, min(value, left))
+        budget[ideal] = left - value
+    elif ideal < -1:
+        below = below_ids[below_start[-2 - ideal]:below_start[-1 - ideal]]
+        if below:
+            lefts = [budget.get(b, q[b]) for b in below]
+            room = sum(lefts)
+            value = max(0.0, min(value, room))
+            if room > 0:
+                for b, left in zip(below, lefts):
+                    budget[b] = left - value * left / room
+    return value
 
 
 def _gains_overlap_on_walk(index: OverlapIndex, ranking: Ranking, alpha: float,
@@ -269,20 +277,7 @@ def _gains_overlap_on_walk(index: OverlapIndex, ranking: Ranking, alpha: float,
             continue
         value = rv(i, False)
         if value > 0:
-            ideal = ideal_of[i]
-            if ideal >= 0:
-                left = budget.get(ideal, q[ideal])
-                value = max(0.0, min(value, left))
-                budget[ideal] = left - value
-            elif ideal < -1:  # above ideal elements: the (-2 - ideal)-th group
-                below = below_ids[below_start[-2 - ideal]:below_start[-1 - ideal]]
-                if below:
-                    lefts = [budget.get(b, q[b]) for b in below]
-                    room = sum(lefts)
-                    value = max(0.0, min(value, room))
-                    if room > 0:
-                        for b, left in zip(below, lefts):
-                            budget[b] = left - value * left / room
+            value = _charge(value, ideal_of[i], budget, q, below_start, below_ids)
         xg[r] = value
         retrieved[i] = 1
         a = up[i]

@@ -68,16 +68,25 @@ def _serve(conn, func: Callable, close_fds: Sequence[int]) -> None:
             conn.send(("error", RuntimeError(f"{type(e).__name__}: {e}")))
 
 
+def _forked(ctx, target: Callable, args: tuple):
+    """A started daemon process running TARGET(*ARGS); the stop signals are blocked while it is forked
+    (it sets its own handling first, :func:`_init_worker`), and a Ctrl-C meanwhile is raised here after."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        proc = ctx.Process(target=target, args=args, daemon=True)
+        proc.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    return proc
+
+
 class _Worker:
     def __init__(self, ctx, func: Callable, close_fds: Sequence[int]):
         self.conn, child = ctx.Pipe()
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         try:
-            self.proc = ctx.Process(target=_serve, args=(child, func, close_fds), daemon=True)
-            self.proc.start()
+            self.proc = _forked(ctx, _serve, (child, func, close_fds))
         finally:
             child.close()
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C meanwhile is raised here
         self.done = 0
         self.task: int | None = None
 
@@ -188,13 +197,7 @@ class ReadAhead:
         ctx = multiprocessing.get_context("fork")
         self.items = items
         self._map = mmap.mmap(-1, max(max_bytes, _HEADER.size))  # shared with the child, pages taken as written
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-        try:
-            self._proc = ctx.Process(target=_read_ahead, args=(self._map, read, items, close_fds, expected),
-                                     daemon=True)
-            self._proc.start()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        self._proc = _forked(ctx, _read_ahead, (self._map, read, items, close_fds, expected))
 
     def stop(self, wait: bool = False) -> dict[int, bytes]:
         """Index -> bytes of the items read so far; the child is killed, or with WAIT (the tests)

@@ -546,7 +546,7 @@ def test_an_unreadable_assessment_file_is_reported_and_the_rest_scored(tmp_path)
             raise PermissionError(13, "Permission denied", str(path))
         return real_open(path, *args, **kwargs)
 
-    with mock.patch("inexeval.readers.assessments.open", fake_open, create=True):
+    with mock.patch("inexeval.readers.open", fake_open, create=True):  # readers.whole_input opens it
         code, out, err = _cli("-config", cfg, "-q")
     assert (code, out) == (1, only_topic_1[1])
     assert _skipped(err) == [f"{locked}: cannot read assessment file: Permission denied; file skipped, so topic 2 "

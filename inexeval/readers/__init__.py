@@ -179,6 +179,31 @@ def stdin_bytes(source: object = "<stdin>") -> bytes:
     return data
 
 
+def whole_input(path: object, source: str, what: str, *, located: object = None, gzip_name: bool = False) -> bytes:
+    """The whole content of PATH (``-``: standard input) as UTF-8 bytes: gunzipped when it is gzip data
+    (GZIP_NAME: or its name ends in ``.gz``), converted when it is UTF-16/32 with a byte order mark
+    (docs/formats.md §1.5).  An InputError naming WHAT at LOCATED (default: SOURCE) when it cannot be
+    read, at SOURCE when it cannot be decompressed."""
+    import gzip
+    import zlib
+
+    if str(path) == STDIN:
+        data = stdin_bytes(source)
+    else:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise InputError(f"cannot read {what}: {exc.strerror or exc}",
+                             source if located is None else located) from None
+    if data.startswith(b"\x1f\x8b") or (gzip_name and source.lower().endswith(".gz")):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"cannot decompress gzip {what}: {exc}", source) from None
+    return as_utf8(data, source)
+
+
 def cached_stdin() -> bytes | None:
     """What :func:`stdin_bytes` read from the current standard input, or None."""
     import multiprocessing

@@ -122,25 +122,9 @@ def text_lines(data: bytes, source: str) -> list[str]:
 def read_bytes(path: str | Path, source: str, what: str = "answer file") -> bytes:
     """The whole content of ``path`` (``-``: standard input), gunzipped when it is gzip data, as
     UTF-8 when it is UTF-16/32 with a byte order mark; InputError naming the file otherwise."""
-    import gzip
-    import zlib
+    from inexeval.readers import whole_input
 
-    from inexeval.readers import as_utf8, stdin_bytes
-
-    if str(path) == "-":
-        data = stdin_bytes(source)
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise InputError(f"cannot read {what}: {exc.strerror or exc}", source) from None
-    if data.startswith(b"\x1f\x8b"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot decompress gzip {what}: {exc}", source) from None
-    return as_utf8(data, source)
+    return whole_input(path, source, what)
 
 
 def read_answer_files(paths: Iterable[str | Path], topics: frozenset[str] | None = None,

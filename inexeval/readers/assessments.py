@@ -33,10 +33,8 @@ ordered against each other; an absent (unknown) exhaustivity is not compared.
 
 from __future__ import annotations
 
-import gzip
 import io
 import re
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +44,7 @@ from inexeval.config import InputFile
 from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path, parent
-from inexeval.readers import STDIN, as_utf8, refuse_entity_declarations, release, safe_iterparse, stdin_bytes
+from inexeval.readers import STDIN, refuse_entity_declarations, release, safe_iterparse, whole_input
 
 __all__ = ["ASSESSMENT_NAMES", "PoolHeader", "RawPassage", "load_assessments", "read_header", "read_passages",
            "read_pool_file"]
@@ -58,7 +56,6 @@ _E_RANK = {2: 2, 1: 1, 0: 0, E_TOO_SMALL: 0}  # ? and 0 both below 1 (module doc
 _COUNT = re.compile(r"[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+")  # plain or with thousands separators
 _TOPIC_DIR = re.compile(r"topic-([0-9]+)", re.I)
 _POOL_FILE = re.compile(r"pool-([0-9]+)\.xml(?:\.gz)?", re.I)
-_GZIP_MAGIC = b"\x1f\x8b"
 #: names of assessment files (the rest of ASSESSMENTS_DIR is listed in a warning)
 ASSESSMENT_NAMES = (".xml", ".xml.gz")
 _NAMES = ASSESSMENT_NAMES  # the old name
@@ -227,21 +224,7 @@ def _source(path: Path) -> str:
 def _read_bytes(path: Path) -> bytes:
     """The file's content as UTF-8 bytes: ``-`` is standard input; gzip data is decompressed;
     UTF-16/32 with a byte order mark is converted (docs/formats.md §1.5)."""
-    source = _source(path)
-    if str(path) == STDIN:
-        data = stdin_bytes(source)
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise InputError(f"cannot read assessment file: {exc.strerror or exc}", path) from None
-    if data.startswith(_GZIP_MAGIC) or source.lower().endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot decompress gzip assessment file: {exc}", source) from None
-    return as_utf8(data, source)
+    return whole_input(path, _source(path), "assessment file", located=path, gzip_name=True)
 
 
 def _attr(elem, name: str) -> str | None:
