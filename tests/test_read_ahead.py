@@ -184,7 +184,7 @@ def test_no_reader_ahead_without_a_second_core_or_for_units_that_read_with_the_a
     assert engine._start_reading_ahead(engine.UNITS["element"], config, every) is None  # all reused
     ahead = engine._start_reading_ahead(engine.UNITS["element"], config, {})
     try:
-        assert ahead.items == [f.path for f in config.runs][::-1]  # the last first
+        assert ahead.items == [f.path for f in config.runs]  # in file order: scored first, freed first
     finally:
         ahead.stop()
 
