@@ -14,9 +14,14 @@ from dataclasses import dataclass, field
 E_TOO_SMALL = -1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Judgement:
-    """One assessed element: exhaustivity code, size and highlighted size."""
+    """One assessed element: exhaustivity code, size and highlighted size.
+
+    Treated as read-only.  Not ``frozen``: a frozen dataclass sets each field through
+    ``object.__setattr__``, which made building the 291,687 judgements of an INEX 2005-sized
+    recall-base 0.1 s slower (0.46 against 0.13 µs each).
+    """
 
     path: str  # normalised, docs/formats.md §1.1
     e: int | None  # 0, 1, 2, E_TOO_SMALL, or None when absent (unknown)
