@@ -29,6 +29,7 @@ from inexeval.trec_eval_opts import (
     CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
     select_measures,
 )
+from inexeval.readers.bytekeys import order_codes
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
 
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
@@ -111,9 +112,8 @@ def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
     rows = np.flatnonzero(t >= 0)
     if not rows.size:
         return rows, {}
-    _, dcode = np.unique(run.docno[rows], return_inverse=True)
-    dcode = dcode.ravel()
-    o = np.lexsort((dcode if ascending else -dcode, -run.score[rows], t[rows]))
+    dcode = order_codes(run.docno[rows])
+    o = np.lexsort((dcode if ascending else ~dcode, -run.score[rows], t[rows]))
     ts = t[rows][o]
     if cap is not None:
         first = np.searchsorted(ts, ts, side="left")
@@ -133,8 +133,7 @@ def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
 def _qrels_dups(qrels: RawQrels, keys: np.ndarray) -> dict[int, bytes]:
     """Per topic index, the first docno (byte order) judged twice."""
     t = _topic_codes(keys, qrels.qid)
-    _, dcode = np.unique(qrels.docno, return_inverse=True)
-    dcode = dcode.ravel()
+    dcode = order_codes(qrels.docno)
     o = np.lexsort((dcode, t))
     same = np.flatnonzero((t[o][1:] == t[o][:-1]) & (dcode[o][1:] == dcode[o][:-1]))
     out: dict[int, bytes] = {}

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
+from inexeval.readers.bytekeys import byte_matrix, pack, pair_codes, used_width
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
@@ -53,67 +54,9 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
 # --- docnos as integers ------------------------------------------------------------------------
 #
 # The run's docnos and the qrels vocabulary get uint64 keys that order exactly as the byte strings
-# (strcmp) and are equal exactly when the strings are: after that, every sort and look-up is
-# numeric.  Fast path: the bytes occurring in either are renumbered 1 … m in byte order (NUL, the
-# padding, is 0), and a docno of up to W bytes is the base-2^b number of its codes, b = bits(m),
-# when W·b <= 64 ("D499-2999": 13 symbols, 4 bits, 9 x 4 = 36 bits).  Shorter strings are padded
-# with code 0, so a prefix sorts first, as in strcmp.  Otherwise the key is the rank of the docno
-# among the distinct docnos of qrels and run (one string sort).
-
-_BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
-_ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
-
-
-def _byte_matrix(s: np.ndarray) -> np.ndarray:
-    """The bytes of an ``S`` array as an ``(n, itemsize)`` uint8 matrix (no copy when contiguous)."""
-    s = np.ascontiguousarray(s)
-    return s.view(np.uint8).reshape(s.size, s.dtype.itemsize)
-
-
-def _used_width(b: np.ndarray) -> int:
-    """Columns of byte matrix B up to the last one holding a non-NUL byte."""
-    for c in range(b.shape[1] - 1, -1, -1):
-        if b[:, c].any():
-            return c + 1
-    return 0
-
-
-def _pair_codes(alphabet: np.ndarray) -> tuple[np.ndarray, int]:
-    """Codes of byte pairs, indexed by the pair read as a little-endian uint16, and bits per byte.
-
-    A byte's code is its rank among the present non-NUL bytes (1 … m), NUL's is 0; a pair's code is
-    ``code(first) << bits | code(second)``, with :data:`_ABSENT` set if a byte is not in ALPHABET.
-    """
-    present = alphabet.copy()
-    present[0] = True
-    code = np.cumsum(present, dtype=np.uint64) - np.uint64(1)  # NUL -> 0, present bytes 1 … m
-    code[~present] = _ABSENT
-    bits = _BITS[int(present.sum()) - 1]
-    v = np.arange(65536)
-    lo, hi = code[v & 255], code[v >> 8]
-    return (lo << np.uint64(bits)) | hi | ((lo | hi) & _ABSENT), bits
-
-
-def _pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.ndarray, bool]:
-    """Keys of the rows of byte matrix B (WIDTH bytes, WIDTH even, B at least that wide, or narrower
-    and then NUL-padded): the byte codes as base-2^bits digits.  Also whether every byte had a code."""
-    n = b.shape[0]
-    have = min(width, b.shape[1] - b.shape[1] % 2)
-    if have < width and have < b.shape[1]:  # an odd last column: copy with a NUL column
-        b = np.concatenate((b[:, : have + 1], np.zeros((n, 1), dtype=np.uint8)), axis=1)
-        have += 2
-    u16 = np.ascontiguousarray(b[:, :have]).view(np.uint16) if have else np.zeros((n, 0), dtype=np.uint16)
-    acc = np.zeros(n, dtype=np.uint64)
-    flags = np.zeros(n, dtype=np.uint64)
-    shift = np.uint64(2 * bits)
-    for j in range(u16.shape[1]):
-        v = pairs[u16[:, j]]
-        acc <<= shift
-        acc |= v
-        flags |= v
-    acc <<= np.uint64(bits * (width - have))  # columns past B's width: NUL, code 0
-    return acc, not (flags & _ABSENT).any()
-
+# (strcmp) and are equal exactly when the strings are (inexeval.readers.bytekeys): after that, every
+# sort and look-up is numeric.  Otherwise the key is the rank of the docno among the distinct docnos
+# of qrels and run (one string sort).
 
 def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
@@ -121,23 +64,23 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
         return _union_ranks(table.vocab, docno)
     c = table.cache
     if "vocab_bytes" not in c:
-        vb = _byte_matrix(table.vocab)
+        vb = byte_matrix(table.vocab)
         present = np.zeros(256, dtype=bool)
         present[vb.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
-        c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, _used_width(vb), present
+        c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, used_width(vb), present
     vb, alphabet = c["vocab_bytes"], c["alphabet"]
-    rb = _byte_matrix(docno)
-    width = max(c["vocab_width"], _used_width(rb), 1)
+    rb = byte_matrix(docno)
+    width = max(c["vocab_width"], used_width(rb), 1)
     width += width % 2
     for attempt in range(2):
-        pairs, bits = _pair_codes(alphabet)
+        pairs, bits = pair_codes(alphabet)
         if width * bits > 64:
             break
-        dkey, complete = _pack(rb, pairs, bits, width)
+        dkey, complete = pack(rb, pairs, bits, width)
         if complete:
             ck = (alphabet.tobytes(), width)
             if c.get("vocab_key_id") != ck:
-                c["vocab_key"], _ = _pack(vb, pairs, bits, width)
+                c["vocab_key"], _ = pack(vb, pairs, bits, width)
                 c["vocab_key_id"] = ck
             return c["vocab_key"], dkey
         alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once

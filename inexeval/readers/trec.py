@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.errors import InputError
+from inexeval.readers.bytekeys import distinct
 from inexeval.readers.trec_numbers import plain_decimals
 
 __all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source"]
@@ -350,13 +351,14 @@ def _sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     """Stable order of rows by (a, b), both ``S`` arrays, in byte order; also the distinct values of B
     (sorted) and each row's index among them.
 
-    Each column is turned into integer codes by one ``np.unique`` (a string
-    sort); the pair then sorts as one integer key.
+    Each column is turned into integer codes (:func:`~inexeval.readers.bytekeys.distinct`: a sort of
+    integer keys when the strings fit in 64 bits, else a string sort); the pair then sorts as one
+    integer key.
     """
-    ua, ca = np.unique(a, return_inverse=True)
-    ub, cb = np.unique(b, return_inverse=True)
-    cb = cb.astype(np.int64).ravel()
-    key = ca.astype(np.int64).ravel() * max(ub.size, 1) + cb
+    ua, ca = distinct(a)
+    ub, cb = distinct(b)
+    cb = cb.astype(np.int64)
+    key = ca.astype(np.int64) * max(ub.size, 1) + cb
     return np.argsort(key, kind="stable"), ub, cb
 
 

@@ -1,0 +1,110 @@
+"""Byte strings as integers: uint64 keys that order exactly as the strings (byte order, as numpy
+sorts an ``S`` array, shorter strings first when one is a prefix of the other) and are equal
+exactly when the strings are, so that sorting, grouping and joining docnos is numeric.
+
+The bytes occurring in the strings are renumbered 1 … m in byte order (NUL, the padding of an
+``S`` array, is 0), and a string of up to W bytes is the base-2^b number of its codes, b = bits(m),
+when W·b <= 64 ("D499-2999": 13 symbols, 4 bits, 10 x 4 = 40 bits).  Shorter strings are padded
+with code 0, so a prefix sorts first.  Used by the docno join of the classic measures
+(:mod:`inexeval.measures.classic_join`) and by the TREC readers' sorts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "order_keys", "order_codes", "distinct"]
+
+_BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
+_ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
+
+
+def byte_matrix(s: np.ndarray) -> np.ndarray:
+    """The bytes of an ``S`` array as an ``(n, itemsize)`` uint8 matrix (no copy when contiguous)."""
+    s = np.ascontiguousarray(s)
+    return s.view(np.uint8).reshape(s.size, s.dtype.itemsize)
+
+
+def used_width(b: np.ndarray) -> int:
+    """Columns of byte matrix B up to the last one holding a non-NUL byte."""
+    for c in range(b.shape[1] - 1, -1, -1):
+        if b[:, c].any():
+            return c + 1
+    return 0
+
+
+def pair_codes(alphabet: np.ndarray) -> tuple[np.ndarray, int]:
+    """Codes of byte pairs, indexed by the pair read as a little-endian uint16, and bits per byte.
+
+    A byte's code is its rank among the present non-NUL bytes (1 … m), NUL's is 0; a pair's code is
+    ``code(first) << bits | code(second)``, with :data:`_ABSENT` set if a byte is not in ALPHABET.
+    """
+    present = alphabet.copy()
+    present[0] = True
+    code = np.cumsum(present, dtype=np.uint64) - np.uint64(1)  # NUL -> 0, present bytes 1 … m
+    code[~present] = _ABSENT
+    bits = _BITS[int(present.sum()) - 1]
+    v = np.arange(65536)
+    lo, hi = code[v & 255], code[v >> 8]
+    return (lo << np.uint64(bits)) | hi | ((lo | hi) & _ABSENT), bits
+
+
+def pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.ndarray, bool]:
+    """Keys of the rows of byte matrix B (WIDTH bytes, WIDTH even, B at least that wide, or narrower
+    and then NUL-padded): the byte codes as base-2^bits digits.  Also whether every byte had a code."""
+    n = b.shape[0]
+    have = min(width, b.shape[1] - b.shape[1] % 2)
+    if have < width and have < b.shape[1]:  # an odd last column: copy with a NUL column
+        b = np.concatenate((b[:, : have + 1], np.zeros((n, 1), dtype=np.uint8)), axis=1)
+        have += 2
+    u16 = np.ascontiguousarray(b[:, :have]).view(np.uint16) if have else np.zeros((n, 0), dtype=np.uint16)
+    acc = np.zeros(n, dtype=np.uint64)
+    flags = np.zeros(n, dtype=np.uint64)
+    shift = np.uint64(2 * bits)
+    for j in range(u16.shape[1]):
+        v = pairs[u16[:, j]]
+        acc <<= shift
+        acc |= v
+        flags |= v
+    acc <<= np.uint64(bits * (width - have))  # columns past B's width: NUL, code 0
+    return acc, not (flags & _ABSENT).any()
+
+
+def order_keys(s: np.ndarray) -> np.ndarray | None:
+    """uint64 keys of the items of the ``S`` array S, in the order and with the equalities of the
+    items themselves; None when they do not fit in 64 bits (too many distinct bytes for the
+    width) or S is an object array (very long fields, readers/trec.py)."""
+    if s.dtype == object:
+        return None
+    b = byte_matrix(s)
+    present = np.zeros(256, dtype=bool)
+    present[b.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
+    width = max(used_width(b), 1)
+    width += width % 2
+    pairs, bits = pair_codes(present)
+    if width * bits > 64:
+        return None
+    key, _ = pack(b, pairs, bits, width)  # every byte is in the alphabet: complete
+    return key
+
+
+def order_codes(s: np.ndarray) -> np.ndarray:
+    """Integer codes of the items of S (``S`` or object array of bytes) in their order and with
+    their equalities: :func:`order_keys`, or their ranks among the distinct items (a string sort).
+    ``~codes`` orders them the other way."""
+    k = order_keys(s)
+    if k is None:
+        _, k = np.unique(s, return_inverse=True)
+        k = k.ravel()
+    return k
+
+
+def distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(s, return_inverse=True)`` (inverse flat), sorting :func:`order_keys` rather than
+    the strings when they fit."""
+    k = order_keys(s)
+    if k is None:
+        u, inv = np.unique(s, return_inverse=True)
+        return u, inv.ravel()
+    _, first, inv = np.unique(k, return_index=True, return_inverse=True)
+    return s[first], inv.ravel()

@@ -1,0 +1,71 @@
+"""Byte strings as integer keys (inexeval/readers/bytekeys.py): the keys order and compare exactly as
+numpy orders and compares the ``S`` items, so the TREC readers and the trec-eval drop-in may sort
+them instead of the strings.  Every check is against numpy's own string sort."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inexeval.readers.bytekeys import distinct, order_codes, order_keys
+from inexeval.readers.trec import _sort_pairs
+
+# docno-like strings: a small alphabet (packed keys), embedded and trailing NULs, empty strings
+_small = st.lists(st.binary(max_size=9).map(lambda b: bytes(c % 5 + 45 if c > 4 else c for c in b)),
+                  min_size=0, max_size=40)
+# any bytes, up to 20: often too many distinct bytes for 64 bits (the string sort instead)
+_any = st.lists(st.binary(max_size=20), min_size=0, max_size=40)
+
+
+def _check_order(items: list[bytes], codes: np.ndarray) -> None:
+    s = np.array(items, dtype=bytes) if items else np.array([], dtype="S1")
+    assert codes.shape == (len(items),)
+    for i in range(len(items)):
+        for j in range(len(items)):
+            a, b = s[i], s[j]  # numpy's values: trailing NULs dropped
+            assert (codes[i] < codes[j]) == (a < b), (a, b)
+            assert (codes[i] == codes[j]) == (a == b), (a, b)
+    assert ((~codes)[:, None] < (~codes)[None, :]).tolist() == (codes[:, None] > codes[None, :]).tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(_small, _any))
+def test_order_codes_compare_as_the_strings(items):
+    s = np.array(items, dtype=bytes) if items else np.array([], dtype="S1")
+    _check_order(items, order_codes(s))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(_small, _any))
+def test_distinct_is_numpys_unique(items):
+    s = np.array(items, dtype=bytes) if items else np.array([], dtype="S1")
+    u, inv = distinct(s)
+    want_u, want_inv = np.unique(s, return_inverse=True)
+    assert u.dtype == want_u.dtype and u.tolist() == want_u.tolist()
+    assert inv.tolist() == want_inv.ravel().tolist()
+
+
+def test_packed_keys_are_used_when_they_fit_and_refused_when_not():
+    # 13 symbols and the NUL: 4 bits a byte, 10 bytes: 40 bits
+    k = order_keys(np.array([b"D499-2999", b"D0-1", b"D0-10", b"D0-1\0"]))
+    assert k is not None and k.dtype == np.uint64
+    assert k[1] < k[2] and k[1] == k[3] and k[0] > k[2]  # a prefix first; trailing NUL is padding
+    # 200 distinct bytes need 8 bits: 9 bytes do not fit in 64 bits
+    wide = np.array([bytes(range(i, i + 9)) for i in range(1, 200)])
+    assert order_keys(wide) is None
+    _check_order(wide[:30].tolist(), order_codes(wide[:30]))
+    # an object array (a very long field, readers/trec.py): ranks from the string sort
+    obj = np.array([b"b" * 50_000, b"a", b"b"], dtype=object)
+    assert order_keys(obj) is None
+    assert order_codes(obj).tolist() == [2, 0, 1]
+
+
+def test_sort_pairs_orders_by_both_columns_in_byte_order():
+    qid = np.array([b"2", b"10", b"2", b"10", b"2"])
+    doc = np.array([b"b", b"a", b"a\0", b"a", b"ab"])
+    order, vocab, code = _sort_pairs(qid, doc)
+    assert [(qid[i], doc[i]) for i in order] == [(b"10", b"a"), (b"10", b"a"), (b"2", b"a"), (b"2", b"ab"),
+                                                 (b"2", b"b")]
+    assert order.tolist()[:2] == [1, 3]  # stable
+    assert vocab.tolist() == [b"a", b"ab", b"b"] and code.tolist() == [2, 0, 0, 0, 1]
