@@ -31,6 +31,9 @@ from inexeval.readers import trec as _trec
 from inexeval.trec_eval_opts import TrecEvalExit, atof, atol
 
 _BLANK_LINE = re.compile(rb"(?:^|\n)[ \t\v\f\r]*(?:\n|\Z)")
+#: Bytes that do not make a line non-blank: the blank line's white space above, and the newline.
+_NOT_INK = np.zeros(256, dtype=bool)
+_NOT_INK[list(b" \t\v\f\r\n")] = True
 _SPACE = b" \t\n\v\f\r"
 
 
@@ -95,10 +98,22 @@ def _qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[l
     return out
 
 
+def _has_blank_line(data: bytes) -> bool:
+    """Whether a line of DATA holds nothing but blanks (:data:`_BLANK_LINE`).  Most files start every
+    line with a field, which one look at each line's first byte tells; the others are searched."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    if buf.size:
+        firsts = np.flatnonzero(buf == 0x0A) + 1
+        if firsts.size == 0 or firsts[-1] < buf.size:  # (no line ends with the data)
+            if not _NOT_INK[buf[0]] and not _NOT_INK[buf[firsts]].any():
+                return False
+    return _BLANK_LINE.search(data) is not None
+
+
 def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = False) -> RawQrels:
     """The qrels (``qid iter docno rel``) of DATA, as trec_eval 10.0 reads them (GROUP: keep the
     second field too; LABEL: the reader trec_eval names in "Malformed line")."""
-    if b"#" not in data and not _BLANK_LINE.search(data.rstrip(b"\n") if data.endswith(b"\n") else data):
+    if b"#" not in data and not _has_blank_line(data.rstrip(b"\n") if data.endswith(b"\n") else data):
         try:
             (qid, grp, docno, rel_col), _ = _trec._columns(data, 4, (0, 1, 2, 3), path, "qrels")
             if qid.dtype != object and docno.dtype != object and grp.dtype != object:

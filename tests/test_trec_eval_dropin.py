@@ -475,3 +475,25 @@ def test_number_of_documents_reaches_utility():
     zero, thousand = values(0), values(1000)
     assert zero.keys() == thousand.keys() and len(zero) > 2
     assert all(thousand[t] == zero[t] + 1000 for t in zero)
+
+
+@pytest.mark.parametrize("data", [b"", b"a", b"\n", b" ", b"a\n", b"a\n\n", b"a\nb", b"a\n \nb", b"a\n\t b\n",
+                                  b"\ra b", b"a b\r\nc d", b"a\n\x0b", b"\x00\n", b"a\n\n\nb", b"\x1c\nb"])
+def test_the_blank_line_check_is_the_regular_expression(data):
+    from inexeval.trec_eval_read import _BLANK_LINE, _has_blank_line
+
+    assert _has_blank_line(data) == (_BLANK_LINE.search(data) is not None)
+
+
+def test_the_blank_line_check_is_the_regular_expression_on_random_text():
+    from inexeval.trec_eval_read import _BLANK_LINE, _has_blank_line
+
+    rng = random.Random(7)
+    alphabet = b"ab \t\v\f\r\n\x00\x1c"
+    seen = set()
+    for _ in range(5000):
+        data = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        got = _has_blank_line(data)
+        assert got == (_BLANK_LINE.search(data) is not None), data
+        seen.add(got)
+    assert seen == {True, False}
