@@ -191,8 +191,8 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
     from inexeval.errors import ConfigError
     from inexeval.measures import classic
-    from inexeval.measures.classic_join import topic_table
-    from inexeval.readers.trec import Qrels, TrecRun, _sort_pairs
+    from inexeval.measures.classic_join import join_ordered, topic_table
+    from inexeval.readers.trec import Qrels, _sort_pairs
 
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
     # only the evaluated topics' judgements and results
@@ -203,20 +203,24 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     q = Qrels("qrels", qrels.qid[qrows][order], qrels.docno[qrows][order], qrels.rel[qrows][order],
               np.zeros(qrows.size, dtype=np.int64), vocab, code[order])
     table = topic_table(q, opts.level)
-    rrows = kept[_topic_codes(sel_keys, run.qid[kept]) >= 0]
-    qid, docno, score = run.qid[rrows], run.docno[rrows], run.score[rrows]
+    # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
+    # only the look-up is left (the table's topics are the evaluated ones, SEL_KEYS)
+    tidx = _topic_codes(sel_keys, run.qid[kept])
+    rrows = kept[tidx >= 0]
+    tidx, docno = tidx[tidx >= 0], run.docno[rrows]
     # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
     # then reset as trec_eval resets them, below)
     present = np.zeros(len(evaluated), dtype=bool)
-    codes = _topic_codes(sel_keys, qid)
-    present[codes[codes >= 0]] = True
+    present[tidx] = True
     missing = np.flatnonzero(~present)
     if missing.size:
-        qid = np.concatenate((qid, sel_keys[missing]))
+        tidx = np.concatenate((tidx, missing))
         docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
-        score = np.concatenate((score, np.ones(missing.size)))
-    tr = TrecRun("run", qid, docno, score, np.zeros(qid.size, dtype=np.int64))
-    ranking = make_ranking(tr, table, opts.judged_only)
+        by_topic = np.argsort(tidx, kind="stable")
+        tidx, docno = tidx[by_topic], docno[by_topic]
+    ranking = join_ordered(tidx, docno, table)
+    if opts.judged_only:
+        ranking = drop_unjudged(ranking)
 
     columns: dict[str, Column] = {}
     specs = []
@@ -295,11 +299,16 @@ def make_ranking(run, table, judged_only: bool):
     if not run.qid.size:
         return Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
     ranking, _ = rank_run(run, table)
-    if judged_only:
-        keep = ranking.rel >= 0
-        counts = np.bincount(ranking.topic[keep], minlength=table.size)
-        ranking = Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
-    return ranking
+    return drop_unjudged(ranking) if judged_only else ranking
+
+
+def drop_unjudged(ranking):
+    """``-J``: RANKING without its unjudged documents, the others keeping their order."""
+    from inexeval.measures.classic_base import Ranking
+
+    keep = ranking.rel >= 0
+    counts = np.bincount(ranking.topic[keep], minlength=ranking.table.size)
+    return Ranking(ranking.table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
 
 
 # ------------------------------------------------------------------ printing ----

@@ -27,7 +27,7 @@ from inexeval.readers.bytekeys import byte_matrix, pack, pair_codes, used_width
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
-__all__ = ["topic_table", "rank_run", "RankedRun", "read_ranked_run"]
+__all__ = ["topic_table", "rank_run", "join_ordered", "RankedRun", "read_ranked_run"]
 
 
 def _decode(b: bytes) -> str:
@@ -198,24 +198,8 @@ def rank_run(
     d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
     score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
 
-    # (2) relevance: the (topic, docno) keys among the qrels' (both sorted), or in two steps:
-    # vocabulary position, then (topic, position) among the qrels keys
-    if V and n:
-        if ck is not None:
-            qck = _qrels_keys(table, vkey, db)
-            p = np.searchsorted(qck, ck_s)
-            np.minimum(p, qck.size - 1, out=p)
-            hit = qck[p] == ck_s
-        else:
-            vpos = np.searchsorted(vkey, d_s)
-            hit = vkey[np.minimum(vpos, V - 1)] == d_s
-            rkey = t_s * V + vpos
-            p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
-            hit &= table.qkey[p] == rkey
-        rel = np.where(hit, _judged(table)[p], NOT_JUDGED)
-        del p, hit
-    else:
-        rel = np.full(n, NOT_JUDGED, dtype=np.int64)
+    # (2) relevance: the (topic, docno) keys among the qrels' (both sorted)
+    rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
 
     # (3) trec_eval order: topic ascending, score descending, docno descending
     np.negative(score_s, out=score_s)
@@ -240,6 +224,47 @@ def rank_run(
         counts = np.bincount(t_o, minlength=table.size)
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     return Ranking(table, start, rel), present
+
+
+def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey: np.ndarray | None,
+               ck: np.ndarray | None) -> np.ndarray:
+    """The relevance code of every (topic T, docno key DKEY) row: among the qrels keys with the combined
+    keys CK (``topic·2^db + docno key``, when they fit in 64 bits), or in two steps: vocabulary
+    position, then (topic, position) among the qrels keys.  Faster with sorted rows, right with any."""
+    n = t.size
+    V = vkey.size
+    if not (V and n):
+        return np.full(n, NOT_JUDGED, dtype=np.int64)
+    if ck is not None:
+        qck = _qrels_keys(table, vkey, db)
+        p = np.searchsorted(qck, ck)
+        np.minimum(p, qck.size - 1, out=p)
+        hit = qck[p] == ck
+    else:
+        vpos = np.searchsorted(vkey, dkey)
+        hit = vkey[np.minimum(vpos, V - 1)] == dkey
+        rkey = t * V + vpos
+        p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
+        hit &= table.qkey[p] == rkey
+    return np.where(hit, _judged(table)[p], NOT_JUDGED)
+
+
+def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable) -> Ranking:
+    """The :class:`Ranking` of rows already in trec_eval's order (TIDX, their TABLE topics, ascending;
+    within a topic, rank order) and without a repeated (topic, docno): :func:`rank_run`'s look-up
+    without its sorts (the trec-eval drop-in orders and checks a run itself)."""
+    n = tidx.size
+    if n:
+        vkey, dkey = _doc_keys(table, docno)
+        db = max(int(max(dkey.max(), vkey[-1] if vkey.size else 0)).bit_length(), 1)
+        ck = None
+        if max(int(table.size).bit_length(), 1) + db <= 64:
+            ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
+        rel = _relevance(table, vkey, db, tidx, dkey, ck)
+    else:
+        rel = np.empty(0, dtype=np.int64)
+    counts = np.bincount(tidx, minlength=table.size)
+    return Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), rel)
 
 
 def _judged(table: TopicTable) -> np.ndarray:
