@@ -130,11 +130,15 @@ def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
     return kept, dups
 
 
-def _qrels_dups(qrels: RawQrels, keys: np.ndarray) -> dict[int, bytes]:
-    """Per topic index, the first docno (byte order) judged twice."""
+def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple | None = None) -> dict[int, bytes]:
+    """Per topic index, the first docno (byte order) judged twice (BY_PAIR: the rows' order by topic
+    and docno and their docno codes, :func:`~inexeval.readers.trec._sort_pairs`, if already known)."""
     t = _topic_codes(keys, qrels.qid)
-    dcode = order_codes(qrels.docno)
-    o = np.lexsort((dcode, t))
+    if by_pair is not None:
+        o, dcode = by_pair
+    else:
+        dcode = order_codes(qrels.docno)
+        o = np.lexsort((dcode, t))
     same = np.flatnonzero((t[o][1:] == t[o][:-1]) & (dcode[o][1:] == dcode[o][:-1]))
     out: dict[int, bytes] = {}
     for i in same.tolist():
@@ -170,10 +174,10 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
 
 
 def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
-                   check_qrels: bool = True, ties: str = "descending"):
+                   check_qrels: bool = True, ties: str = "descending", by_pair: tuple | None = None):
     """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows (by topic, in rank
     order) and the stop error (CHECK_QRELS: a docno judged twice stops too; TIES: docno order among
-    equal scores)."""
+    equal scores; BY_PAIR: as :func:`_qrels_dups` takes it)."""
     keys = np.unique(qrels.qid)
     kept, run_dups = _order_run(run, keys, opts.max_per_topic, ties == "ascending")
     run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
@@ -182,7 +186,7 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         d = opts.debug_query.encode("utf-8", "surrogateescape")
         wanted = [t for t in wanted if keys[t] == d]
     prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
-    qdups = _qrels_dups(qrels, keys) if check_qrels else {}
+    qdups = _qrels_dups(qrels, keys, by_pair) if check_qrels else {}
     evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
     return keys, evaluated, kept, stop
 
@@ -194,14 +198,19 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     from inexeval.measures.classic_join import join_ordered, topic_table
     from inexeval.readers.trec import Qrels, _sort_pairs
 
-    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
+    # the qrels by (topic, docno): once for the check of docnos judged twice and for the table
+    order, vocab, code = _sort_pairs(qrels.qid, qrels.docno)
+    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code))
     # only the evaluated topics' judgements and results
     sel_keys = keys[evaluated] if evaluated else keys[:0]
-    qt = _topic_codes(sel_keys, qrels.qid)
-    qrows = np.flatnonzero(qt >= 0)
-    order, vocab, code = _sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
-    q = Qrels("qrels", qrels.qid[qrows][order], qrels.docno[qrows][order], qrels.rel[qrows][order],
-              np.zeros(qrows.size, dtype=np.int64), vocab, code[order])
+    if len(evaluated) < keys.size:  # (-D, or a stop): the table of those topics only
+        qrows = np.flatnonzero(_topic_codes(sel_keys, qrels.qid) >= 0)
+        sub, vocab, code = _sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
+        order, code = qrows[sub], code[sub]
+    else:
+        code = code[order]
+    q = Qrels("qrels", qrels.qid[order], qrels.docno[order], qrels.rel[order],
+              np.zeros(order.size, dtype=np.int64), vocab, code)
     table = topic_table(q, opts.level)
     # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
     # only the look-up is left (the table's topics are the evaluated ones, SEL_KEYS)
