@@ -14,7 +14,7 @@ import numpy as np
 from inexeval.errors import InputError
 from inexeval.model import E_TOO_SMALL, Judgement, TopicAssessment
 from inexeval.numeric import TOLERANCE
-from inexeval.paths import ancestors_or_self, parent
+from inexeval.paths import ancestors_or_self
 
 def quantise(name: str, j: Judgement) -> float:
     """quant(e, s) with s = rsize / size (docs/measures.md §4.1; seed 000 eq. 1–3).
@@ -97,7 +97,8 @@ class TopicElements:
             prefix = number.to_bytes(width, "big")
             local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
             for p, i in local.items():
-                a = parent(p)
+                cut = p.rfind("/")  # (paths.parent, inlined: once per assessed element)
+                a = p[:cut] if cut > 0 else None
                 up[i] = j = local.get(a, -1)
                 if j < 0 and a is not None:  # a gap in the listing: look further up, noting it
                     gaps.append(i)

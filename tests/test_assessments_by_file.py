@@ -73,3 +73,39 @@ def test_unusual_layouts_are_left_to_the_event_reader(tmp_path):
         _read_by_file(p.read_bytes(), _header(p), True)
     got = load_assessments([InputFile(p, tmp_path)], require_exhaustivity=True)
     assert _topic(got.topics["7"]) == [("f", 4, [], [("/a[1]", 1, 1, 1, 4)])]
+
+
+@pytest.mark.parametrize("data, may", [
+    (b'<a><e E="1"/></a>', True),
+    (b'<a><e\tE="1"/></a>', True),
+    (b'<a><e\nE ="1"/></a>', True),
+    (b'<a><e\r\nE= "1"/></a>', True),
+    (b'<a><e exhaustiveness="1"/></a>', True),
+    ('<a><e E="1"/></a>'.encode("utf-16-le"), True),  # NUL bytes: not ASCII-compatible, not examined
+    (b"\x4c\x81\x4e", True),  # does not start with '<' (EBCDIC, say)
+    (b'<a>' + b'xE' * 1001 + b'</a>', True),  # too many capitals to look at: assumed
+    (b'\xef\xbb\xbf <a><e exhaustivity="1" path="/TEXT[1]"/>TITLE E</a>', True),  # white space, then E
+    (b'\xef\xbb\xbf <a><e exhaustivity="1" path="/TEXT[1]"/>TITLE</a>', False),
+    (b'<?xml version="1.0"?>\n<a><e exhaustivity="2" size="1" rsize="1"/></a>', False),
+])
+def test_which_files_may_hold_an_exhaustivity_synonym(data, may):
+    from inexeval.readers.assessments import _may_have_synonyms
+
+    assert _may_have_synonyms(data) is may
+
+
+def test_a_synonym_after_any_white_space_is_read(tmp_path):
+    """The fast reader skips looking for E and exhaustiveness only in files without them: one after
+    a newline, a tab or a carriage return is still read (and disagreement still reported)."""
+    body = ('<file name="f">\n<element path="/a[1]" size="9" rsize="9"\nE="2"/>\n'
+            '<element path="/a[1]/b[1]" size="5" rsize="5"\texhaustiveness="?"/>\n'
+            '<element path="/a[1]/b[2]" size="4" rsize="1"\rE="1"/>\n</file>\n</assessments>\n')
+    p = tmp_path / "pool-1.xml"
+    p.write_text(HEAD + body)
+    got = load_assessments([InputFile(p, tmp_path)], require_exhaustivity=True)
+    assert [(j.path, j.e) for j in got.topics["7"].files["f"].elements.values()] == [
+        ("/a[1]", 2), ("/a[1]/b[1]", -1), ("/a[1]/b[2]", 1)]
+    p.write_text(HEAD + '<file name="f"><element path="/a[1]" size="9" rsize="9" exhaustivity="2"\n'
+                        'E="1"/></file>\n</assessments>\n')
+    with pytest.raises(InputError, match="exhaustivity and E disagree"):
+        load_assessments([InputFile(p, tmp_path)], require_exhaustivity=True)

@@ -43,7 +43,7 @@ from inexeval.aggregate import natural_key
 from inexeval.config import InputFile
 from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
-from inexeval.paths import normalise_file_id, normalise_path, parent
+from inexeval.paths import normalise_file_id, normalise_path
 from inexeval.readers import STDIN, refuse_entity_declarations, release, safe_iterparse, whole_input
 
 __all__ = ["ASSESSMENT_NAMES", "PoolHeader", "RawPassage", "load_assessments", "read_header", "read_passages",
@@ -356,6 +356,7 @@ def _read_by_file(data: bytes, h: PoolHeader, require_exhaustivity: bool) -> Top
     outside every ``<file>``."""
     source = h.source
     ta = TopicAssessment(topic=h.topic, pool=h.pool, query_type=h.query_type, source=source)
+    synonyms = _may_have_synonyms(data)
     for _event, elem in safe_iterparse(io.BytesIO(data), source, events=("end",), tag=("file", _ROOT)):
         par = elem.getparent()
         if elem.tag == _ROOT:
@@ -373,7 +374,7 @@ def _read_by_file(data: bytes, h: PoolHeader, require_exhaustivity: bool) -> Top
         elements, beps = current.elements, current.beps
         for rec in elem.iter(_RECORDS):
             if rec.tag == "element":
-                j = _judgement_fast(rec, source, require_exhaustivity)
+                j = _judgement_fast(rec, source, require_exhaustivity, synonyms)
                 if j.path in elements:
                     raise _Unusual  # a duplicate: the event reader reports it
                 elements[j.path] = j
@@ -466,20 +467,49 @@ def _judgement(elem, source: str, line: int, require_exhaustivity: bool) -> Judg
     return Judgement(path, e, size, rsize, line)
 
 
-def _judgement_fast(elem, source: str, require_exhaustivity: bool) -> Judgement:
+def _may_have_synonyms(data: bytes) -> bool:
+    """False only when no element of DATA can have an ``E`` or ``exhaustiveness`` attribute: the
+    text is in an ASCII-compatible encoding (it starts with ``<``, after white space or a UTF-8
+    byte order mark, and holds no NUL, which UTF-16 and UTF-32 text would) and neither name
+    follows white space in it (an attribute name is never written with a character reference)."""
+    head = data[:256]
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    if head.lstrip()[:1] != b"<" or b"\0" in data:
+        return True
+    if b"exhaustiveness" in data:
+        return True
+    at = data.find(b"E")  # (a capital E is rare in assessments: each one's previous byte is looked at)
+    for _ in range(1000):
+        if at < 0:
+            return False
+        if data[at - 1:at] in (b" ", b"\t", b"\n", b"\r"):
+            return True
+        at = data.find(b"E", at + 1)
+    return True
+
+
+def _judgement_fast(elem, source: str, require_exhaustivity: bool, synonyms: bool = True) -> Judgement:
     """:func:`_judgement` for the usual attributes (plain digits, one exhaustivity attribute with
-    a bare code); anything else goes through :func:`_judgement` itself."""
+    a bare code); anything else goes through :func:`_judgement` itself.  SYNONYMS False: the file
+    has no ``E`` or ``exhaustiveness`` attribute (:func:`_may_have_synonyms`), which need not be
+    looked for then."""
     get = elem.get
     size, rsize = get("size"), get("rsize")
     e = get("exhaustivity")
     if (size is not None and rsize is not None and size.isdigit() and rsize.isdigit() and size.isascii()
             and rsize.isascii() and len(size) <= 15 and len(rsize) <= 15  # < MAX_COUNT
-            and get("E") is None and get("exhaustiveness") is None):
+            and (not synonyms or (get("E") is None and get("exhaustiveness") is None))):
         n, r = int(size), int(rsize)
         code = _E_VALUES.get(e) if e is not None else None
         if r <= n and (n > 0 or r == 0) and (code is not None or (e is None and not require_exhaustivity)):
             line = elem.sourceline
-            return Judgement(_path(elem, source, line), code, n, r, line)
+            raw = get("path")
+            if raw is not None:
+                try:
+                    return Judgement(normalise_path(raw), code, n, r, line)
+                except InvalidPath:
+                    pass  # the message comes from _judgement
     return _judgement(elem, source, elem.sourceline, require_exhaustivity)
 
 
@@ -528,8 +558,8 @@ def _warn_inconsistent(ta: TopicAssessment, source: str, warnings: list[str]) ->
     for fa in ta.files.values():
         elements = fa.elements
         for path, j in elements.items():
-            up = parent(path)
-            pj = elements.get(up) if up is not None else None
+            cut = path.rfind("/")  # (paths.parent, inlined: once per assessed element)
+            pj = elements.get(path[:cut]) if cut > 0 else None
             if pj is None:
                 continue
             bad = j.size > pj.size or j.rsize > pj.rsize
