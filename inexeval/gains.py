@@ -160,20 +160,20 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     values = np.where(full, (1.0 - alpha) * qn[li], qn[li])
     partial = np.flatnonzero(~full & (below[li] < listed))
     if partial.size:
-        q, size, children = index.q, el.size, el.children
+        q, size = index.q, el.size
+        child_start, child_ids = el._child_index  # (el.children, inlined: the hot loop of Focussed)
 
-        def rv(i: int, r: int) -> float:  # no ancestor of i retrieved before rank r
-            if first_l[i] < r:
-                return (1.0 - alpha) * q[i]
-            if not below_l[i] < r:
-                return q[i]
-            return _rv_partial(i, r)
-
-        def _rv_partial(i: int, r: int) -> float:
+        def _rv_partial(i: int, r: int) -> float:  # i partially seen, no ancestor retrieved before rank r
             inner = 0.0
             if size[i] > 0:
-                for c in children(i):
-                    inner += rv(c, r) * size[c]
+                for c in child_ids[child_start[i]:child_start[i + 1]]:
+                    if first_l[c] < r:  # fully seen
+                        v = (1.0 - alpha) * q[c]
+                    elif not below_l[c] < r:  # not seen
+                        v = q[c]
+                    else:
+                        v = _rv_partial(c, r)
+                    inner += v * size[c]
                 inner /= size[i]
             return alpha * inner + (1.0 - alpha) * q[i]
 
@@ -188,7 +188,15 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     charged = np.flatnonzero((values > 0) & (ideal_at != -1))
     credited = []
     for value, ideal in zip(values[charged].tolist(), ideal_at[charged].tolist()):
-        credited.append(_charge(value, ideal, budget, q, below_start, below_ids))
+        if ideal >= 0:  # inside an ideal element: _charge's first case, inlined (most charges)
+            left = budget.get(ideal)
+            if left is None:
+                left = q[ideal]
+            value = max(0.0, min(value, left))
+            budget[ideal] = left - value
+            credited.append(value)
+        else:
+            credited.append(_charge(value, ideal, budget, q, below_start, below_ids))
     xg[listed[charged]] = credited
     return xg
 

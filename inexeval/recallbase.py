@@ -166,12 +166,19 @@ class TopicElements:
         """Element ids of a ranking of ``(file, path)`` pairs, -1 for results that are not listed."""
         if len(ranking) == 0 or len(self._sorted) == 0:
             return np.full(len(ranking), -1, dtype=np.int64)
-        number, width = self._number, self._width
+        prefix = self._prefixes
         # a file the topic does not list gives b"", which no key equals (paths are never empty)
-        wanted = np.array([number[f].to_bytes(width, "big") + _path_bytes(p) if f in number else b""
+        wanted = np.array([pre + p.encode("utf-8", "surrogatepass") if (pre := prefix.get(f)) is not None else b""
                            for f, p in ranking], dtype=bytes)
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
         return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
+
+    @cached_property
+    def _prefixes(self) -> dict[str, bytes]:
+        """File id -> the first bytes of its elements' keys (its number), built on first use by
+        :meth:`ids` (in each worker: a few hundred small entries a topic)."""
+        w = self._width
+        return {f: n.to_bytes(w, "big") for f, n in self._number.items()}
 
     def key(self, i: int) -> tuple[str, str]:
         """The ``(file, path)`` of element i."""
