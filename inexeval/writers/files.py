@@ -97,11 +97,10 @@ def atomic_write(path: Path, text: str | bytes) -> None:
 
 
 def run_file_text(result: RunResult) -> str:
-    topics = sorted(result.per_topic, key=natural_key)
+    rows = [(cell(t), result.per_topic[t]) for t in sorted(result.per_topic, key=natural_key)]
     lines = []
     for m in result.measures:
-        for t in topics:
-            lines.append(f"{m}\t{cell(t)}\t{fmt(result.per_topic[t].get(m))}")
+        lines.extend([f"{m}\t{c}\t{fmt(values.get(m))}" for c, values in rows])
         lines.append(f"{m}\tall\t{fmt(result.average.get(m))}")
     return "\n".join(lines) + "\n"
 
