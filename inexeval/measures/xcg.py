@@ -7,6 +7,7 @@ length L, gains >= 0) and xI sorted in decreasing order with every entry > 0.
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -195,14 +196,21 @@ def _nxcg_scalars(p: Params) -> list[str]:
     return [f"nxCG@{k}" for k in p.dcv] + [f"MAnxCG@{k}" for k in p.dcv]
 
 
+@functools.lru_cache(maxsize=16)
+def _nxcg_plan(dcv: tuple[int, ...], max_results: int | None) -> tuple[np.ndarray, list[str], list[str]]:
+    """The ranks at which nxCG is computed and the output names, once per parameters (not per topic)."""
+    ranks = sorted(set(dcv) | {int(r) for r in curve_ranks(max_results)})
+    return np.array(ranks), [f"nxCG@{k}" for k in ranks], [f"MAnxCG@{k}" for k in dcv]
+
+
 def _nxcg(t: TopicInput) -> dict[str, float] | None:
     xg, xi = gains(t)
     if len(xi) == 0:
         return None
     p = t.params
-    ranks = np.array(sorted(set(p.dcv) | set(_curve_ranks(p))))
-    out = dict(zip((f"nxCG@{k}" for k in ranks), nxcg(xg, xi, ranks).tolist()))
-    out.update(zip((f"MAnxCG@{k}" for k in p.dcv), manxcg(xg, xi, p.dcv).tolist()))
+    ranks, names, ma_names = _nxcg_plan(tuple(p.dcv), p.max_results)
+    out = dict(zip(names, nxcg(xg, xi, ranks).tolist()))
+    out.update(zip(ma_names, manxcg(xg, xi, p.dcv).tolist()))
     return out
 
 
@@ -223,8 +231,11 @@ def _epgr(t: TopicInput) -> dict[str, float] | None:
     _, gr, ep = natural_points(xg, xi)
     curve = ep_gr_curve(gr, ep)
     out = {"MAep": maep(ep, len(xi)), "iMAep": float(curve.mean())}
-    out.update(zip((f"ep@{x}" for x in CURVE_LABELS), curve.tolist()))
+    out.update(zip(_EP_NAMES, curve.tolist()))
     return out
+
+
+_EP_NAMES = tuple(f"ep@{x}" for x in CURVE_LABELS)
 
 
 def _qr(t: TopicInput) -> dict[str, float] | None:
