@@ -1,3 +1,3 @@
-from inexeval.cli import main
+from inexeval.launch import main
 
 main()

@@ -14,7 +14,8 @@ import click
 
 from inexeval import __version__
 from inexeval.api import FORMATS, EvalOptions, metrics_text, run_evaluation
-from inexeval.errors import InexevalError, Interrupted
+from inexeval.errors import InexevalError
+from inexeval.interrupts import signals_end_the_command
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
 EPILOG = """\b
@@ -80,10 +81,6 @@ def refuse(ctx: click.Context, message: str) -> None:
     raise click.UsageError(message, ctx)
 
 
-def _terminated(signum, frame):
-    raise Interrupted(signum)
-
-
 class _Group(_Once, click.Group):
     """A group whose own options run the evaluation when no subcommand is given."""
 
@@ -91,28 +88,10 @@ class _Group(_Once, click.Group):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
 
     def invoke(self, ctx):
-        """Every command: SIGTERM and SIGHUP (a closed terminal) handled as Ctrl-C, and each ends
-        it with one line and 128 + the signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)
-        instead of a traceback and click's "Aborted!" (status 1); a file-size limit fails the
-        write (an error) instead of killing."""
-        handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGHUP", _terminated),
-                                                                 ("SIGXFSZ", signal.SIG_IGN)) if hasattr(signal, name)}
-        before = {}
-        with contextlib.suppress(ValueError):  # not the main thread: leave the signals alone
-            before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
-        try:
+        """Every command ends on a signal as :mod:`inexeval.interrupts` says, not with a traceback
+        and click's "Aborted!" (status 1)."""
+        with signals_end_the_command(bool(ctx.params.get("debug")), say=lambda m: click.echo(m, err=True)):
             return super().invoke(ctx)
-        except KeyboardInterrupt as e:
-            if ctx.params.get("debug"):
-                traceback.print_exc()
-            signum = getattr(e, "signum", signal.SIGINT)
-            with contextlib.suppress(OSError, ValueError):
-                click.echo("inexeval: interrupted" if signum == signal.SIGINT else
-                           f"inexeval: terminated ({signal.Signals(signum).name})", err=True)
-            sys.exit(128 + signum)
-        finally:
-            for sig, how in before.items():  # (when called in-process, e.g. by tests)
-                signal.signal(sig, how)
 
 
 @click.group(cls=_Group, invoke_without_command=True, epilog=EPILOG,

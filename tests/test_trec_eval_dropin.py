@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import random
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -497,3 +500,59 @@ def test_the_blank_line_check_is_the_regular_expression_on_random_text():
         assert got == (_BLANK_LINE.search(data) is not None), data
         seen.add(got)
     assert seen == {True, False}
+
+
+# ------------------------------------------------------------------ the command's own entry ----
+
+
+def _entry(args: list[str], **kw) -> subprocess.Popen:
+    """``python -m inexeval trec-eval ARGS`` (the direct entry, inexeval/launch.py)."""
+    return subprocess.Popen([sys.executable, "-m", "inexeval", "trec-eval", *args], **kw)
+
+
+def test_the_drop_in_does_not_load_the_click_command_line(files):
+    """``inexeval trec-eval`` is run once per run file: it skips click (about 25 ms a call)."""
+    q, r = files()
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: sys.stderr.write('click loaded: %s' % ('click' in sys.modules)))\n"
+            "sys.argv = ['inexeval', 'trec-eval', '-q', sys.argv[1], sys.argv[2]]\n"
+            "import runpy\nrunpy.run_module('inexeval', run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(q), str(r)], capture_output=True)
+    assert proc.returncode == 0 and proc.stdout == run(["-q", q, r])[1]
+    assert proc.stderr.decode().endswith("click loaded: False")
+    # every other command still goes through click
+    proc = subprocess.run([sys.executable, "-c", code.replace("'trec-eval', '-q', sys.argv[1], sys.argv[2]",
+                                                              "'metrics'"), "x", "y"], capture_output=True)
+    assert proc.returncode == 0 and proc.stderr.decode().endswith("click loaded: True")
+
+
+def test_a_reader_gone_ends_the_drop_in_with_status_1_and_no_traceback(files):
+    """Output to a pipe nobody reads (``| head`` done): status 1, nothing on standard error, as the
+    click command line did (its EPIPE handling)."""
+    q, r = files()
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = _entry(["-q", str(q), str(r)], stdout=write_end, stderr=subprocess.PIPE)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        os.close(write_end)
+    assert (proc.returncode, err) == (1, b"")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sig, status, line", [(signal.SIGTERM, 143, "inexeval: terminated (SIGTERM)"),
+                                               (signal.SIGINT, 130, "inexeval: interrupted")])
+def test_a_signal_ends_the_drop_in_as_every_command(files, sig, status, line):
+    """Waiting for its run on standard input, the drop-in is stopped: one line, 128 + the signal."""
+    q, _ = files()
+    proc = _entry([str(q), "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(1.0)  # started and reading standard input (the qrels are read first)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == status
+    assert err.decode().strip() == line and out == b""

@@ -1,0 +1,52 @@
+"""How a command ends on a signal (docs/formats.md §9.3): SIGTERM and SIGHUP (a closed terminal) are
+handled as Ctrl-C, and each ends the command with one line on standard error and the status
+128 + the signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP) instead of a traceback; a
+file-size limit (SIGXFSZ) fails the write, an error, instead of killing the process.
+
+Shared by the click command line (:mod:`inexeval.cli`) and the ``trec-eval`` drop-in's direct
+entry (:mod:`inexeval.launch`); loads nothing heavy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+
+from inexeval.errors import Interrupted
+
+
+def _terminated(signum, frame):
+    raise Interrupted(signum)
+
+
+def _to_stderr(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def signals_end_the_command(debug: bool = False, say: Callable[[str], None] = _to_stderr) -> Iterator[None]:
+    """Run the body with the handlers above; on an interruption SAY the line (DEBUG: after the
+    traceback) and exit.  The previous handlers are put back (a command run in-process, by tests);
+    outside the main thread the signals are left alone."""
+    handled = {getattr(signal, name): how for name, how in (("SIGTERM", _terminated), ("SIGHUP", _terminated),
+                                                             ("SIGXFSZ", signal.SIG_IGN)) if hasattr(signal, name)}
+    before = {}
+    with contextlib.suppress(ValueError):  # not the main thread
+        before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        if debug:
+            traceback.print_exc()
+        signum = getattr(e, "signum", signal.SIGINT)
+        with contextlib.suppress(OSError, ValueError):
+            say("inexeval: interrupted" if signum == signal.SIGINT else
+                f"inexeval: terminated ({signal.Signals(signum).name})")
+        sys.exit(128 + signum)
+    finally:
+        for sig, how in before.items():
+            signal.signal(sig, how)
