@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import contextlib
-import signal
 import sys
 import traceback
 

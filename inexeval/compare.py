@@ -20,7 +20,7 @@ from inexeval import analysis
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
-from inexeval.names import cell, text_columns
+from inexeval.names import cell
 from inexeval.writers.files import atomic_write, fmt
 
 

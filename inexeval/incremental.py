@@ -32,7 +32,6 @@ replacement sets its ctime (which no program can set back) to a later time.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os

@@ -58,6 +58,7 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
 # sort and look-up is numeric.  Otherwise the key is the rank of the docno among the distinct docnos
 # of qrels and run (one string sort).
 
+
 def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
     if table.vocab.dtype == object or docno.dtype == object:  # a very long docno (readers/trec.py)

@@ -96,7 +96,7 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_iterparse, safe_pullparse,
+from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_pullparse,
                               stdin_bytes, wide_encoding)
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name  # noqa: F401 (their old home)
 from inexeval.readers.units import ELEMENT, Unit, unit_named
