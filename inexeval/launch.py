@@ -1,34 +1,38 @@
 """The ``inexeval`` command's entry (``python -m inexeval`` and the installed script).
 
-``inexeval trec-eval ...`` goes straight to the drop-in (:mod:`inexeval.trec_eval_cli`): it is run
-once per run file, in loops, as trec_eval is, so it does not load the click command line (about
-25 ms a call; docs/trec-eval.md).  Everything else goes through :mod:`inexeval.cli`.  The drop-in
-ends on a signal as every command does (:mod:`inexeval.interrupts`), and a reader that stops
-reading its output (``| head``) ends it with status 1, as the click command line did.
+The two drop-ins, ``inexeval trec-eval ...`` (:mod:`inexeval.trec_eval_cli`) and ``inexeval
+inex-eval ...`` (:mod:`inexeval.inex_eval`), go straight to their module: each is run once per run
+file, in loops, as the tool it replaces is, so it does not load the click command line (about
+25 ms a call; docs/trec-eval.md §8).  Everything else goes through :mod:`inexeval.cli`.  A
+drop-in ends on a signal as every command does (:mod:`inexeval.interrupts`), and a reader that
+stops reading its output (``| head``) ends it with status 1, as the click command line did.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+
+#: The drop-ins: subcommand -> the module whose ``run_cli(argv)`` runs it.
+DROP_INS = {"trec-eval": "inexeval.trec_eval_cli", "inex-eval": "inexeval.inex_eval"}
 
 
 def main() -> None:
     argv = sys.argv[1:]
-    if argv[:1] == ["trec-eval"]:
-        sys.exit(trec_eval(argv[1:]))
+    if argv[:1] and argv[0] in DROP_INS:
+        sys.exit(drop_in(argv[0], argv[1:]))
     from inexeval.cli import main as cli
 
     cli()
 
 
-def trec_eval(argv: list[str]) -> int:
-    """``inexeval trec-eval ARGV``: the drop-in's exit status."""
+def drop_in(name: str, argv: list[str]) -> int:
+    """``inexeval NAME ARGV`` for a drop-in NAME: its exit status."""
     from inexeval.interrupts import signals_end_the_command
 
     with signals_end_the_command():
-        from inexeval.trec_eval_cli import run_cli  # (Ctrl-C while numpy loads ends as any other)
-
+        run_cli = importlib.import_module(DROP_INS[name]).run_cli  # (Ctrl-C while numpy loads: as any other)
         try:
             return run_cli(argv)
         except BrokenPipeError:
