@@ -319,6 +319,16 @@ class _PerTask:
 PER_TASK = _PerTask()
 
 
+def value_as_written(value: object) -> str:
+    """A key's value (a default, say) as written in a config file: items joined by ``, ``, floats
+    in their shortest form (``inexeval init``'s starter configs and docs/config.md)."""
+    if isinstance(value, (tuple, list)):
+        return ", ".join(value_as_written(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Computed:
     """A default computed from the base directory (the config file's, or a dict's ``base``)."""

@@ -63,19 +63,10 @@ def sample_config(task: Task, root: Path | None = None) -> Path | None:
     return None
 
 
-def _value(value: object) -> str:
-    """A default as written in a config."""
-    if isinstance(value, (tuple, list)):
-        return ", ".join(_value(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
 def _default(key, task: Task, base: Path) -> tuple[str, str]:
     """KEY's default for TASK (a :class:`inexeval.config.Key`): (the value as written in a config, ""
     when unset; the words of the comment)."""
-    from inexeval.config import PER_TASK, Computed
+    from inexeval.config import PER_TASK, Computed, value_as_written
 
     if isinstance(key.default, Computed):
         value = key.default.make(base)
@@ -85,7 +76,7 @@ def _default(key, task: Task, base: Path) -> tuple[str, str]:
     if value is None or value == ():
         return "", key.unset
     per_task = f" for {task.name}" if key.default is PER_TASK else ""
-    return _value(value), f"`{_value(value)}`{per_task}"
+    return value_as_written(value), f"`{value_as_written(value)}`{per_task}"
 
 
 def _placeholder(key, task: Task) -> str:

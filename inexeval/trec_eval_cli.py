@@ -130,15 +130,11 @@ def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
     return kept, dups
 
 
-def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple | None = None) -> dict[int, bytes]:
-    """Per topic index, the first docno (byte order) judged twice (BY_PAIR: the rows' order by topic
-    and docno and their docno codes, :func:`~inexeval.readers.trec._sort_pairs`, if already known)."""
+def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple[np.ndarray, np.ndarray]) -> dict[int, bytes]:
+    """Per topic index, the first docno (byte order) judged twice; BY_PAIR: the rows' order by topic
+    and docno and their docno codes (:func:`~inexeval.readers.trec._sort_pairs`)."""
     t = _topic_codes(keys, qrels.qid)
-    if by_pair is not None:
-        o, dcode = by_pair
-    else:
-        dcode = order_codes(qrels.docno)
-        o = np.lexsort((dcode, t))
+    o, dcode = by_pair
     same = np.flatnonzero((t[o][1:] == t[o][:-1]) & (dcode[o][1:] == dcode[o][:-1]))
     out: dict[int, bytes] = {}
     for i in same.tolist():
@@ -174,10 +170,10 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
 
 
 def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
-                   check_qrels: bool = True, ties: str = "descending", by_pair: tuple | None = None):
+                   ties: str = "descending", by_pair: tuple[np.ndarray, np.ndarray] | None = None):
     """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows (by topic, in rank
-    order) and the stop error (CHECK_QRELS: a docno judged twice stops too; TIES: docno order among
-    equal scores; BY_PAIR: as :func:`_qrels_dups` takes it)."""
+    order) and the stop error (TIES: docno order among equal scores; BY_PAIR, the qrels sorted as
+    :func:`_qrels_dups` takes them: a docno judged twice stops too)."""
     keys = np.unique(qrels.qid)
     kept, run_dups = _order_run(run, keys, opts.max_per_topic, ties == "ascending")
     run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
@@ -186,7 +182,7 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         d = opts.debug_query.encode("utf-8", "surrogateescape")
         wanted = [t for t in wanted if keys[t] == d]
     prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
-    qdups = _qrels_dups(qrels, keys, by_pair) if check_qrels else {}
+    qdups = _qrels_dups(qrels, keys, by_pair) if by_pair is not None else {}
     evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
     return keys, evaluated, kept, stop
 

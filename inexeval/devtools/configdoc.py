@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from inexeval.config import PER_TASK, SCHEMA, Computed, Key
+from inexeval.config import PER_TASK, SCHEMA, Computed, Key, value_as_written
 from inexeval.tasks import TASKS
 
 COMMAND = "python -m inexeval.devtools.configdoc > docs/config.md"
@@ -115,20 +115,11 @@ instead of a file and line.
 """
 
 
-def _value(value: object) -> str:
-    """A default value as written in a configuration."""
-    if isinstance(value, (tuple, list)):
-        return ", ".join(_value(item) for item in value)
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
 def _default_text(key: Key, value: object) -> str:
     """VALUE (a default of KEY) for the docs: in backticks, or the key's words for "unset"."""
     if value is None or value == ():
         return key.unset
-    return f"`{_value(value)}`"
+    return f"`{value_as_written(value)}`"
 
 
 def _default_lines(key: Key) -> list[tuple[str, str]]:

@@ -46,7 +46,7 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
     """The qrels_jg measures of SELECTED on the topics trec_eval evaluates."""
     from inexeval.trec_eval_cli import Column, Evaluation, _topic_codes, make_ranking, prepare_topics
 
-    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, check_qrels=False)
+    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
     sel = keys[evaluated] if evaluated else keys[:0]
     qt = _topic_codes(sel, qrels.qid)
     rows = np.flatnonzero(qt >= 0)

@@ -327,7 +327,7 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
 
     # trec_eval orders a topic's results by score, ties by docno ascending here (its form_prefs_counts)
     q = RawQrels(prefs.qid, prefs.docno, np.zeros(prefs.qid.size, dtype=np.int64))
-    keys, evaluated, kept, stop = prepare_topics(q, run, opts, selected, check_qrels=False, ties="ascending")
+    keys, evaluated, kept, stop = prepare_topics(q, run, opts, selected, ties="ascending")
     labels = [s.measure.name for s in selected if s.measure.kind != "special"]
     columns = {lab: Column(lab, [], integer=lab in COUNTS, aggregate="sum" if lab in COUNTS else "mean")
                for lab in labels}
