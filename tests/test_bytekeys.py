@@ -69,3 +69,50 @@ def test_sort_pairs_orders_by_both_columns_in_byte_order():
                                                  (b"2", b"b")]
     assert order.tolist()[:2] == [1, 3]  # stable
     assert vocab.tolist() == [b"a", b"ab", b"b"] and code.tolist() == [2, 0, 0, 0, 1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.one_of(_small, _any))
+def test_keys_from_a_sampled_alphabet_are_checked_and_widened(items):
+    """With one row at each end as the sample, a byte met only in between must still get its place."""
+    from unittest import mock
+
+    from inexeval.readers import bytekeys
+
+    s = np.array(items, dtype=bytes) if items else np.array([], dtype="S1")
+    with mock.patch.object(bytekeys, "SAMPLE_ROWS", 1):
+        _check_order(items, order_codes(s))
+        u, inv = distinct(s)
+    want_u, want_inv = np.unique(s, return_inverse=True)
+    assert u.tolist() == want_u.tolist() and inv.tolist() == want_inv.ravel().tolist()
+
+
+def test_a_byte_only_in_the_middle_of_a_long_column():
+    # 10,000 docnos of 10 bytes: the sample (2 x 2,048 rows) never sees 'Z', 'A' or '!'
+    docs = [b"D%09d" % i for i in range(10_000)]
+    docs[5_000], docs[5_001], docs[5_002] = b"DZ00000000", b"DA00000000", b"D!00000000"
+    s = np.array(docs)
+    k = order_keys(s)
+    assert k is not None
+    assert (np.argsort(k, kind="stable") == np.argsort(s, kind="stable")).all()
+    assert len(set(k.tolist())) == len(docs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=16), max_size=40))
+def test_dense_rank_is_the_index_among_the_distinct_values(xs):
+    from inexeval.readers.bytekeys import dense_rank
+
+    x = np.array(xs, dtype=np.float64)
+    r, n = dense_rank(x)
+    u, inv = np.unique(x, return_inverse=True)
+    assert n == u.size and r.dtype == np.int64 and r.tolist() == inv.ravel().tolist()
+
+
+def test_short_keys_are_the_bytes_big_endian():
+    from inexeval.readers.bytekeys import byte_matrix, short_keys
+
+    s = np.array([b"", b"a", b"a\0b", b"ab", b"\xff" * 8])
+    k = short_keys(byte_matrix(s), 8)
+    assert k.tolist() == [0, 0x61 << 56, (0x61 << 56) | (0x62 << 40), (0x61 << 56) | (0x62 << 48), 2**64 - 1]
+    assert order_keys(s).tolist() == k.tolist()  # up to 8 bytes, order_keys is short_keys

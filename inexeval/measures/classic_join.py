@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
-from inexeval.readers.bytekeys import byte_matrix, pack, pair_codes, used_width
+from inexeval.readers.bytekeys import alphabet, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
@@ -36,7 +36,7 @@ def _decode(b: bytes) -> str:
 
 def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
     """Per-topic facts of QRELS (rows already sorted by qid, docno)."""
-    keys, first = np.unique(qrels.qid, return_index=True)
+    keys, first = _blocks(qrels.qid)
     qstart = np.append(first, qrels.qid.size).astype(np.int64)
     topic = np.repeat(np.arange(keys.size), np.diff(qstart))
     rel = qrels.rel
@@ -51,6 +51,17 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
                       vocab, qkey)
 
 
+def _blocks(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(qid, return_index=True)`` for ids already sorted: the first row of every block of
+    equal ids (a check of the order falls back to the sort)."""
+    first = np.flatnonzero(qid[1:] != qid[:-1]) + 1 if qid.size else np.empty(0, dtype=np.int64)
+    first = np.concatenate(([0], first)).astype(np.int64) if qid.size else first
+    keys = qid[first]
+    if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
+        return np.unique(qid, return_index=True)
+    return keys, first
+
+
 # --- docnos as integers ------------------------------------------------------------------------
 #
 # The run's docnos and the qrels vocabulary get uint64 keys that order exactly as the byte strings
@@ -60,33 +71,39 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
 
 
 def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes."""
+    """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes:
+    the bytes themselves up to 8, else packed with an alphabet guessed from samples of both and
+    widened to all their bytes when a packing finds one missing."""
     if table.vocab.dtype == object or docno.dtype == object:  # a very long docno (readers/trec.py)
         return _union_ranks(table.vocab, docno)
     c = table.cache
     if "vocab_bytes" not in c:
         vb = byte_matrix(table.vocab)
-        present = np.zeros(256, dtype=bool)
-        present[vb.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
-        c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, used_width(vb), present
-    vb, alphabet = c["vocab_bytes"], c["alphabet"]
+        c["vocab_bytes"], c["vocab_width"], c["alphabet"] = vb, used_width(vb), alphabet(vb, sample=True)
+    vb = c["vocab_bytes"]
     rb = byte_matrix(docno)
     width = max(c["vocab_width"], used_width(rb), 1)
+    if width <= 8:
+        if c.get("vocab_key_id") != "short":
+            c["vocab_key"], c["vocab_key_id"] = short_keys(vb, width), "short"
+        return c["vocab_key"], short_keys(rb, width)
     width += width % 2
-    for attempt in range(2):
-        pairs, bits = pair_codes(alphabet)
+    letters = c["alphabet"] | alphabet(rb, sample=True)
+    for _ in range(3):  # (each retry adds every byte of the matrix found incomplete)
+        pairs, bits = pair_codes(letters)
         if width * bits > 64:
             break
+        ck = (letters.tobytes(), width)
+        if c.get("vocab_key_id") != ck:
+            vkey, complete = pack(vb, pairs, bits, width)
+            if not complete:
+                letters = c["alphabet"] = letters | alphabet(vb)
+                continue
+            c["vocab_key"], c["vocab_key_id"], c["alphabet"] = vkey, ck, letters
         dkey, complete = pack(rb, pairs, bits, width)
         if complete:
-            ck = (alphabet.tobytes(), width)
-            if c.get("vocab_key_id") != ck:
-                c["vocab_key"], _ = pack(vb, pairs, bits, width)
-                c["vocab_key_id"] = ck
             return c["vocab_key"], dkey
-        alphabet = alphabet.copy()  # the run has other bytes: extend the alphabet, once
-        alphabet[rb.reshape(-1)] = True
-        c["alphabet"] = alphabet
+        letters = c["alphabet"] = letters | alphabet(rb)  # the run has other bytes: kept for the next run
     return _union_ranks(table.vocab, docno)
 
 
@@ -125,19 +142,6 @@ def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndar
         pos, known = np.zeros(uq.size, dtype=np.int64), np.zeros(uq.size, dtype=bool)
     btopic = np.where(known, pos, -1)[binv.ravel()]
     return np.repeat(btopic, np.diff(np.append(bstart, n))), uq[~known]
-
-
-def _dense_rank(x: np.ndarray) -> tuple[np.ndarray, int]:
-    """0-based rank of every value of X among its distinct values, and their number."""
-    o = np.argsort(x)
-    xs = x[o]
-    new = np.empty(xs.size, dtype=bool)
-    new[:1] = True
-    np.not_equal(xs[1:], xs[:-1], out=new[1:])
-    r = np.cumsum(new) - 1
-    out = np.empty(x.size, dtype=np.int64)
-    out[o] = r
-    return out, int(r[-1]) + 1 if r.size else 0
 
 
 def rank_run(
@@ -204,7 +208,7 @@ def rank_run(
 
     # (3) trec_eval order: topic ascending, score descending, docno descending
     np.negative(score_s, out=score_s)
-    srank, S = _dense_rank(score_s)  # rank of the score, descending
+    srank, S = dense_rank(score_s)  # rank of the score, descending
     if n and table.size * S * n < 2**62:
         key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
         np.multiply(srank, n, out=srank)
@@ -250,18 +254,24 @@ def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey
     return np.where(hit, _judged(table)[p], NOT_JUDGED)
 
 
-def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable) -> Ranking:
+def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
+                 keys: tuple[np.ndarray, np.ndarray] | None = None) -> Ranking:
     """The :class:`Ranking` of rows already in trec_eval's order (TIDX, their TABLE topics, ascending;
     within a topic, rank order) and without a repeated (topic, docno): :func:`rank_run`'s look-up
-    without its sorts (the trec-eval drop-in orders and checks a run itself)."""
+    without its sorts (the trec-eval drop-in orders and checks a run itself).  KEYS: the vocabulary's
+    and DOCNO's keys (:func:`_doc_keys`) if the caller has them."""
     n = tidx.size
     if n:
-        vkey, dkey = _doc_keys(table, docno)
+        vkey, dkey = _doc_keys(table, docno) if keys is None else keys
         db = max(int(max(dkey.max(), vkey[-1] if vkey.size else 0)).bit_length(), 1)
-        ck = None
         if max(int(table.size).bit_length(), 1) + db <= 64:
+            # searched in (topic, docno) order: a binary search whose needles increase stays in cache
             ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
-        rel = _relevance(table, vkey, db, tidx, dkey, ck)
+            o = np.argsort(ck)
+            rel = np.empty(n, dtype=np.int64)
+            rel[o] = _relevance(table, vkey, db, tidx[o], None, ck[o])
+        else:
+            rel = _relevance(table, vkey, db, tidx, dkey, None)
     else:
         rel = np.empty(0, dtype=np.int64)
     counts = np.bincount(tidx, minlength=table.size)

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "order_keys", "order_codes", "distinct"]
+__all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "alphabet", "short_keys", "order_keys", "order_codes",
+           "distinct", "dense_rank"]
 
 _BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
 _ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
+#: Rows at each end of a column whose bytes are taken as the alphabet's first guess.
+SAMPLE_ROWS = 2048
 
 
 def byte_matrix(s: np.ndarray) -> np.ndarray:
@@ -70,22 +73,50 @@ def pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.nd
     return acc, not (flags & _ABSENT).any()
 
 
+def alphabet(b: np.ndarray, sample: bool = False) -> np.ndarray:
+    """Which bytes occur in byte matrix B (a 256-flag mask); SAMPLE: in its first and last
+    :data:`SAMPLE_ROWS` rows only (a guess, which :func:`pack`'s completeness flag checks)."""
+    present = np.zeros(256, dtype=bool)
+    for part in ((b[:SAMPLE_ROWS], b[-SAMPLE_ROWS:]) if sample and b.shape[0] > 2 * SAMPLE_ROWS else (b,)):
+        present[part.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
+    return present
+
+
+def short_keys(b: np.ndarray, width: int) -> np.ndarray:
+    """Keys of the rows of byte matrix B when no row has more than WIDTH <= 8 bytes: the bytes,
+    NUL-padded to 8, read as one big-endian number (byte order is the numbers' order)."""
+    m = np.zeros((b.shape[0], 8), dtype=np.uint8)
+    w = min(width, b.shape[1])
+    m[:, :w] = b[:, :w]
+    return m.view(">u8").ravel().astype(np.uint64)
+
+
 def order_keys(s: np.ndarray) -> np.ndarray | None:
     """uint64 keys of the items of the ``S`` array S, in the order and with the equalities of the
     items themselves; None when they do not fit in 64 bits (too many distinct bytes for the
-    width) or S is an object array (very long fields, readers/trec.py)."""
+    width) or S is an object array (very long fields, readers/trec.py).
+
+    Up to 8 bytes the bytes are the key (:func:`short_keys`); longer strings are packed
+    (:func:`pack`) with the alphabet of a sample of rows, then, if a byte was missing, of all.
+    """
     if s.dtype == object:
         return None
     b = byte_matrix(s)
-    present = np.zeros(256, dtype=bool)
-    present[b.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
-    width = max(used_width(b), 1)
+    width = used_width(b)
+    if width <= 8:
+        return short_keys(b, width)
+    b = b[:, :width]
     width += width % 2
-    pairs, bits = pair_codes(present)
-    if width * bits > 64:
-        return None
-    key, _ = pack(b, pairs, bits, width)  # every byte is in the alphabet: complete
-    return key
+    present = alphabet(b, sample=True)
+    for _ in range(2):
+        pairs, bits = pair_codes(present)
+        if width * bits > 64:  # (a sample's alphabet is no larger than the whole one)
+            return None
+        key, complete = pack(b, pairs, bits, width)
+        if complete:
+            return key
+        present = alphabet(b)
+    return None  # (not reached: the whole alphabet is complete)
 
 
 def order_codes(s: np.ndarray) -> np.ndarray:
@@ -106,5 +137,24 @@ def distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if k is None:
         u, inv = np.unique(s, return_inverse=True)
         return u, inv.ravel()
-    _, first, inv = np.unique(k, return_index=True, return_inverse=True)
-    return s[first], inv.ravel()
+    o = np.argsort(k)
+    ks = k[o]
+    new = np.empty(ks.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ks[1:], ks[:-1], out=new[1:])
+    inv = np.empty(k.size, dtype=np.int64)
+    inv[o] = np.cumsum(new) - 1
+    return s[o[new]], inv  # (equal keys: equal strings, so any row of a value shows it)
+
+
+def dense_rank(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """0-based rank (int64) of every value of X among its distinct values, and their number."""
+    o = np.argsort(x)
+    xs = x[o]
+    new = np.empty(xs.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new[1:])
+    r = np.cumsum(new) - 1
+    out = np.empty(x.size, dtype=np.int64)
+    out[o] = r
+    return out, int(r[-1]) + 1 if r.size else 0
