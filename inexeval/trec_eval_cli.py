@@ -29,7 +29,7 @@ from inexeval.trec_eval_opts import (
     CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
     select_measures,
 )
-from inexeval.readers.bytekeys import order_codes
+from inexeval.readers.bytekeys import dense_rank, distinct, order_codes
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
 
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
@@ -39,6 +39,8 @@ BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
 #: trec_eval's floor for a value before the logarithm of a geometric mean.
 MIN_GEO_MEAN = 0.00001
 _REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+#: A combined int64 sort key must stay below this (else the sort takes its parts as separate keys).
+_KEY_LIMIT = 2**62
 
 
 @dataclass
@@ -96,37 +98,67 @@ def _help_text() -> str:
 
 
 def _topic_codes(keys: np.ndarray, qid: np.ndarray) -> np.ndarray:
-    """Index of every QID in the sorted KEYS, -1 where absent."""
+    """Index of every QID in the sorted KEYS, -1 where absent.  Files list a topic's lines together,
+    so an id is looked up once per block of equal consecutive ids when the blocks are few."""
     if not keys.size:
         return np.full(qid.size, -1, dtype=np.int64)
-    pos = np.minimum(np.searchsorted(keys, qid), keys.size - 1)
-    return np.where(keys[pos] == qid, pos, -1).astype(np.int64)
+    n = qid.size
+    heads = np.flatnonzero(qid[1:] != qid[:-1]) + 1 if n else np.empty(0, dtype=np.int64)
+    blocks = 4 * (heads.size + 1) <= n
+    look = qid[np.concatenate(([0], heads))] if blocks else qid
+    pos = np.minimum(np.searchsorted(keys, look), keys.size - 1)
+    code = np.where(keys[pos] == look, pos, -1).astype(np.int64)
+    return np.repeat(code, np.diff(np.concatenate(([0], heads, [n])))) if blocks else code
 
 
-def _order_run(run: RawRun, keys: np.ndarray, cap: int | None,
-               ascending: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
+def _ids(qid: np.ndarray) -> np.ndarray:
+    """The distinct ids of QID, sorted (``np.unique``, once per block of equal consecutive ids)."""
+    heads = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1)) if qid.size else []
+    return distinct(qid[heads])[0]
+
+
+def _order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, ascending: bool = False,
+               doc_codes: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, bytes]]:
     """Rows of RUN kept after the ``-M`` cut, in trec_eval's order (score descending, docno descending;
     ASCENDING: ties by docno ascending, as its preference code has it), and per topic index the first
-    docno (byte order) found twice among them."""
-    t = _topic_codes(keys, run.qid)
+    docno (byte order) found twice among them.  T: each row's index in KEYS (-1: not there);
+    DOC_CODES: integers in the order of the rows' docnos, if known.
+
+    The order is one sort of the key ``(topic·S + score rank)·D + docno rank`` (S distinct scores,
+    descending; D distinct docnos, in the tie order) when it fits in 63 bits, else a lexsort; rows
+    with equal keys are the same document twice at the same score, whose order does not matter.
+    """
     rows = np.flatnonzero(t >= 0)
     if not rows.size:
         return rows, {}
-    dcode = order_codes(run.docno[rows])
-    o = np.lexsort((dcode if ascending else ~dcode, -run.score[rows], t[rows]))
-    ts = t[rows][o]
+    tr = t[rows]
+    drank, D = dense_rank(order_codes(run.docno[rows]) if doc_codes is None else doc_codes[rows])
+    srank, S = dense_rank(-run.score[rows])  # (-0.0 == 0.0: they tie, as in trec_eval)
+    tie = drank if ascending else (D - 1) - drank
+    if keys.size * S * D < _KEY_LIMIT:
+        key = tr * (S * D)
+        key += srank * D
+        key += tie
+        o = np.argsort(key)
+    else:
+        o = np.lexsort((tie, srank, tr))
+    ts = tr[o]
     if cap is not None:
-        first = np.searchsorted(ts, ts, side="left")
-        keep = (np.arange(ts.size) - first) < cap
-        o = o[keep]
+        counts = np.bincount(ts, minlength=keys.size)
+        rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        keep = rank < cap
+        o, ts = o[keep], ts[keep]
     kept = rows[o]
     # duplicates among the kept rows: equal (topic, docno) neighbours once sorted that way
-    pair = np.lexsort((dcode[o], t[kept]))
-    tk, dk = t[kept][pair], dcode[o][pair]
+    pair = ts * D + drank[o] if keys.size * D < _KEY_LIMIT else None
+    if pair is not None and not (np.diff(np.sort(pair)) == 0).any():
+        return kept, {}
+    by = np.argsort(pair, kind="stable") if pair is not None else np.lexsort((drank[o], ts))
+    tk, dk = ts[by], drank[o][by]
     same = np.flatnonzero((tk[1:] == tk[:-1]) & (dk[1:] == dk[:-1]))
     dups: dict[int, bytes] = {}
     for i in same.tolist():
-        dups.setdefault(int(tk[i]), bytes(run.docno[kept[pair[i]]]))
+        dups.setdefault(int(tk[i]), bytes(run.docno[kept[by[i]]]))
     return kept, dups
 
 
@@ -170,13 +202,17 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
 
 
 def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
-                   ties: str = "descending", by_pair: tuple[np.ndarray, np.ndarray] | None = None):
+                   ties: str = "descending", by_pair: tuple[np.ndarray, np.ndarray] | None = None,
+                   keys: np.ndarray | None = None, run_codes: np.ndarray | None = None,
+                   doc_codes: np.ndarray | None = None):
     """Sorted qrels topic keys, the topics to evaluate (indices), the kept run rows (by topic, in rank
     order) and the stop error (TIES: docno order among equal scores; BY_PAIR, the qrels sorted as
-    :func:`_qrels_dups` takes them: a docno judged twice stops too)."""
-    keys = np.unique(qrels.qid)
-    kept, run_dups = _order_run(run, keys, opts.max_per_topic, ties == "ascending")
-    run_topics = set(np.unique(_topic_codes(keys, run.qid)).tolist()) - {-1}
+    :func:`_qrels_dups` takes them: a docno judged twice stops too).  KEYS, RUN_CODES (the run rows'
+    indices in KEYS) and DOC_CODES (:func:`_order_run`): what the caller has computed already."""
+    keys = _ids(qrels.qid) if keys is None else keys
+    t = _topic_codes(keys, run.qid) if run_codes is None else run_codes
+    kept, run_dups = _order_run(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes)
+    run_topics = set(np.flatnonzero(np.bincount(t[t >= 0], minlength=keys.size)).tolist())
     wanted = list(range(keys.size))
     if opts.debug_query is not None:
         d = opts.debug_query.encode("utf-8", "surrogateescape")
@@ -187,30 +223,44 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     return keys, evaluated, kept, stop
 
 
+def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: np.ndarray):
+    """The rows ORDER of QRELS (sorted by topic and docno) as the classic measures' qrels; VOCAB: their
+    distinct docnos, CODE: each row's index in it."""
+    from inexeval.readers.trec import Qrels
+
+    return Qrels("qrels", qrels.qid[order], qrels.docno[order], qrels.rel[order],
+                 np.zeros(order.size, dtype=np.int64), vocab, code)
+
+
 def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
     from inexeval.errors import ConfigError
     from inexeval.measures import classic
-    from inexeval.measures.classic_join import join_ordered, topic_table
-    from inexeval.readers.trec import Qrels, _sort_pairs
+    from inexeval.measures.classic_join import _doc_keys, join_ordered, topic_table
+    from inexeval.readers.trec import _sort_pairs
 
-    # the qrels by (topic, docno): once for the check of docnos judged twice and for the table
+    # the qrels by (topic, docno): once for the check of docnos judged twice and for the table of
+    # every topic, whose docno keys order the run's ties too
     order, vocab, code = _sort_pairs(qrels.qid, qrels.docno)
-    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code))
+    q = _sorted_qrels(qrels, order, vocab, code[order])
+    table = topic_table(q, opts.level)
+    doc_keys = _doc_keys(table, run.docno)
+    t = _topic_codes(table.keys, run.qid)
+    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code),
+                                                 keys=table.keys, run_codes=t, doc_codes=doc_keys[1])
     # only the evaluated topics' judgements and results
-    sel_keys = keys[evaluated] if evaluated else keys[:0]
     if len(evaluated) < keys.size:  # (-D, or a stop): the table of those topics only
+        sel_keys = keys[evaluated] if evaluated else keys[:0]
         qrows = np.flatnonzero(_topic_codes(sel_keys, qrels.qid) >= 0)
         sub, vocab, code = _sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
-        order, code = qrows[sub], code[sub]
-    else:
-        code = code[order]
-    q = Qrels("qrels", qrels.qid[order], qrels.docno[order], qrels.rel[order],
-              np.zeros(order.size, dtype=np.int64), vocab, code)
-    table = topic_table(q, opts.level)
+        q = _sorted_qrels(qrels, qrows[sub], vocab, code[sub])
+        table = topic_table(q, opts.level)
+        to_table = np.full(keys.size, -1, dtype=np.int64)
+        to_table[evaluated] = np.arange(len(evaluated))
+        t, doc_keys = to_table[t], None
     # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
-    # only the look-up is left (the table's topics are the evaluated ones, SEL_KEYS)
-    tidx = _topic_codes(sel_keys, run.qid[kept])
+    # only the look-up is left (the table's topics are the evaluated ones)
+    tidx = t[kept]
     rrows = kept[tidx >= 0]
     tidx, docno = tidx[tidx >= 0], run.docno[rrows]
     # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
@@ -223,7 +273,8 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
         by_topic = np.argsort(tidx, kind="stable")
         tidx, docno = tidx[by_topic], docno[by_topic]
-    ranking = join_ordered(tidx, docno, table)
+        doc_keys = None
+    ranking = join_ordered(tidx, docno, table, None if doc_keys is None else (doc_keys[0], doc_keys[1][rrows]))
     if opts.judged_only:
         ranking = drop_unjudged(ranking)
 

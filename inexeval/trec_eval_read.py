@@ -115,9 +115,10 @@ def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = F
     second field too; LABEL: the reader trec_eval names in "Malformed line")."""
     if b"#" not in data and not _has_blank_line(data.rstrip(b"\n") if data.endswith(b"\n") else data):
         try:
-            (qid, grp, docno, rel_col), _ = _trec._columns(data, 4, (0, 1, 2, 3), path, "qrels")
-            if qid.dtype != object and docno.dtype != object and grp.dtype != object:
-                return RawQrels(qid, docno, rel_col.astype(np.int64), grp if group else None)
+            want = (0, 1, 2, 3) if group else (0, 2, 3)  # (the second field only for its groups)
+            (qid, *grp, docno, rel_col), _ = _trec._columns(data, 4, want, path, "qrels")
+            if qid.dtype != object and docno.dtype != object and not (grp and grp[0].dtype == object):
+                return RawQrels(qid, docno, rel_col.astype(np.int64), grp[0] if group else None)
         except (ValueError, OverflowError, _trec.InputError):
             pass
     rows = _qrels_lines(data, path, label)
@@ -145,10 +146,11 @@ def read_run(data: bytes, path: str) -> RawRun:
     try:
         starts, ends, lines = _trec._records(clean, 6, path, "run")
         if lines.size:
-            qid, docno, tag = (_trec._column(clean, starts[c::6], ends[c::6]) for c in (0, 2, 5))
+            qid, docno = (_trec._column(clean, starts[c::6], ends[c::6]) for c in (0, 2))
             if qid.dtype != object and docno.dtype != object:
                 score = _trec._scores(clean, starts[4::6], ends[4::6], lines, path)
-                return RawRun(qid, docno, score, bytes(tag[-1]))
+                # the run id: the last line's (as an S item: without trailing NULs)
+                return RawRun(qid, docno, score, clean[starts[-1]:ends[-1]].rstrip(b"\0"))
     except (ValueError, OverflowError, _trec.InputError):
         pass
     qids, docnos, scores = [], [], []

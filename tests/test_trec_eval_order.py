@@ -1,0 +1,86 @@
+"""The trec-eval drop-in's order of a run (inexeval/trec_eval_cli.py ``_order_run``) and its topic
+look-up (``_topic_codes``), against plain Python.
+
+trec_eval orders each topic's results by score descending, ties by docno descending (byte order;
+ascending in its preference code), keeps the first ``-M`` of them, and stops at a topic with a
+docno twice among those kept, naming the first such docno in byte order.  The reference below does
+exactly that with Python's sort; both the one-key sort and the lexsort the drop-in falls back to
+(when the combined key would not fit in 64 bits) are checked.
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import numpy as np
+import pytest
+
+from inexeval import trec_eval_cli
+from inexeval.trec_eval_cli import _ids, _order_run, _topic_codes
+from inexeval.trec_eval_read import RawRun
+
+
+def reference(qid, docno, score, keys, cap, ascending):
+    """(qid, docno, score) of the kept rows in order, and per topic index the first docno twice."""
+    out, dups = [], {}
+    for ti, k in enumerate(keys):
+        rows = [(d, s + 0.0) for q, d, s in zip(qid, docno, score) if q == k]
+        rows.sort(key=lambda r: r[0], reverse=not ascending)  # the tie order first,
+        rows.sort(key=lambda r: -r[1])  # then (stable) the score, descending
+        kept = rows[:cap] if cap is not None else rows
+        out += [(k, d, s) for d, s in kept]
+        names = [d for d, _ in kept]
+        twice = sorted({d for d in names if names.count(d) > 1})
+        if twice:
+            dups[ti] = twice[0]
+    return out, dups
+
+
+def random_run(rng: random.Random, n: int):
+    """Topics in blocks and interleaved, some not in the qrels; heavy ties, -0.0, docnos twice."""
+    topics = [b"%d" % rng.choice([1, 2, 3, 10, 20, 400]) for _ in range(rng.randint(1, 5))]
+    if rng.random() < 0.5:  # in blocks, as runs usually are
+        qid = sorted((rng.choice(topics) for _ in range(n)), key=topics.index)
+    else:
+        qid = [rng.choice(topics) for _ in range(n)]
+    docno = [rng.choice([b"D%d" % rng.randint(0, 40), b"d-%d" % rng.randint(0, 9), b"D1", b"D10"]) for _ in range(n)]
+    score = [rng.choice([0.0, -0.0, 0.5, 1.0, 1.0, 2.0, -3.25, rng.random()]) for _ in range(n)]
+    return qid, docno, score
+
+
+@pytest.mark.parametrize("one_key", [True, False])
+@pytest.mark.parametrize("seed", range(40))
+def test_order_cut_and_duplicates_are_trec_evals(seed, one_key):
+    rng = random.Random(seed)
+    qid, docno, score = random_run(rng, rng.randint(0, 60))
+    qrels_topics = np.array([b"1", b"10", b"2", b"3"])  # (400 and 20: run topics not in the qrels)
+    keys = _ids(qrels_topics)
+    cap = rng.choice([None, 1, 3, 10])
+    ascending = rng.random() < 0.3
+    run = RawRun(np.array(qid or [b""], dtype=bytes)[: len(qid)], np.array(docno or [b""], dtype=bytes)[: len(docno)],
+                 np.array(score, dtype=np.float64), b"tag")
+    t = _topic_codes(keys, run.qid)
+    with mock.patch.object(trec_eval_cli, "_KEY_LIMIT", 2**62 if one_key else 0):
+        kept, dups = _order_run(run, keys, t, cap, ascending)
+    got = [(bytes(run.qid[i]), bytes(run.docno[i]), float(run.score[i]) + 0.0) for i in kept.tolist()]
+    want, want_dups = reference(qid, docno, score, keys.tolist(), cap, ascending)
+    assert got == want
+    assert dups == want_dups
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_topic_codes_per_block_are_those_per_row(seed):
+    rng = random.Random(seed)
+    keys = np.array(sorted({b"%d" % rng.randint(0, 30) for _ in range(rng.randint(1, 8))}))
+    pool = [b"%d" % rng.randint(0, 40) for _ in range(6)] + [b""]
+    n = rng.randint(0, 200)
+    if rng.random() < 0.5:
+        qid = [x for x in (rng.choice(pool) for _ in range(rng.randint(1, 10))) for _ in range(n // 5 + 1)][:n]
+    else:
+        qid = [rng.choice(pool) for _ in range(n)]
+    arr = np.array(qid, dtype="S4")
+    want = [keys.tolist().index(q) if q in keys.tolist() else -1 for q in arr.tolist()]
+    got = _topic_codes(keys, arr)
+    assert got.dtype == np.int64 and got.tolist() == want
+    assert _ids(arr).tolist() == sorted(set(arr.tolist()))
