@@ -27,10 +27,38 @@ def main() -> None:
     cli()
 
 
+#: glibc's ``mallopt`` parameters (malloc.h).
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def _one_shot_process() -> None:
+    """Settings for a short process that evaluates one run and exits (the drop-ins).
+
+    - numpy's BLAS starts no threads: the drop-ins use no linear algebra, and OpenBLAS's threads
+      spin on the other cores while the process runs (about 0.08 s of CPU a call, on two cores).
+    - glibc keeps freed memory for reuse rather than giving it back, and serves large arrays from
+      it rather than from new mappings, each of which is paid again in page faults: ``trec-eval``
+      on 300,000 results took 31,600 page faults and 0.26 s, now 12,600 and 0.24 s.  The memory
+      goes back when the process ends.  Not glibc (or no ctypes): nothing changes.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.mallopt(_M_MMAP_THRESHOLD, 1 << 30)
+        libc.mallopt(_M_TRIM_THRESHOLD, 1 << 30)
+    except (ImportError, OSError, AttributeError):
+        pass
+
+
 def drop_in(name: str, argv: list[str]) -> int:
     """``inexeval NAME ARGV`` for a drop-in NAME: its exit status."""
     from inexeval.interrupts import signals_end_the_command
 
+    _one_shot_process()
     with signals_end_the_command():
         run_cli = importlib.import_module(DROP_INS[name]).run_cli  # (Ctrl-C while numpy loads: as any other)
         try:

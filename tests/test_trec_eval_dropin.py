@@ -541,6 +541,33 @@ def test_the_drop_ins_do_not_load_the_click_command_line(files):
     assert proc.returncode == 0 and proc.stderr.decode().endswith("click loaded: True")
 
 
+_REUSE = ("import resource, sys\n"
+          "if sys.argv[1] == 'drop-in':\n"
+          "    from inexeval.launch import _one_shot_process\n"
+          "    _one_shot_process()\n"
+          "import os, numpy as np\n"
+          "a = np.ones(8_000_000); del a\n"
+          "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+          "a = np.ones(8_000_000); del a\n"
+          "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before, os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+
+
+@pytest.mark.skipif(not (sys.platform.startswith("linux") and os.confstr("CS_GNU_LIBC_VERSION")),
+                    reason="glibc's mallopt only")
+def test_a_drop_in_process_reuses_freed_memory_and_starts_no_blas_threads():
+    """A drop-in keeps freed memory for its next arrays (no page faults again for a second 64 MB
+    array) and sets OPENBLAS_NUM_THREADS=1 before numpy loads; other commands do neither."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    faults = {}
+    for mode in ("drop-in", "other"):
+        out = subprocess.run([sys.executable, "-c", _REUSE, mode], capture_output=True, text=True, env=env, check=True)
+        n, threads = out.stdout.split()
+        faults[mode] = (int(n), threads)
+    assert faults["drop-in"][1] == "1" and faults["other"][1] == "None"
+    assert faults["other"][0] >= 30  # 64 MB mapped afresh: 16,000 pages, or 32 huge pages and more
+    assert faults["drop-in"][0] < faults["other"][0] / 10
+
+
 @pytest.mark.parametrize("drop_in", ["trec-eval", "inex-eval"])
 def test_a_reader_gone_ends_the_drop_in_with_status_1_and_no_traceback(files, drop_in):
     """Output to a pipe nobody reads (``| head`` done): status 1, nothing on standard error, as the
