@@ -29,7 +29,7 @@ from inexeval.trec_eval_opts import (
     CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
     select_measures,
 )
-from inexeval.readers.bytekeys import dense_rank, distinct, order_codes
+from inexeval.readers.bytekeys import dense_rank, distinct_grouped, order_codes
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
 
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
@@ -113,8 +113,7 @@ def _topic_codes(keys: np.ndarray, qid: np.ndarray) -> np.ndarray:
 
 def _ids(qid: np.ndarray) -> np.ndarray:
     """The distinct ids of QID, sorted (``np.unique``, once per block of equal consecutive ids)."""
-    heads = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1)) if qid.size else []
-    return distinct(qid[heads])[0]
+    return distinct_grouped(qid)[0]
 
 
 def _order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, ascending: bool = False,

@@ -115,10 +115,12 @@ def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = F
     second field too; LABEL: the reader trec_eval names in "Malformed line")."""
     if b"#" not in data and not _has_blank_line(data.rstrip(b"\n") if data.endswith(b"\n") else data):
         try:
-            want = (0, 1, 2, 3) if group else (0, 2, 3)  # (the second field only for its groups)
-            (qid, *grp, docno, rel_col), _ = _trec._columns(data, 4, want, path, "qrels")
+            starts, ends, lines = _trec._records(data, 4, path, "qrels")
+            want = (0, 1, 2) if group else (0, 2)  # (the second field only for its groups)
+            qid, *grp, docno = (_trec._column(data, starts[c::4], ends[c::4]) for c in want)
             if qid.dtype != object and docno.dtype != object and not (grp and grp[0].dtype == object):
-                return RawQrels(qid, docno, rel_col.astype(np.int64), grp[0] if group else None)
+                rel = _trec._integers(data, starts[3::4], ends[3::4], lines, path, "relevance value")
+                return RawQrels(qid, docno, rel, grp[0] if group else None)
         except (ValueError, OverflowError, _trec.InputError):
             pass
     rows = _qrels_lines(data, path, label)

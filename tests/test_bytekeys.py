@@ -5,6 +5,7 @@ them instead of the strings.  Every check is against numpy's own string sort."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,3 +117,45 @@ def test_short_keys_are_the_bytes_big_endian():
     k = short_keys(byte_matrix(s), 8)
     assert k.tolist() == [0, 0x61 << 56, (0x61 << 56) | (0x62 << 40), (0x61 << 56) | (0x62 << 48), 2**64 - 1]
     assert order_keys(s).tolist() == k.tolist()  # up to 8 bytes, order_keys is short_keys
+
+
+_ids = st.lists(st.sampled_from([b"1", b"10", b"2", b"", b"401", b"7\0"]), max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_ids, st.booleans())
+def test_distinct_grouped_is_numpys_unique(items, grouped):
+    from inexeval.readers.bytekeys import distinct_grouped
+
+    if grouped:  # ids in blocks, as files list them
+        items = sorted(items, key=lambda x: (items.index(x)))
+    s = np.array(items, dtype=bytes) if items else np.array([], dtype="S1")
+    u, inv = distinct_grouped(s)
+    want_u, want_inv = np.unique(s, return_inverse=True)
+    assert u.tolist() == want_u.tolist() and inv.tolist() == want_inv.ravel().tolist()
+
+
+@pytest.mark.parametrize("one_key", [True, False])
+@settings(max_examples=100, deadline=None)
+@given(_ids, st.lists(st.sampled_from([b"a", b"ab", b"b", b"a\0", b"D10", b"D9"]), max_size=60))
+def test_sort_pairs_is_a_stable_sort_by_both_columns(one_key, qids, docs):
+    from unittest import mock
+
+    from inexeval.readers import trec
+
+    n = min(len(qids), len(docs))
+    a = np.array(qids[:n], dtype=bytes) if n else np.array([], dtype="S1")
+    b = np.array(docs[:n], dtype=bytes) if n else np.array([], dtype="S1")
+    with mock.patch.object(trec, "_KEY_LIMIT", 2**62 if one_key else 0):
+        order, vocab, code = _sort_pairs(a, b)
+    assert order.tolist() == np.lexsort((b, a)).tolist()  # numpy's lexsort is stable
+    assert vocab.tolist() == np.unique(b).tolist() and (vocab[code] == b).all()
+
+
+def test_sort_pairs_keeps_file_order_among_equal_pairs_in_a_large_column():
+    # (small arrays sort stably by chance; 20,000 rows of 30 distinct pairs do not)
+    rng = np.random.default_rng(5)
+    a = np.array([b"%d" % x for x in rng.integers(0, 3, 20_000)])
+    b = np.array([b"D%d" % x for x in rng.integers(0, 10, 20_000)])
+    order, _, _ = _sort_pairs(a, b)
+    assert order.tolist() == np.lexsort((b, a)).tolist()

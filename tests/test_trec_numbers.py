@@ -70,3 +70,44 @@ def test_bad_scores_name_their_line(tmp_path, tok):
     with pytest.raises(InputError) as e:
         read_run(p)
     assert e.value.line == 6 and "bad score" in e.value.message
+
+
+INT_EDGE = ["0", "-0", "1", "-1", "-2", "007", "12345678", "-12345678", "123456789", "+1", "1.0", "1.5", "1e2",
+            "-", "--1", "1-", " ", "x", "99999999999999999999"]
+
+
+def _fields(toks: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
+    data = " ".join(toks).encode() + b"\n"
+    s, e, at = [], [], 0
+    for t in toks:
+        s.append(at)
+        e.append(at + len(t))
+        at += len(t) + 1
+    return data, np.array(s), np.array(e)
+
+
+def test_plain_integers_take_signed_runs_of_up_to_8_digits_and_leave_the_rest():
+    from inexeval.readers.trec_numbers import plain_integers
+
+    toks = INT_EDGE + ["5"] * 4  # the last rows are near the buffer's end: the caller's
+    val, ok = plain_integers(*_fields(toks))
+    fast = {t for t, k in zip(toks, ok) if k}
+    assert fast == {"0", "-0", "1", "-1", "-2", "007", "12345678", "-12345678"}
+    assert [int(v) for v, k in zip(val, ok) if k] == [int(t) for t, k in zip(toks, ok) if k]
+    assert (val[~ok] == 0).all()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_qrels_judgements_equal_int_and_bad_ones_name_their_line(tmp_path, seed):
+    from inexeval.readers.trec import read_qrels
+
+    rng = np.random.default_rng(seed)
+    rels = [str(int(v)) for v in rng.integers(-3, 10**9, 500)] + ["+4", "007", "-0", "123456789012"]
+    p = tmp_path / "qrels"
+    p.write_text("".join(f"q1 0 d{i} {r}\n" for i, r in enumerate(rels)))
+    q = read_qrels(p)
+    assert sorted(q.rel.tolist()) == sorted(int(r) for r in rels)
+    p.write_text("".join(f"q1 0 d{i} 1\n" for i in range(5)) + "q1 0 x 1.5\nq1 0 y 2\n")
+    with pytest.raises(InputError) as e:
+        read_qrels(p)
+    assert e.value.line == 6 and "bad relevance value" in e.value.message

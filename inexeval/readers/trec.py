@@ -47,8 +47,8 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.errors import InputError
-from inexeval.readers.bytekeys import distinct
-from inexeval.readers.trec_numbers import plain_decimals
+from inexeval.readers.bytekeys import distinct, distinct_grouped
+from inexeval.readers.trec_numbers import plain_decimals, plain_integers
 
 __all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source"]
 
@@ -274,14 +274,6 @@ def _records(data: bytes, ncols: int, name: str, what: str) -> tuple[np.ndarray,
     return starts, ends, _record_lines(buf, starts, ends, ncols, name, what)
 
 
-def _columns(
-    data: bytes, ncols: int, want: tuple[int, ...], name: str, what: str
-) -> tuple[list[np.ndarray], np.ndarray]:
-    """Fields ``want`` of every ``ncols``-field record of DATA (:func:`_column`), and each record's line."""
-    starts, ends, lines = _records(data, ncols, name, what)
-    return [_column(data, starts[c::ncols], ends[c::ncols]) for c in want], lines
-
-
 def as_bytes(words: np.ndarray) -> np.ndarray:
     """The ``S`` array sharing the memory of ``(n, k)`` field words."""
     return words.view(f"S{8 * words.shape[1]}").reshape(words.shape[0])
@@ -307,11 +299,10 @@ def _finite_float(tok: bytes) -> float:
 def read_qrels(path: str | Path) -> Qrels:
     """Read a qrels file (``qid iter docno rel``); duplicates (qid, docno) are errors."""
     data, name = read_source(path)
-    (qid, docno, rel_col), lines = _columns(_drop_comments(data), 4, (0, 2, 3), name, "qrels")
-    try:
-        rel = rel_col.astype(np.int64)
-    except (ValueError, OverflowError):
-        raise _bad_value(rel_col, lines, int, name, "relevance value") from None
+    data = _drop_comments(data)
+    starts, ends, lines = _records(data, 4, name, "qrels")
+    qid, docno = (_column(data, starts[c::4], ends[c::4]) for c in (0, 2))
+    rel = _integers(data, starts[3::4], ends[3::4], lines, name, "relevance value")
     order, vocab, code = _sort_pairs(qid, docno)
     qid, docno, rel, lines, code = qid[order], docno[order], rel[order], lines[order], code[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
@@ -347,18 +338,42 @@ def _scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: 
     return score
 
 
+def _integers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]`` as int64: plain integers straight from the bytes
+    (:mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion (an error names
+    the first bad one's line)."""
+    value, ok = plain_integers(data, s, e)
+    if not ok.all():
+        rest = np.flatnonzero(~ok)
+        col = _column(data, s[rest], e[rest])
+        try:
+            value[rest] = col.astype(np.int64)
+        except (ValueError, OverflowError):
+            raise _bad_value(col, lines[rest], int, name, what) from None
+    return value
+
+
+#: A combined int64 sort key must stay below this (else a stable sort of the pair's key).
+_KEY_LIMIT = 2**62
+
+
 def _sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stable order of rows by (a, b), both ``S`` arrays, in byte order; also the distinct values of B
     (sorted) and each row's index among them.
 
     Each column is turned into integer codes (:func:`~inexeval.readers.bytekeys.distinct`: a sort of
-    integer keys when the strings fit in 64 bits, else a string sort); the pair then sorts as one
-    integer key.
+    integer keys when the strings fit in 64 bits, else a string sort; A, the topic ids, once per
+    block of equal ids); the pair, with the row's index to keep equal pairs in file order, then
+    sorts as one integer key.
     """
-    ua, ca = distinct(a)
+    ua, ca = distinct_grouped(a)
     ub, cb = distinct(b)
-    cb = cb.astype(np.int64)
-    key = ca.astype(np.int64) * max(ub.size, 1) + cb
+    n, nb = a.size, max(ub.size, 1)
+    key = ca.astype(np.int64) * nb + cb
+    if ua.size * nb * n < _KEY_LIMIT:  # the row index makes every key distinct: no stable sort needed
+        key *= n
+        key += np.arange(n)
+        return np.argsort(key), ub, cb
     return np.argsort(key, kind="stable"), ub, cb
 
 
