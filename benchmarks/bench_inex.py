@@ -67,6 +67,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = Path(__file__).resolve().parent / "work" / "inex"
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bytecode import compile_checkout  # noqa: E402
 from verdict import verdict  # noqa: E402
 
 #: --scale presets: devtools.synth.SCALES plus a quick smoke-test size.
@@ -277,6 +278,7 @@ def _issue16(scale: str, n_runs: int, task: str, full: Timing, floor: Timing) ->
 
 
 def main(argv: list[str] | None = None) -> int:
+    compile_checkout()  # timed as installed: with bytecode
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scale", choices=sorted(scales()), default="inex2005")
     ap.add_argument("--runs", type=int, help="number of runs (default: the scale's)")

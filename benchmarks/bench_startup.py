@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bytecode import compile_checkout  # noqa: E402
 from verdict import verdict  # noqa: E402
 
 HEAVY = ("matplotlib", "scipy", "pandas", "lxml", "yaml", "tabulate", "numpy")
@@ -68,6 +69,7 @@ def imports(cmd: list[str]) -> tuple[list[str], float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    compile_checkout()  # timed as installed: with bytecode
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7)
     a = ap.parse_args(argv)

@@ -47,6 +47,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bytecode import compile_checkout  # noqa: E402
 from verdict import verdict  # noqa: E402
 WORK = Path(__file__).resolve().parent / "work" / "trec"
 PYTREC_MEASURES = {
@@ -340,6 +341,7 @@ def memory_case(repeat: int) -> bool:
 
 
 def main() -> None:
+    compile_checkout()  # timed as installed: with bytecode
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--small", action="store_true", help="300 topics x 1,000 results x 10 runs")
     ap.add_argument("--topics", type=int, default=None)
