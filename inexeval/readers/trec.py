@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.errors import InputError
+from inexeval.heap import keep_freed_memory
 from inexeval.readers.bytekeys import distinct, distinct_grouped
 from inexeval.readers.trec_numbers import plain_decimals, plain_integers
 
@@ -91,35 +92,7 @@ BOM_UTF8 = b"\xef\xbb\xbf"
 _BOM_UTF16 = (b"\xff\xfe", b"\xfe\xff")
 
 
-_MALLOC_SET = False
 _LARGE = 1 << 22  # inputs from this size on (4 MB) make many arrays of a few MB: see keep_freed_memory
-
-
-def keep_freed_memory() -> None:
-    """Let glibc's malloc reuse freed memory for large arrays instead of returning it to the system.
-
-    The reader and the docno join make many short-lived arrays of a few MB;
-    by default glibc maps each afresh and unmaps it when freed, so every one
-    costs its page faults again (up to a fifth of the CPU time of a TREC
-    evaluation).  Arrays up to 256 MB are taken from the heap instead, and
-    up to 512 MB freed at its top are kept: the peak stays within 2 % on the
-    benchmarks, the faults are gone.  Once per process, only where the C
-    library is glibc, and only once an input of 4 MB or more is read.
-    """
-    global _MALLOC_SET
-    if _MALLOC_SET:
-        return
-    _MALLOC_SET = True
-    try:
-        if not os.confstr("CS_GNU_LIBC_VERSION"):
-            return
-        import ctypes
-
-        libc = ctypes.CDLL(None)
-        libc.mallopt(-3, 256 << 20)  # M_MMAP_THRESHOLD
-        libc.mallopt(-1, 512 << 20)  # M_TRIM_THRESHOLD
-    except (AttributeError, OSError, ValueError):
-        pass
 
 
 def read_source(path: str | Path) -> tuple[bytes, str]:
