@@ -14,7 +14,6 @@ a kernel module that registers its measures for that strategy, plus the row.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 #: Default cut-offs of the measures "at k" (docs/config.md, DCV).
@@ -123,6 +122,8 @@ def find_task(name: str) -> Task | None:
 
 def unknown_task_message(name: str) -> str:
     """'unknown task ...' with the nearest task name as a hint."""
+    import difflib
+
     close = difflib.get_close_matches(_key(name), list(_LOOKUP), n=1, cutoff=0.6)
     hint = f"; did you mean {_LOOKUP[close[0]].name}?" if close else ""
     return f"unknown task {name.strip()!r}{hint}"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
@@ -307,6 +306,8 @@ def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:
         return run.tags[0]
     if not run.tags:
         return run_id_from_name(run.source)
+    from pathlib import Path  # (here: the trec-eval drop-in imports this module and never calls it)
+
     name = Path(run.source).name
     say(f"{run.source}: the tag column holds {len(run.tags)} different run ids; using the file name {name!r}")
     return name

@@ -40,11 +40,11 @@ Families whose names are patterns (``P_10``, ``nDCG@10(b=3)``) register a
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from inexeval.model import TopicAssessment
+if TYPE_CHECKING:
+    from inexeval.model import TopicAssessment
 from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS
 
 #: Aggregations over topics (docs/measures.md §10); ``run``: the value is the run-level measure's own
@@ -215,6 +215,8 @@ def register_resolver(strategy: str, resolve: Callable[[str], Measure | None],
 
 def load_families() -> None:
     """Import every module of :mod:`inexeval.measures` once, so that each registers its measures."""
+    import pkgutil
+
     global _loaded
     if _loaded:
         return

@@ -3,8 +3,6 @@ job loads no lxml)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 def empty_run_warning(source: str, averages: str = "so its averages are undefined (0 with -e)") -> str:
     """The warning for a run without any result (an empty file is a run that retrieved nothing)."""
@@ -13,6 +11,8 @@ def empty_run_warning(source: str, averages: str = "so its averages are undefine
 
 def run_id_from_name(source: str) -> str:
     """Run id fallback: the file name without ``.gz`` and one more suffix."""
+    from pathlib import Path  # (here: the trec-eval drop-in imports this module and never calls it)
+
     name = Path(source).name
     if name.lower().endswith(".gz"):
         name = name[:-3]
