@@ -180,3 +180,15 @@ def test_reader_names_the_bad_line_when_records_straddle_lines(tmp_path):
     with pytest.raises(InputError) as e:
         read_run(p)
     assert e.value.line == 1 and "found 9" in e.value.message
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=40).map(lambda b: bytes(b"ab \t\n\r"[c % 6] for c in b)))
+def test_reader_tokens_are_the_runs_of_non_blank_bytes(data):
+    from inexeval.readers.trec import _tokens
+
+    import re
+
+    starts, ends = _tokens(np.frombuffer(data, dtype=np.uint8))
+    want = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\r]+", data)]
+    assert list(zip(starts.tolist(), ends.tolist())) == want

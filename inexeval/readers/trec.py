@@ -149,9 +149,13 @@ def _tokens(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if ctrl and ctrl != np.count_nonzero(buf == 0x0A):
         if (buf < 0x09).any() or ((buf - np.uint8(0x0E)) < 0x12).any():
             ws = _WS[buf]
-    padded = np.ones(buf.size + 2, dtype=bool)  # white space, with a blank before and after
-    padded[1:-1] = ws
-    edges = np.flatnonzero(padded[1:] != padded[:-1])  # token start, end, start, end, ...
+    # where white space starts or stops, as if a blank stood before and after BUF (no padded copy)
+    n = buf.size
+    change = np.empty(n + 1, dtype=bool)
+    np.not_equal(ws[1:], ws[:-1], out=change[1:n])
+    change[0], change[n] = (not ws[0], not ws[-1]) if n else (False, False)
+    del ws
+    edges = np.flatnonzero(change)  # token start, end, start, end, ...
     return edges[0::2], edges[1::2]
 
 
