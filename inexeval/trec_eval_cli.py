@@ -29,7 +29,7 @@ from inexeval.trec_eval_opts import (
     CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
     select_measures,
 )
-from inexeval.readers.bytekeys import dense_rank, distinct_grouped, order_codes
+from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
 
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
@@ -102,13 +102,12 @@ def _topic_codes(keys: np.ndarray, qid: np.ndarray) -> np.ndarray:
     so an id is looked up once per block of equal consecutive ids when the blocks are few."""
     if not keys.size:
         return np.full(qid.size, -1, dtype=np.int64)
-    n = qid.size
-    heads = np.flatnonzero(qid[1:] != qid[:-1]) + 1 if n else np.empty(0, dtype=np.int64)
-    blocks = 4 * (heads.size + 1) <= n
-    look = qid[np.concatenate(([0], heads))] if blocks else qid
+    starts = block_starts(qid)
+    blocks = 4 * starts.size <= qid.size
+    look = qid[starts] if blocks else qid
     pos = np.minimum(np.searchsorted(keys, look), keys.size - 1)
     code = np.where(keys[pos] == look, pos, -1).astype(np.int64)
-    return np.repeat(code, np.diff(np.concatenate(([0], heads, [n])))) if blocks else code
+    return np.repeat(code, np.diff(np.append(starts, qid.size))) if blocks else code
 
 
 def _ids(qid: np.ndarray) -> np.ndarray:
@@ -124,8 +123,9 @@ def _order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, as
     DOC_CODES: integers in the order of the rows' docnos, if known.
 
     The order is one sort of the key ``(topic·S + score rank)·D + docno rank`` (S distinct scores,
-    descending; D distinct docnos, in the tie order) when it fits in 63 bits, else a lexsort; rows
-    with equal keys are the same document twice at the same score, whose order does not matter.
+    descending; D distinct docnos, in the tie order) when it stays below :data:`_KEY_LIMIT`, else a
+    lexsort; rows with equal keys are the same document twice at the same score, whose order does
+    not matter.
     """
     rows = np.flatnonzero(t >= 0)
     if not rows.size:
@@ -247,7 +247,9 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     t = _topic_codes(table.keys, run.qid)
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code),
                                                  keys=table.keys, run_codes=t, doc_codes=doc_keys[1])
-    # only the evaluated topics' judgements and results
+    # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
+    # only the look-up is left, of the evaluated topics' judgements and results
+    tidx = t[kept]  # (kept rows have a topic of the qrels)
     if len(evaluated) < keys.size:  # (-D, or a stop): the table of those topics only
         sel_keys = keys[evaluated] if evaluated else keys[:0]
         qrows = np.flatnonzero(_topic_codes(sel_keys, qrels.qid) >= 0)
@@ -256,10 +258,7 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         table = topic_table(q, opts.level)
         to_table = np.full(keys.size, -1, dtype=np.int64)
         to_table[evaluated] = np.arange(len(evaluated))
-        t, doc_keys = to_table[t], None
-    # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
-    # only the look-up is left (the table's topics are the evaluated ones)
-    tidx = t[kept]
+        tidx, doc_keys = to_table[tidx], None
     rrows = kept[tidx >= 0]
     tidx, docno = tidx[tidx >= 0], run.docno[rrows]
     # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
-from inexeval.readers.bytekeys import alphabet, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width
+from inexeval.readers.bytekeys import (
+    alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
+)
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
@@ -53,8 +55,7 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
 def _blocks(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(qid, return_index=True)`` for ids already sorted: the first row of every block of
     equal ids (a check of the order falls back to the sort)."""
-    first = np.flatnonzero(qid[1:] != qid[:-1]) + 1 if qid.size else np.empty(0, dtype=np.int64)
-    first = np.concatenate(([0], first)).astype(np.int64) if qid.size else first
+    first = block_starts(qid)
     keys = qid[first]
     if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
         return np.unique(qid, return_index=True)
@@ -131,7 +132,7 @@ def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndar
     of equal consecutive ids, not once per row.
     """
     n = qid.size
-    bstart = np.concatenate(([0], np.flatnonzero(qid[1:] != qid[:-1]) + 1))
+    bstart = block_starts(qid)
     uq, binv = np.unique(qid[bstart], return_inverse=True)
     if table.size:
         keys, uq_ = _same_kind(table.keys, uq)

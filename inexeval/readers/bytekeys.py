@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "alphabet", "short_keys", "order_keys", "order_codes",
-           "distinct", "distinct_grouped", "dense_rank"]
+           "distinct", "distinct_grouped", "block_starts", "dense_rank"]
 
 _BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
 _ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
@@ -137,11 +137,7 @@ def distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if k is None:
         u, inv = np.unique(s, return_inverse=True)
         return u, inv.ravel()
-    o = np.argsort(k)
-    ks = k[o]
-    new = np.empty(ks.size, dtype=bool)
-    new[:1] = True
-    np.not_equal(ks[1:], ks[:-1], out=new[1:])
+    o, new = _sorted_runs(k)
     inv = np.empty(k.size, dtype=np.int64)
     inv[o] = np.cumsum(new) - 1
     return s[o[new]], inv  # (equal keys: equal strings, so any row of a value shows it)
@@ -150,22 +146,34 @@ def distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def distinct_grouped(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`distinct` for a column whose equal items mostly stand together (topic ids): computed on
     the first item of each block of equal neighbours, when the blocks are few."""
-    n = s.size
-    heads = np.flatnonzero(s[1:] != s[:-1]) + 1 if n else np.empty(0, dtype=np.int64)
-    if 4 * (heads.size + 1) > n:
+    starts = block_starts(s)
+    if 4 * starts.size > s.size:
         return distinct(s)
-    u, inv = distinct(s[np.concatenate(([0], heads))])
-    return u, np.repeat(inv, np.diff(np.concatenate(([0], heads, [n]))))
+    u, inv = distinct(s[starts])
+    return u, np.repeat(inv, np.diff(np.append(starts, s.size)))
+
+
+def block_starts(s: np.ndarray) -> np.ndarray:
+    """Index (int64) of the first item of every block of equal neighbours in S (none if S is empty)."""
+    if not s.size:
+        return np.empty(0, dtype=np.int64)
+    return np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))
 
 
 def dense_rank(x: np.ndarray) -> tuple[np.ndarray, int]:
     """0-based rank (int64) of every value of X among its distinct values, and their number."""
+    o, new = _sorted_runs(x)
+    r = np.cumsum(new) - 1
+    out = np.empty(x.size, dtype=np.int64)
+    out[o] = r
+    return out, int(r[-1]) + 1 if r.size else 0
+
+
+def _sorted_runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An order O that sorts X (numpy's quick argsort), and where in it a new value starts."""
     o = np.argsort(x)
     xs = x[o]
     new = np.empty(xs.size, dtype=bool)
     new[:1] = True
     np.not_equal(xs[1:], xs[:-1], out=new[1:])
-    r = np.cumsum(new) - 1
-    out = np.empty(x.size, dtype=np.int64)
-    out[o] = r
-    return out, int(r[-1]) + 1 if r.size else 0
+    return o, new
