@@ -301,35 +301,31 @@ def read_qrels(path: str | Path) -> Qrels:
 
 
 def _scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str) -> np.ndarray:
-    """The score fields ``data[s[i]:e[i]]`` as finite float64: plain decimals straight from the bytes
-    (:mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion."""
-    score, ok = plain_decimals(data, s, e)
-    if not ok.all():
-        rest = np.flatnonzero(~ok)
-        col = _column(data, s[rest], e[rest])
-        try:
-            score[rest] = col.astype(np.float64)
-        except (ValueError, OverflowError):
-            raise _bad_value(col, lines[rest], _finite_float, name, "score") from None
-        bad = ~np.isfinite(score[rest])
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"bad score: {col[i].decode('utf-8', 'replace')!r}", name, int(lines[rest[i]]))
-    return score
+    """The score fields ``data[s[i]:e[i]]`` as finite float64 (:func:`_numbers`)."""
+    return _numbers(data, s, e, lines, name, "score", plain_decimals, _finite_float)
 
 
 def _integers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str) -> np.ndarray:
-    """The fields ``data[s[i]:e[i]]`` as int64: plain integers straight from the bytes
-    (:mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion (an error names
-    the first bad one's line)."""
-    value, ok = plain_integers(data, s, e)
+    """The fields ``data[s[i]:e[i]]`` as int64 (:func:`_numbers`)."""
+    return _numbers(data, s, e, lines, name, what, plain_integers, int)
+
+
+def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str,
+             plain, convert) -> np.ndarray:
+    """The fields ``data[s[i]:e[i]]`` as numbers: the plain ones straight from the bytes (PLAIN, from
+    :mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion to the same dtype;
+    an error (what CONVERT rejects; for floats, also a value that is not finite) names the first
+    bad field's line."""
+    value, ok = plain(data, s, e)
     if not ok.all():
         rest = np.flatnonzero(~ok)
         col = _column(data, s[rest], e[rest])
         try:
-            value[rest] = col.astype(np.int64)
+            value[rest] = col.astype(value.dtype)
         except (ValueError, OverflowError):
-            raise _bad_value(col, lines[rest], int, name, what) from None
+            raise _bad_value(col, lines[rest], convert, name, what) from None
+        if value.dtype.kind == "f" and not np.isfinite(value[rest]).all():
+            raise _bad_value(col, lines[rest], convert, name, what)
     return value
 
 

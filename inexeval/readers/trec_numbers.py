@@ -52,20 +52,30 @@ def _leading_digits(words: np.ndarray) -> np.ndarray:
     return (np.bitwise_count(lowest - np.uint64(1)) >> np.uint8(3)).astype(np.int64)  # 64 bits below: 8
 
 
+def _inside(data: bytes, s: np.ndarray, e: np.ndarray, reach: int):
+    """DATA as bytes and as unaligned little-endian words (element i: the 8 bytes at offset i), the
+    number M of leading rows whose fields start at least REACH bytes before the end (the rest are
+    the caller's), and their starts S and ends E, contiguous; None when no row is read here."""
+    size = len(data)
+    if s.size == 0 or size < 8:
+        return None
+    buf = np.frombuffer(data, dtype=np.uint8)
+    word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
+    m = int(np.searchsorted(s, size - reach, side="right"))
+    # (columns of the token table are strided)
+    return buf, word, m, np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])
+
+
 def plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Values of the fields ``data[s[i]:e[i]]`` that are plain decimals (see the module doc), and a mask of
     those rows; the other rows' values are NaN."""
-    n = s.size
-    out = np.full(n, np.nan)
-    ok = np.zeros(n, dtype=bool)
-    size = len(data)
-    if n == 0 or size < 8:
-        return out, ok
-    buf = np.frombuffer(data, dtype=np.uint8)
-    word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
+    out = np.full(s.size, np.nan)
+    ok = np.zeros(s.size, dtype=bool)
     # rows whose 8-byte windows (from the first digit, from the point) may pass the buffer's end: the slow way
-    m = int(np.searchsorted(s, size - 18, side="right"))
-    s, e = np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])  # (columns of the token table are strided)
+    inside = _inside(data, s, e, 18)
+    if inside is None:
+        return out, ok
+    buf, word, m, s, e = inside
     # (temporaries are dropped as soon as they are used: a run has millions of rows)
     neg = buf[s] == 45  # "-"
     a = s + neg
@@ -74,7 +84,7 @@ def plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarra
     i_len = _leading_digits(w0)  # digits before the point (up to 8 counted)
     after = a + i_len  # the point, or the field's end
     plain = after == e
-    dot = buf[np.minimum(after, size - 1)] == 46  # "."
+    dot = buf[np.minimum(after, buf.size - 1)] == 46  # "."
     dot &= ~plain
     after += 1  # the first digit after the point
     f_len = np.where(dot, e - after, 0)
@@ -110,16 +120,12 @@ def plain_integers(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarra
     """Values (int64) of the fields ``data[s[i]:e[i]]`` written ``[-]digits`` with 1 to 8 digits (a
     qrels judgement: ``1``, ``-2``, ``007``), and a mask of those rows; the other rows' values are 0,
     left to the caller (steps 1 and 2 of the module doc, on one word)."""
-    n = s.size
-    out = np.zeros(n, dtype=np.int64)
-    ok = np.zeros(n, dtype=bool)
-    size = len(data)
-    if n == 0 or size < 9:
+    out = np.zeros(s.size, dtype=np.int64)
+    ok = np.zeros(s.size, dtype=bool)
+    inside = _inside(data, s, e, 9)  # (the word after a sign)
+    if inside is None:
         return out, ok
-    buf = np.frombuffer(data, dtype=np.uint8)
-    word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
-    m = int(np.searchsorted(s, size - 9, side="right"))  # rows whose word (after a sign) stays inside
-    s, e = np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])
+    buf, word, m, s, e = inside
     neg = buf[s] == 45  # "-"
     a = s + neg
     w = word[a]
