@@ -147,7 +147,8 @@ class DocumentInputs:
 
         _check_run(path, config)
         with _stdin_as_read():
-            return read_ranked_run(path, recall_base.data, max_results=config.max_results)
+            return read_ranked_run(path, recall_base.data, max_results=config.max_results,
+                                   single_precision=config.trec_eval_version == "9.0.8")
 
 
 def _select_qrels_topics(qrels, config: Config):

@@ -26,43 +26,30 @@ from typing import BinaryIO, TextIO
 import numpy as np
 
 from inexeval.trec_eval_opts import (
-    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atol, mark_measures, parse_args,
+    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, atof, mark_measures, parse_args,
     select_measures,
 )
 from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 from inexeval.trec_eval_read import RawQrels, RawRun, read_bytes, read_qrels, read_run, read_zscores
 
-#: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
-MISSING_ZSCORE = -1000000.0
-#: The one unjudged document trec_eval ranks for a topic the run lacks under -c.
-BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
-#: trec_eval's floor for a value before the logarithm of a geometric mean.
-MIN_GEO_MEAN = 0.00001
+from inexeval.measures.classic_engine import BOGUS_DOCNO, MISSING_ZSCORE, Column
+
 _REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 #: A combined int64 sort key must stay below this (else the sort takes its parts as separate keys).
 _KEY_LIMIT = 2**62
 
 
 @dataclass
-class Column:
-    """One printed label's values over the evaluated topics, and how trec_eval prints and averages it."""
-
-    label: str
-    values: list  # float per topic, or str (relstring)
-    integer: bool = False
-    aggregate: str = "mean"  # mean, sum, gmean, none (per topic only)
-    per_topic: bool = True
-
-
-@dataclass
 class Evaluation:
-    """What the rel format's evaluator returns: topics evaluated, one column per label, and the error
-    that stopped it (printed after the per-topic lines of the evaluated topics), if any."""
+    """What the rel format's evaluator returns: topics evaluated, one column per label (the classic
+    engine's :class:`~inexeval.measures.classic_engine.Column`), and the error that stopped it
+    (printed after the per-topic lines of the evaluated topics), if any."""
 
     topics: list[bytes]
     columns: dict[str, Column]
     stop: TrecEvalExit | None = None
     num_rel_summary: int | None = None  # -c: the summary num_rel (judgements > 0 of every topic)
+    num_queries: int | None = None  # the summary's divisor and num_q (None: the topics evaluated)
 
 
 def _help_text() -> str:
@@ -116,7 +103,7 @@ def _ids(qid: np.ndarray) -> np.ndarray:
 
 
 def _order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, ascending: bool = False,
-               doc_codes: np.ndarray | None = None) -> tuple[np.ndarray, dict[int, bytes]]:
+               doc_codes: np.ndarray | None = None, single: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
     """Rows of RUN kept after the ``-M`` cut, in trec_eval's order (score descending, docno descending;
     ASCENDING: ties by docno ascending, as its preference code has it), and per topic index the first
     docno (byte order) found twice among them.  T: each row's index in KEYS (-1: not there);
@@ -132,7 +119,10 @@ def _order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, as
         return rows, {}
     tr = t[rows]
     drank, D = dense_rank(order_codes(run.docno[rows]) if doc_codes is None else doc_codes[rows])
-    srank, S = dense_rank(-run.score[rows])  # (-0.0 == 0.0: they tie, as in trec_eval)
+    score = run.score[rows]
+    if single:  # trec_eval 9.0.8 keeps scores as C floats (form_res_rels.c): near-ties become ties
+        score = score.astype(np.float32)
+    srank, S = dense_rank(-score)  # (-0.0 == 0.0: they tie, as in trec_eval)
     tie = drank if ascending else (D - 1) - drank
     if keys.size * S * D < _KEY_LIMIT:
         key = tr * (S * D)
@@ -189,9 +179,9 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
     for n, t in enumerate(wanted):
         qid = keys[t].decode("utf-8", "surrogateescape")
         msg = None
-        if t not in run_topics and not opts.complete:
-            msg = f"trec_eval.form_res_rels: result qid '{qid}' not found in qrels\n"
-        elif t in run_dups:
+        if t not in run_topics and not opts.complete:  # trec_eval.c itself: one line, status 4
+            return wanted[:n], TrecEvalExit(f"trec_eval: result qid '{qid}' not found in qrels\n", 4)
+        if t in run_dups:
             msg = f"{dup_prefix}: duplicate docs {run_dups[t].decode('utf-8', 'surrogateescape')}"
         elif t in qrels_dups:
             msg = f"trec_eval.form_res_rels: duplicate docs {qrels_dups[t].decode('utf-8', 'surrogateescape')}\n"
@@ -210,7 +200,8 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     indices in KEYS) and DOC_CODES (:func:`_order_run`): what the caller has computed already."""
     keys = _ids(qrels.qid) if keys is None else keys
     t = _topic_codes(keys, run.qid) if run_codes is None else run_codes
-    kept, run_dups = _order_run(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes)
+    kept, run_dups = _order_run(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes,
+                                single=opts.numbers_of == "9.0.8")
     run_topics = set(np.flatnonzero(np.bincount(t[t >= 0], minlength=keys.size)).tolist())
     wanted = list(range(keys.size))
     if opts.debug_query is not None:
@@ -233,8 +224,6 @@ def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: n
 
 def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
-    from inexeval.errors import ConfigError
-    from inexeval.measures import classic
     from inexeval.measures.classic_join import _doc_keys, join_ordered, topic_table
     from inexeval.readers.trec import _sort_pairs
 
@@ -262,10 +251,10 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     rrows = kept[tidx >= 0]
     tidx, docno = tidx[tidx >= 0], run.docno[rrows]
     # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
-    # then reset as trec_eval resets them, below)
-    present = np.zeros(len(evaluated), dtype=bool)
-    present[tidx] = True
-    missing = np.flatnonzero(~present)
+    # then reset as trec_eval resets them); a topic whose results -M cut away is the run's, and empty
+    in_run = np.zeros(keys.size, dtype=bool)
+    in_run[t[t >= 0]] = True
+    missing = np.flatnonzero(~in_run[np.asarray(evaluated, dtype=np.int64)])
     if missing.size:
         tidx = np.concatenate((tidx, missing))
         docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
@@ -275,54 +264,67 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     ranking = join_ordered(tidx, docno, table, None if doc_keys is None else (doc_keys[0], doc_keys[1][rrows]))
     if opts.judged_only:
         ranking = drop_unjudged(ranking)
+    stand_in = np.zeros(len(evaluated), dtype=bool)
+    stand_in[missing] = True
+    ev = score_ranking(ranking, selected, opts, stand_in, num_queries=keys.size if opts.complete else len(evaluated))
+    num_rel_summary = int(np.count_nonzero(qrels.rel > 0)) if opts.complete else None  # 10.0's -c num_rel
+    return Evaluation([bytes(keys[t]) for t in evaluated], ev.columns, stop, num_rel_summary, ev.num_queries)
 
-    columns: dict[str, Column] = {}
-    specs = []
+
+def specs_of(selected: list[Selected]) -> list[tuple[str, object]]:
+    """(label, MeasureSpec) of every qrels measure SELECTED asks for, parameters read as trec_eval
+    reads them (C's ``atof`` for numbers; parameters a measure does not take are ignored)."""
+    from inexeval.measures.classic import FAMILIES, MeasureSpec
+
+    out: list[tuple[str, object]] = []
     for s in selected:
-        if s.measure.kind == "special":
+        m = s.measure
+        if m.kind == "special" or m.source != "qrels":
             continue
-        if s.measure.name == "relstring":  # text, not a classic measure: printed from the ranking
-            label = s.labels[0]
-            n = atol(label[len("relstring_"):]) if label != "relstring" else 10
-            columns[label] = Column(label, _relstrings(s.measure.name, ranking, n), aggregate="none")
-            continue
-        for label in s.labels:
-            try:
-                spec = classic.parse_measure(label)
-            except ConfigError:
-                raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{s.measure.name}' "
-                                   f"(inexeval has no classic measure '{label}', see 'inexeval metrics')\n", 2)
-            specs.append((label, spec))
-    values = classic.compute(ranking, [sp for _, sp in specs], version=opts.numbers_of,
-                             num_docs=opts.num_docs_in_coll) if specs else {}
-    for label, spec in specs:
-        fam = classic.FAMILIES[spec.family]
-        v = np.asarray(values[spec.name])
-        text = v.dtype.kind in "OUS"
-        columns[label] = Column(label, list(v.tolist()), integer=fam.integer,
-                                aggregate="none" if text else fam.aggregate,
-                                per_topic=fam.per_topic_reported)
-    for label, col in columns.items():  # trec_eval's clean-up of a stand-in ranking's values
-        if label in ("num_ret", "utility", "rbp_resid") or label.startswith("unj"):
-            for i in missing.tolist():
-                col.values[i] = 0.0
-        elif label == "relstring":
-            for i in missing.tolist():
-                col.values[i] = ""
-    num_rel_summary = None
-    if opts.complete:  # trec_eval 10.0: with -c the summary num_rel counts judgements > 0, whatever -l
-        num_rel_summary = int(np.count_nonzero(q.rel > 0))
-    return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop, num_rel_summary)
+        if m.name not in FAMILIES:
+            raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{m.name}' (inexeval has no {m.name})\n", 2)
+        if m.kind == "cut_long":
+            out.extend((lab, MeasureSpec(lab, m.name, int(k))) for lab, k in zip(s.labels, s.cutoffs))
+        elif m.kind == "cut_double":
+            out.extend((lab, MeasureSpec(lab, m.name, params=(("x", float(x)),)))
+                       for lab, x in zip(s.labels, s.cutoffs))
+        elif m.kind == "pairs":
+            raw = s.labels[0][len(m.name) + 1:] if s.labels[0] != m.name else ""
+            out.append((s.labels[0], MeasureSpec(s.labels[0], m.name, params=_pairs(raw))))
+        elif m.kind == "param":
+            raw = s.labels[0][len(m.name) + 1:] if s.labels[0] != m.name else ""
+            values = tuple(atof(v) for v in raw.split(",")) if raw else ()
+            out.append((s.labels[0], MeasureSpec(s.labels[0], m.name, values=values)))
+        else:
+            out.append((m.name, MeasureSpec(m.name, m.name)))
+    return out
 
 
-def _relstrings(name: str, ranking, n: int) -> list[str]:
-    """trec_eval's relstring: each topic's first N relevance values as characters, from the classic
-    family's text helper (docs/measures.md §8)."""
-    try:
-        from inexeval.measures.classic_trec_more import relstrings
-    except ImportError:  # the family module that has it is not part of this installation
-        raise TrecEvalExit(f"trec_eval: Cannot initialize measure '{name}' (inexeval has no relstring)\n", 2)
-    return list(relstrings(ranking, n))
+def _pairs(raw: str) -> tuple[tuple[str, float], ...]:
+    """trec_eval's ``get_param_pairs``: ``name=value`` items (already checked well formed), values by ``atof``."""
+    if not raw:
+        return ()
+    out = []
+    for item in raw.split(","):
+        name, _, value = item.partition("=")
+        out.append((name, atof(value)))
+    return tuple(out)
+
+
+def score_ranking(ranking, selected: list[Selected], opts: Options, stand_in: np.ndarray, *, num_queries: int):
+    """The classic engine on RANKING (its table's topics are the ones evaluated, in order)."""
+    from inexeval.measures import classic, classic_engine
+
+    labelled = specs_of(selected)
+    evaluated = np.arange(ranking.table.size)
+
+    def compute(specs):
+        return classic.compute(ranking, specs, version=opts.numbers_of, num_docs=opts.num_docs_in_coll,
+                               evaluated=evaluated)
+
+    ev = classic_engine.evaluate(ranking, labelled, evaluated=evaluated, stand_in=stand_in, compute=compute)
+    ev.num_queries = num_queries
+    return ev
 
 
 #: The rel format family each measure source needs, and trec_eval's complaint when it gets another.
@@ -378,6 +380,13 @@ def _zscore(z: dict, qid: bytes, label: str, value: float) -> float:
     return 0.0 if value == mean else MISSING_ZSCORE
 
 
+def _number(value: float) -> bytes:
+    """C's ``%6.4f``: NaN as ``-nan`` or ``nan`` by its sign bit (0/0 gives ``-nan`` on x86), padded to 6."""
+    if value != value:
+        return b"%6s" % (b"-nan" if math.copysign(1.0, value) < 0 else b"nan")
+    return b"%6.4f" % value
+
+
 def _line(label: str, qid: bytes, value, integer: bool, zmode: bool) -> bytes:
     name = label.encode("utf-8", "surrogateescape")
     if isinstance(value, (str, bytes)):  # relstring: printed between single quotes
@@ -386,40 +395,39 @@ def _line(label: str, qid: bytes, value, integer: bool, zmode: bool) -> bytes:
             text = b"'" + text + b"'"
         return b"%-22s\t%s\t%s\n" % (name, qid, text)
     if zmode:
-        return b"Z%-22s\t%s\t%6.4f\n" % (name, qid, value)
+        return b"Z%-22s\t%s\t%s\n" % (name, qid, _number(value))
     if integer:
         return b"%-22s\t%s\t%d\n" % (name, qid, int(value))
-    return b"%-22s\t%s\t%6.4f\n" % (name, qid, value)
-
-
-def _summary(col: Column, values: list[float], n: int) -> float:
-    if col.aggregate == "sum":
-        return float(sum(values, 0.0))
-    if col.aggregate == "gmean":
-        return math.exp(sum((math.log(max(v, MIN_GEO_MEAN)) for v in values), 0.0) / n) if n else 0.0
-    return sum(values, 0.0) / n if n else 0.0
+    return b"%-22s\t%s\t%s\n" % (name, qid, _number(value))
 
 
 def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: bytes,
            zscores: dict | None) -> list[bytes]:
-    """trec_eval's standard output for EV: per-topic lines (``-q``), then the summary."""
+    """trec_eval's standard output for EV: per-topic lines (``-q``), then the summary (the classic
+    engine's :func:`~inexeval.measures.classic_engine.summary_value`)."""
+    from inexeval.measures.classic_engine import ClassicEvaluation, accumulated, summary_value
+
     out: list[bytes] = []
     zmode = zscores is not None
     labels = [lab for s in selected if s.measure.kind != "special" for lab in s.labels if lab in ev.columns]
-    # per-topic values, Z-converted when asked
-    vals = {lab: ev.columns[lab].values for lab in labels}
+    zfun = None
     if zmode:
-        vals = {lab: [v if isinstance(v, (str, bytes)) else _zscore(zscores, q, lab, v)
-                      for q, v in zip(ev.topics, vals[lab])] for lab in labels}
+        zfun = lambda i, label, value: _zscore(zscores, ev.topics[i], label, value)  # noqa: E731
+
     if opts.query:
+        shown = {lab: ev.columns[lab].values if not zmode or ev.columns[lab].aggregate == "none" else
+                 [zfun(i, lab, v) for i, v in enumerate(ev.columns[lab].values)] for lab in labels
+                 if ev.columns[lab].per_topic}
         for i, qid in enumerate(ev.topics):
             for lab in labels:
                 col = ev.columns[lab]
                 if col.per_topic:
-                    out.append(_line(lab, qid, vals[lab][i], col.integer, zmode))
+                    out.append(_line(lab, qid, shown[lab][i], col.integer, zmode))
     if ev.stop is not None or not opts.summary:
         return out
-    n = len(ev.topics)
+    n = ev.num_queries if ev.num_queries is not None else len(ev.topics)
+    whole = ClassicEvaluation(list(range(len(ev.topics))), ev.columns, n)
+    complete = ev.num_rel_summary is not None
     for s in selected:
         if s.measure.name == "runid":
             out.append(b"%-22s\t%s\t%s\n" % (b"runid", b"all", run_id))
@@ -431,9 +439,7 @@ def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: byte
             col = ev.columns[lab]
             if col.aggregate == "none":
                 continue
-            value = _summary(col, vals[lab], n)
-            if lab == "num_rel" and ev.num_rel_summary is not None:
-                value = float(ev.num_rel_summary)
+            value = summary_value(col, accumulated(col, zfun), whole, complete, ev.num_rel_summary)
             out.append(_line(lab, b"all", value, col.integer, zmode))
     return out
 
@@ -473,12 +479,12 @@ def _main(argv: list[str], out: BinaryIO, err: TextIO) -> int:
     selected = select_measures(opts.measures)
 
     ev = _evaluate(rel_info, run, opts, selected)
+    if ev.stop is None and not ev.topics:  # (trec_eval checks before it prints the summary)
+        raise TrecEvalExit("trec_eval: No queries with both results and relevance info\n", 7)
     lines = render(ev, selected, opts, run.run_id, zscores)
     out.write(b"".join(lines))
     if ev.stop is not None:
         raise ev.stop
-    if not ev.topics:
-        raise TrecEvalExit("trec_eval: No queries with both results and relevance info\n", 7)
     return 0
 
 

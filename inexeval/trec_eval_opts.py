@@ -236,7 +236,7 @@ CATALOGUE: tuple[TrecMeasure, ...] = (
     TrecMeasure("Rprec_mult", "cut_double", _MULTS),
     TrecMeasure("utility", "param"),
     TrecMeasure("11pt_avg", "param"),
-    TrecMeasure("binG", "pairs"), TrecMeasure("G", "pairs"),
+    TrecMeasure("binG"), TrecMeasure("G", "pairs"),
     TrecMeasure("dcg", "pairs"), TrecMeasure("ideal_dcg", "pairs"),
     TrecMeasure("ndcg", "pairs"), TrecMeasure("ndcg_rel", "pairs"), TrecMeasure("Rndcg", "pairs"),
     TrecMeasure("ndcg_cut", "cut_long", _CUTS),
@@ -253,9 +253,9 @@ CATALOGUE: tuple[TrecMeasure, ...] = (
     TrecMeasure("map_avgjg", source="qrels_jg"),
     TrecMeasure("P_avgjg", "cut_long", _CUTS, source="qrels_jg"),
     TrecMeasure("Rprec_mult_avgjg", "cut_double", _MULTS, source="qrels_jg"),
-    TrecMeasure("yaap", "param"),
-    TrecMeasure("rbp", "param"),
-    TrecMeasure("rbp_resid", "param"),
+    TrecMeasure("yaap"),
+    TrecMeasure("rbp", "pairs"),
+    TrecMeasure("rbp_resid", "pairs"),
     TrecMeasure("unj", "cut_long", (5, 10, 20)),
 )
 BY_NAME = {m.name: m for m in CATALOGUE}
@@ -275,7 +275,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
                              "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
                              "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
     "all_prefs": ("runid", "num_q") + _PREFS_ALL,
-    "prefs": ("runid", "num_q") + _PREFS_ALL[:8],
+    "prefs": ("runid", "num_q") + _PREFS_ALL[:6],
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 

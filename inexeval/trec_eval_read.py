@@ -176,8 +176,14 @@ def read_run(data: bytes, path: str) -> RawRun:
 
 
 def read_zscores(path: str, stdin_used: list[bool]) -> dict[tuple[bytes, str], tuple[float, float]]:
-    """(qid, measure label) -> (mean, standard deviation) from a ``-Z`` file (4 fields a line)."""
-    data = read_bytes(path, "zscores", stdin_used)
+    """(qid, measure label) -> (mean, standard deviation) from a ``-Z`` file (4 fields a line).
+
+    A file that cannot be read or parsed ends trec_eval with status 255: its ``main`` returns
+    UNDEF (-1) there, where the other inputs ``exit(2)``."""
+    try:
+        data = read_bytes(path, "zscores", stdin_used)
+    except TrecEvalExit as e:
+        raise TrecEvalExit(e.message, 255) from None
     out: dict[tuple[bytes, str], tuple[float, float]] = {}
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
@@ -185,7 +191,7 @@ def read_zscores(path: str, stdin_used: list[bool]) -> dict[tuple[bytes, str], t
     for n, line in enumerate(lines, 1):
         f = line.split()
         if len(f) != 4:
-            raise TrecEvalExit(f"trec_eval.get_zscores: Malformed line {n}\n", 2)
+            raise TrecEvalExit(f"trec_eval.get_zscores: Malformed line {n}\n", 255)
         out.setdefault((f[0], f[1].decode("utf-8", "surrogateescape")),
                        (atof(f[2].decode("latin-1")), atof(f[3].decode("latin-1"))))
     return out

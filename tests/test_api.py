@@ -131,10 +131,13 @@ def test_per_topic_settings_and_errors():
         res.value("Medium", "map", "gen_off")
     with pytest.raises(KeyError, match="topic '999'"):
         res.value("Medium", "MAep", "gen_off", topic="999")
-    # an undefined value is None: sample topic 404 has no relevant document
+    # TASK trec scores a topic with nothing relevant as trec_eval does (sample topic 404): 0, and counted
     trec = inexeval.evaluate(TREC)
-    assert trec.value("good", "map", topic="404") is None and trec.per_topic("good")["404"]["P_10"] is None
-    assert trec.value("good", "map") is not None
+    assert trec.value("good", "map", topic="404") == 0.0 and trec.per_topic("good")["404"]["P_10"] == 0.0
+    per_topic, total = trec.per_topic("good"), 0.0
+    for t in sorted(per_topic):  # (added left to right, as trec_eval adds)
+        total += per_topic[t]["map"]
+    assert trec.value("good", "map") == total / 4
 
 
 def test_rows_iteration_and_curves():

@@ -149,8 +149,8 @@ def test_missing_topic_stops_with_status_4_after_the_earlier_topics(files):
     status, out, err = run(["-q", "-m", "num_ret", q, r])
     assert status == 4
     assert out == b"num_ret               \t1\t4\n"
-    assert err == ("trec_eval.form_res_rels: result qid '2' not found in qrels\n"
-                   "trec_eval: Can't calculate measure 'num_ret'\n")
+    # trec_eval.c says it itself, one line (no "Can't calculate measure" after it)
+    assert err == "trec_eval: result qid '2' not found in qrels\n"
 
 
 def test_complete_scores_missing_topics_as_empty_rankings(files):

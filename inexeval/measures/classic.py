@@ -48,8 +48,8 @@ import numpy as np
 from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
-from inexeval.measures.classic_trec import TrecState
-from inexeval.measures.classic_trec_more import MoreState
+from inexeval.measures.classic_trec import TrecState, relstrings
+from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.registry import Measure, Params, RunInput, register_resolver
 
 #: trec_eval's default cut-offs for P, recall and ndcg_cut.
@@ -128,7 +128,8 @@ _FIXED = {
     n.lower(): n
     for n in ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg",
               "infAP", "gm_bpref", "utility", "11pt_avg", "binG", "G", "ndcg_rel", "Rndcg", "set_P",
-              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid")
+              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid",
+              "dcg", "ideal_dcg", "yaap")
 }
 _CUT_CANON = {"p": "P", "recall": "recall", "ndcg_cut": "ndcg_cut", "map_cut": "map_cut",
               "relative_p": "relative_P", "success": "success", "unj": "unj"}
@@ -136,10 +137,11 @@ _TREC_CUT = re.compile(r"^(p|recall|ndcg_cut|map_cut|relative_p|success|unj)_(\d
 _IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
 _RPREC_MULT = re.compile(r"^rprec_mult_(\d*\.?\d+)$")
 #: trec_eval's name=value parameters, printed after the name: ndcg_1=3,2=9
-_PAIRS = re.compile(r"^(ndcg_rel|ndcg|rndcg|g|rbp)_([^_].*=.*)$")
+_PAIRS = re.compile(r"^(ndcg_rel|ndcg|rndcg|g|rbp_resid|rbp|ideal_dcg|dcg)_([^_].*=.*)$")
 #: trec_eval's comma-separated numbers, printed after the name: utility_2,-1,0,0
 _LISTS = re.compile(r"^(utility|11pt_avg|set_f)_(.+)$")
 _PARAM_CANON = {"ndcg_rel": "ndcg_rel", "ndcg": "ndcg", "rndcg": "Rndcg", "g": "G", "rbp": "rbp",
+                "rbp_resid": "rbp_resid", "dcg": "dcg", "ideal_dcg": "ideal_dcg",
                 "utility": "utility", "11pt_avg": "11pt_avg", "set_f": "set_F"}
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _EXTRA = re.compile(r"^(f|e|cg|dcg|ndcg|awp|r-wp|q|r|agr|mrr)(?:@(\d+))?(?:\((.*)\))?$")
@@ -246,13 +248,13 @@ def _parse_trec_params(text: str, low: str, source: object | None, line: int | N
         pairs = []
         for item in raw.split(","):
             key, eq, val = item.partition("=")
-            ok_key = key == "p" if fam == "rbp" else bool(re.fullmatch(r"[+-]?\d+", key))
+            persistence = fam in ("rbp", "rbp_resid") and key == "p"
+            ok_key = persistence or (fam != "rbp_resid" and bool(re.fullmatch(r"[+-]?\d+", key)))
             if not eq or not ok_key or not _NUMBER.match(val):
-                want = "p=x" if fam == "rbp" else "level=gain"
+                want = {"rbp": "p=x or level=gain", "rbp_resid": "p=x"}.get(fam, "level=gain")
                 raise ConfigError(f"measure {text!r}: {item!r} is not {want}", source, line)
             pairs.append((key, float(val)))
-        family = {"ndcg": "ndcg_p"}.get(fam, fam)
-        return MeasureSpec(f"{fam}_{raw}", family, params=tuple(pairs))
+        return MeasureSpec(f"{fam}_{raw}", fam, params=tuple(pairs))
     m = _LISTS.match(low)
     if m:
         fam, raw = _PARAM_CANON[m.group(1)], m.group(2)
@@ -278,23 +280,33 @@ def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpe
 
 
 class Kernels:
-    """The per-run states the kernels read: trec_eval's, and the graded ones (plain and agr)."""
+    """The per-run states the kernels read: trec_eval's, its gain states (one per set of gain
+    parameters), and the graded ones (plain and agr).  EVALUATED: the topics trec_eval evaluates, in
+    its order (a topic judged only negatively takes the levels of the one before, see
+    :mod:`inexeval.measures.classic_trec_gains`); None: every topic."""
 
     def __init__(self, ranking: Ranking, gains: dict[int, float] | None, q_beta: float,
-                 version: str = "10.0", num_docs: int = 0):
-        self.trec = TrecState(ranking)
+                 version: str = "10.0", num_docs: int = 0, evaluated: np.ndarray | None = None):
+        self.trec = TrecState(ranking, version, num_docs)
         self.ranking, self.gains, self.q_beta = ranking, gains, q_beta
         self.version = version
+        self.evaluated = evaluated
         self._graded: dict[bool, GradedState] = {}
-        self._more: MoreState | None = None
-        self._num_docs = num_docs
+        self._levels: Levels | None = None
+        self._gain_states: dict[tuple, GainState] = {}
 
     @property
-    def more(self) -> MoreState:
-        """The state of the measures of :mod:`inexeval.measures.classic_trec_more`."""
-        if self._more is None:
-            self._more = MoreState(self.ranking, self.trec, self.version, self._num_docs)
-        return self._more
+    def levels(self) -> Levels:
+        if self._levels is None:
+            self._levels = Levels(self.ranking, self.evaluated)
+        return self._levels
+
+    def gain_state(self, pairs: tuple[tuple[str, float], ...] = (), rescale: bool = False) -> GainState:
+        """The gains given by PAIRS (``name=value`` parameters), RESCALE: rbp's mapping to [0, 1]."""
+        key = (tuple(pairs), rescale)
+        if key not in self._gain_states:
+            self._gain_states[key] = GainState(self.ranking, self.levels, tuple(pairs), rescale)
+        return self._gain_states[key]
 
     def graded(self, agr: bool = False) -> GradedState:
         if agr not in self._graded:
@@ -316,14 +328,14 @@ class Family:
     per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
     bounded: bool = True  # values in [0, 1]
     #: whether the ideal run (the relevant documents by decreasing relevance) scores 1 on every topic
-    ideal: Callable[[Params], bool] = lambda p: False
+    ideal: Callable[[Params, MeasureSpec], bool] = lambda p, s: False
 
 
-def _always(p: Params) -> bool:
+def _always(p: Params, s: MeasureSpec) -> bool:
     return True
 
 
-def _gains_follow_levels(p: Params) -> bool:
+def _gains_follow_levels(p: Params, s: MeasureSpec) -> bool:
     """Whether gain(level) (GAINS, else the level) is positive and non-decreasing over the relevant
     levels: then decreasing relevance is decreasing gain, as in the ideal vector (also with agr,
     whose adjusted gain of a level lies between its own and the next lower level's)."""
@@ -332,9 +344,24 @@ def _gains_follow_levels(p: Params) -> bool:
     return all(v > 0 for v in seq) and all(a <= b for a, b in zip(seq, seq[1:]))
 
 
-def _trec_gains(p: Params) -> bool:
-    """trec_eval's ndcg gains every document with rel > 0: the ideal run has them all at REL_LEVEL 1."""
-    return p.rel_level == 1
+def _trec_gains(p: Params, s: MeasureSpec) -> bool:
+    """trec_eval's ndcg gains every document with rel > 0: the ideal run has them all at REL_LEVEL 1
+    (with gains given in the name, ``ndcg_1=3,2=9``, decreasing relevance need not be decreasing gain)."""
+    return p.rel_level == 1 and not s.params
+
+
+def _p(s: MeasureSpec, default: float = 0.9) -> float:
+    """rbp's persistence: its last ``p=`` parameter (trec_eval), else DEFAULT."""
+    p = default
+    for key, value in s.params:
+        if key == "p":
+            p = value
+    return p
+
+
+def _rbp(k: Kernels, s: MeasureSpec) -> np.ndarray:
+    gains = tuple(x for x in s.params if x[0] != "p")
+    return k.gain_state(gains, rescale=k.version == "10.0").rbp(_p(s))
 
 
 #: The classic family table (docs/measures.md §8): measure family -> kernel and aggregation.
@@ -347,12 +374,11 @@ FAMILIES: dict[str, Family] = {
     "Rprec": Family(lambda k, s: k.trec.rprec(), ideal=_always),
     "bpref": Family(lambda k, s: k.trec.bpref(), ideal=_always),
     "recip_rank": Family(lambda k, s: k.trec.recip_rank(), ideal=_always),
-    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(
-        s.param("x", 0.0), k.more.iprec_cutoff(s.param("x", 0.0))), ideal=_always),
+    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0)), ideal=_always),
     "P": Family(lambda k, s: k.trec.precision(s.k)),
     "recall": Family(lambda k, s: k.trec.recall(s.k)),
-    "ndcg": Family(lambda k, s: k.trec.ndcg(), ideal=_trec_gains),
-    "ndcg_cut": Family(lambda k, s: k.trec.ndcg(s.k), ideal=_trec_gains),
+    "ndcg": Family(lambda k, s: k.gain_state(s.params).ndcg(), ideal=_trec_gains),
+    "ndcg_cut": Family(lambda k, s: ndcg_cut(k.ranking, k.levels, s.k), ideal=_trec_gains),
     "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
     "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0))),
     "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
@@ -364,31 +390,35 @@ FAMILIES: dict[str, Family] = {
     "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     "MRR": Family(lambda k, s: k.graded().mrr(s.k), ideal=_always),
-    # trec_eval's all_trec measures (classic_trec_more, docs/measures.md §8.2)
-    "infAP": Family(lambda k, s: k.more.infap()),
+    # trec_eval's all_trec measures (docs/measures.md §8.2)
+    "infAP": Family(lambda k, s: k.trec.infap()),
     "gm_bpref": Family(lambda k, s: k.trec.bpref(), "gmean", per_topic_reported=False),
-    "Rprec_mult": Family(lambda k, s: k.more.rprec_mult(s.param("x", 1.0))),
-    "utility": Family(lambda k, s: k.more.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
-    "11pt_avg": Family(lambda k, s: k.more.eleven_pt_avg(s.values or _ELEVEN)),
-    "binG": Family(lambda k, s: k.more.bin_g()),
-    "G": Family(lambda k, s: k.more.g_measure(s.params), bounded=False),
-    "ndcg_p": Family(lambda k, s: k.more.ndcg(s.params), bounded=False),
-    "ndcg_rel": Family(lambda k, s: k.more.ndcg_rel(s.params), bounded=False),
-    "Rndcg": Family(lambda k, s: k.more.rndcg(s.params), bounded=False),
-    "map_cut": Family(lambda k, s: k.more.map_cut(s.k)),
-    "relative_P": Family(lambda k, s: k.more.relative_p(s.k)),
-    "success": Family(lambda k, s: k.more.success(s.k)),
-    "set_P": Family(lambda k, s: k.more.set_p()),
-    "set_relative_P": Family(lambda k, s: k.more.set_relative_p()),
-    "set_recall": Family(lambda k, s: k.more.set_recall()),
-    "set_map": Family(lambda k, s: k.more.set_map()),
-    "set_F": Family(lambda k, s: k.more.set_f(s.values[0] if s.values else 1.0)),
-    "num_nonrel_judged_ret": Family(lambda k, s: k.more.num_nonrel_judged_ret(), "sum", integer=True,
+    "Rprec_mult": Family(lambda k, s: k.trec.rprec_mult(s.param("x", 1.0))),
+    "utility": Family(lambda k, s: k.trec.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
+    "11pt_avg": Family(lambda k, s: k.trec.eleven_pt_avg(s.values or _ELEVEN)),
+    "binG": Family(lambda k, s: k.trec.bin_g()),
+    "G": Family(lambda k, s: k.gain_state(s.params).g_measure(), bounded=False),
+    "dcg": Family(lambda k, s: k.gain_state(s.params).dcg(), bounded=False),
+    "ideal_dcg": Family(lambda k, s: k.gain_state(s.params).ideal_dcg(), bounded=False),
+    "ndcg_rel": Family(lambda k, s: k.gain_state(s.params).ndcg_rel(), bounded=False),
+    "Rndcg": Family(lambda k, s: k.gain_state(s.params).rndcg(k.trec.num_rel), bounded=False),
+    "map_cut": Family(lambda k, s: k.trec.map_cut(s.k)),
+    "relative_P": Family(lambda k, s: k.trec.relative_p(s.k)),
+    "success": Family(lambda k, s: k.trec.success(s.k)),
+    "set_P": Family(lambda k, s: k.trec.set_p()),
+    "set_relative_P": Family(lambda k, s: k.trec.set_relative_p()),
+    "set_recall": Family(lambda k, s: k.trec.set_recall()),
+    "set_map": Family(lambda k, s: k.trec.set_map()),
+    "set_F": Family(lambda k, s: k.trec.set_f(s.values[0] if s.values else 1.0)),
+    "num_nonrel_judged_ret": Family(lambda k, s: k.trec.num_nonrel_judged_ret(), "sum", integer=True,
                                     bounded=False),
-    "rbp": Family(lambda k, s: k.more.rbp(s.param("p", 0.9), tuple(x for x in s.params if x[0] != "p")),
-                  bounded=False),
-    "rbp_resid": Family(lambda k, s: k.more.rbp_resid()),
-    "unj": Family(lambda k, s: k.more.unj(s.k)),
+    "rbp": Family(_rbp, bounded=False),
+    "rbp_resid": Family(lambda k, s: rbp_resid(k.ranking, _p(s))),
+    "unj": Family(lambda k, s: k.trec.unj(s.k)),
+    "yaap": Family(lambda k, s: k.trec.yaap(), bounded=False),
+    # text, printed by the trec-eval drop-in only (not a METRICS name)
+    "relstring": Family(lambda k, s: relstrings(k.ranking, int(s.values[0]) if s.values else 10), "none",
+                        bounded=False),
 }
 
 
@@ -400,38 +430,83 @@ def compute(
     q_beta: float = 1.0,
     version: str = "10.0",
     num_docs: int = 0,
-) -> dict[str, np.ndarray]:
-    """Per-topic values (one float per topic of ``ranking.table``) of every measure in SPECS;
-    ``num_docs`` is the collection size (trec_eval ``-N``, used by ``utility``)."""
-    kernels = Kernels(ranking, gains, q_beta, version, num_docs)
-    return {s.name: np.asarray(FAMILIES[s.family].kernel(kernels, s), dtype=np.float64) for s in specs}
+    evaluated: np.ndarray | None = None,
+    kernels: Kernels | None = None,
+) -> dict[str, np.ndarray | list]:
+    """Per-topic values (one per topic of ``ranking.table``; strings for relstring) of every measure
+    in SPECS; ``num_docs`` is the collection size (trec_eval ``-N``, used by ``utility``), EVALUATED
+    the topics trec_eval evaluates, in order (see :class:`Kernels`)."""
+    if kernels is None:
+        kernels = Kernels(ranking, gains, q_beta, version, num_docs, evaluated)
+    out: dict[str, np.ndarray | list] = {}
+    for s in specs:
+        got = FAMILIES[s.family].kernel(kernels, s)
+        out[s.name] = got if isinstance(got, list) else np.asarray(got, dtype=np.float64)
+    return out
 
 
 # ------------------------------------------------------------------ registration ----
 #
 # TASK trec: every METRICS name is parsed (parse_measure) into a measure scoring every topic of a
-# run at once (compute_all), on the run joined to the qrels (classic_join).
+# run at once (compute_all), on the run joined to the qrels (classic_join), through the classic
+# engine that the trec-eval drop-in uses too: the same topics (every topic of the run, judged
+# relevant or not; with -e every qrels topic, trec_eval -c's stand-in ranking for those the run
+# lacks), the same values, and trec_eval's summary as the average.
 
 STRATEGIES = frozenset({"trec"})
 
 
-def _compute_all(spec: MeasureSpec):
-    family = FAMILIES[spec.family]
+class _RunScoring:
+    """One run's classic evaluation under a config: the kernels and the topics trec_eval evaluates."""
 
-    def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
-        kernels = r.memo.get("classic")
-        if kernels is None:
-            gains = dict(r.params.gains) if r.params.gains else None
-            kernels = r.memo["classic"] = Kernels(r.run.ranking, gains, r.params.q_beta,
-                                                  r.params.trec_eval_version)
-        values = np.asarray(family.kernel(kernels, spec), dtype=np.float64).tolist()
+    def __init__(self, r: RunInput):
+        from inexeval.measures.classic_join import with_stand_ins
+
         table = r.recall_base
-        index, defined = table.index, (table.num_rel > 0).tolist()
-        out: list[dict[str, float] | None] = []
-        for t in topics:
-            i = index[t]
-            out.append({spec.name: values[i]} if defined[i] else None)
-        return out
+        ranking = r.run.ranking
+        present = ranking.length > 0
+        for name in r.run.topics:  # (a topic whose every result was cut away is still the run's)
+            present[table.index[name]] = True
+        self.complete = r.empty_as_zero
+        if self.complete:
+            self.evaluated = np.arange(table.size)
+            self.stand_in = ~present
+            ranking = with_stand_ins(ranking, np.flatnonzero(~present))
+        else:
+            self.evaluated = np.flatnonzero(present)
+            self.stand_in = np.zeros(self.evaluated.size, dtype=bool)
+        gains = dict(r.params.gains) if r.params.gains else None
+        self.ranking = ranking
+        self.kernels = Kernels(ranking, gains, r.params.q_beta, r.params.trec_eval_version, evaluated=self.evaluated)
+        self.num_rel_all: int | None = None
+
+    def column(self, spec: MeasureSpec):
+        """The engine's column of the measure over the evaluated topics, and its summary value."""
+        from inexeval.measures import classic_engine
+
+        ev = classic_engine.evaluate(
+            self.ranking, [(spec.name, spec)], evaluated=self.evaluated, stand_in=self.stand_in,
+            complete=self.complete, compute=lambda specs: compute(self.ranking, specs, kernels=self.kernels))
+        col = ev.columns[spec.name]
+        if self.complete and self.num_rel_all is None:
+            self.num_rel_all = classic_engine.judgements_above_zero(self.ranking)
+        value = classic_engine.summary_value(col, classic_engine.accumulated(col), ev, self.complete,
+                                             self.num_rel_all)
+        return col, value
+
+
+def _compute_all(spec: MeasureSpec):
+    def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
+        scoring = r.memo.get("classic")
+        if scoring is None:
+            scoring = r.memo["classic"] = _RunScoring(r)
+        col, average = scoring.column(spec)
+        # over no topic (a run with none of the qrels topics, without -e) the average is undefined,
+        # where trec_eval stops ("No queries with both results and relevance info")
+        r.averages[spec.name] = average if scoring.evaluated.size else None
+        where = dict(zip(scoring.evaluated.tolist(), col.values))
+        index = r.recall_base.index
+        return [{spec.name: where[index[t]]} for t in topics]
 
     return compute_all
 
@@ -449,9 +524,9 @@ def resolve(name: str) -> Measure:
             name=spec.name, strategies=STRATEGIES, params=("REL_LEVEL", "GAINS", "Q_BETA", "TREC_EVAL_VERSION"),
             description=MEASURES.get(spec.name, spec.family),
             outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
-            compute_all=_compute_all(spec), aggregate=lambda n, a=family.aggregate: a,
+            compute_all=_compute_all(spec), aggregate=lambda n: "run", nan_is_value=True,
             bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
-            ideal_one=lambda p, n=spec.name, f=family: [n] if f.ideal(p) else [],
+            ideal_one=lambda p, n=spec.name, f=family, s=spec: [n] if f.ideal(p, s) else [],
         )
     return m
 

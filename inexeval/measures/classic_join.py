@@ -41,7 +41,8 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
     qstart = np.append(first, qrels.qid.size).astype(np.int64)
     topic = np.repeat(np.arange(keys.size), np.diff(qstart))
     rel = qrels.rel
-    num_rel = np.bincount(topic[rel >= rel_level], minlength=keys.size).astype(np.int64)
+    # trec_eval's num_rel counts the judgements >= 0 at or above the level (form_res_rels.c)
+    num_rel = np.bincount(topic[rel >= max(rel_level, 0)], minlength=keys.size).astype(np.int64)
     num_nonrel = np.bincount(topic[(rel >= 0) & (rel < rel_level)], minlength=keys.size).astype(np.int64)
     if qrels.vocab is not None:  # the reader sorted the docnos already
         vocab, code = qrels.vocab, qrels.code
@@ -145,7 +146,8 @@ def _row_topics(qid: np.ndarray, table: TopicTable) -> tuple[np.ndarray, np.ndar
 
 
 def rank_run(
-    run: TrecRun, table: TopicTable, *, max_results: int | None = None, warn: Callable[[str], None] | None = None
+    run: TrecRun, table: TopicTable, *, max_results: int | None = None, warn: Callable[[str], None] | None = None,
+    single_precision: bool = False,
 ) -> tuple[Ranking, np.ndarray]:
     """Order RUN as trec_eval does and look up relevance; also which table topics the run has.
 
@@ -202,6 +204,8 @@ def rank_run(
     t_s = tidx[o]
     d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
     score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
+    if single_precision:  # trec_eval 9.0.8 keeps scores as C floats (TREC_EVAL_VERSION 9.0.8)
+        score_s = score_s.astype(np.float32).astype(np.float64)
 
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted)
     rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
@@ -278,6 +282,27 @@ def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
     return Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), rel)
 
 
+def with_stand_ins(ranking: Ranking, topics: np.ndarray) -> Ranking:
+    """RANKING with trec_eval's ``-c`` stand-in ranking for each of TOPICS (empty in it): one
+    document, ``ceci_nest_pas_un_docno``, judged as the qrels judge it (not at all, as a rule)."""
+    from inexeval.measures.classic_engine import BOGUS_DOCNO
+
+    topics = np.asarray(topics, dtype=np.int64)
+    if not topics.size:
+        return ranking
+    table = ranking.table
+    bogus = join_ordered(topics, np.full(topics.size, BOGUS_DOCNO), table).rel  # one row per topic
+    counts = ranking.length.copy()
+    counts[topics] += 1
+    start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    rel = np.empty(int(start[-1]), dtype=np.int64)
+    at = np.zeros(rel.size, dtype=bool)
+    at[start[topics]] = True  # (each of TOPICS was empty: its one row is its first)
+    rel[at] = bogus
+    rel[~at] = ranking.rel
+    return Ranking(table, start, rel)
+
+
 def _judged(table: TopicTable) -> np.ndarray:
     """Per qrels row, the relevance code a run's result gets: rel, or JUDGED_NEGATIVE for a negative rel."""
     got = table.cache.get("judged")
@@ -328,11 +353,13 @@ class RankedRun:
     run_id_line: int | None = None  # the first line with the run id (None: from the file name)
 
 
-def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None) -> RankedRun:
+def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None,
+                    single_precision: bool = False) -> RankedRun:
     """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
     run = read_run(path)
     warnings: list[str] = [] if run.line.size else [empty_run_warning(run.source)]
-    ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append)
+    ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append,
+                                single_precision=single_precision)
     run_id = run_id_of(run, warnings.append)
     topics = dict.fromkeys(table.names[t] for t in np.flatnonzero(present).tolist())
     line = int(run.line[0]) if len(run.tags) == 1 and run.line.size else None

@@ -4,7 +4,7 @@ and how each label is summarised over topics.
 
 A label is the inexeval measure name (``P_7``, ``utility_2,-1,0,0``, ``ndcg_1=3,2=9,4=4.5``),
 except ``runid`` and ``num_q`` (printed by the writer) and ``relstring``/``relstring_k`` (a
-string per topic, :func:`inexeval.measures.classic_trec_more.relstrings`).
+string per topic, :func:`inexeval.measures.classic_trec.relstrings`).
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from __future__ import annotations
 ORDER: tuple[str, ...] = (
     "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
     "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
-    "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+    "utility", "11pt_avg", "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
     "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
     "num_nonrel_judged_ret",
     "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
     "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
     "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp",
-    "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",
+    "prefs_avgjg_imp", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap",
     "rbp", "rbp_resid", "unj",
 )
 
@@ -35,7 +35,8 @@ DOUBLE_CUTOFFS: dict[str, tuple[float, ...]] = {
     "Rprec_mult_avgjg": tuple(p / 10 for p in range(2, 21, 2)),
 }
 #: families with one value named ``name_<params as written>`` when given parameters
-RAW_PARAMS = frozenset({"utility", "11pt_avg", "set_F", "ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "relstring"})
+RAW_PARAMS = frozenset({"utility", "11pt_avg", "set_F", "ndcg", "ndcg_rel", "Rndcg", "G", "rbp", "relstring",
+                        "dcg", "ideal_dcg", "rbp_resid"})
 
 SETS: dict[str, tuple[str, ...]] = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -116,3 +117,20 @@ def summary(label: str) -> str:
                 fam = f
                 break
     return SUMMARY.get(fam, "mean")
+
+
+def printing_order(names: list[str]) -> list[str]:
+    """NAMES (classic measure names, canonical) in the order trec_eval prints them: by its measure
+    order (:data:`ORDER`), a family's cut-offs ascending, parameterised labels as given; measures
+    trec_eval does not have (``Q``, ``nDCG@10``, …) after its own, as given."""
+    from inexeval.measures.classic import parse_measure
+
+    def key(item: tuple[int, str]):
+        i, name = item
+        spec = parse_measure(name)
+        if spec.family not in ORDER:
+            return (len(ORDER), 0.0, i)
+        cut = float(spec.k) if spec.k is not None else dict(spec.params).get("x", 0.0)
+        return (ORDER.index(spec.family), cut, i)
+
+    return [n for _, n in sorted(enumerate(names), key=key)]

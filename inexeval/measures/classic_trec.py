@@ -1,63 +1,129 @@
-"""trec_eval's measures, per topic, for every topic of a :class:`Ranking` at once (docs/measures.md §8).
+"""trec_eval's measures without gains, per topic, for every topic of a :class:`Ranking` at once
+(docs/measures.md §8.2).
 
-Notation for one topic: the run's results d_1 … d_L in trec_eval order,
-rel(d) its qrels value, relevant iff rel >= ``rel_level``; R = number of
-relevant qrels rows; count(k) = relevant among d_1 … d_min(k, L).
-Definitions are trec_eval 9.0.x's (``m_*.c``), which seed 004 describes in
-textbook form:
+Each kernel computes what trec_eval 10.0's ``m_<name>.c`` computes, with its arithmetic: the
+same operations in the same order, sums left to right (:func:`seg_cumsum`), so that the printed
+digits are trec_eval's too.  Notation for one topic: the run's results d_1 … d_L in trec_eval
+order with relevance codes rel_i (the qrels value, -1 not in the qrels, -2 judged negative),
+level ℓ (``-l``), relevant iff rel_i >= ℓ, count(k) the relevant among the first min(k, L),
+R the qrels judgements >= max(ℓ, 0), S the relevant results judged >= 0 (``num_rel_ret``):
 
-- ``num_ret`` = L, ``num_rel`` = R, ``num_rel_ret`` = count(L);
-- ``P_k`` = count(k) / k (divisor k also beyond L; seed 004 "P@5");
-- ``recall_k`` = count(k) / R;
-- ``map`` = (1/R) Σ_{d_i relevant} count(i)/i (seed 004 "MAP");
-  ``gm_map`` per topic is the same value, averaged geometrically (see
-  :func:`gm_mean`);
-- ``Rprec`` = count(R) / R (seed 004 "R-Precision");
-- ``recip_rank`` = 1 / rank of the first relevant result (0 if none);
-- ``bpref`` = (1/R) Σ_{d_i relevant} (1 − min(n_i, R) / min(N, R)), where
-  n_i counts judged non-relevant results above d_i (0 <= rel < rel_level)
-  and N all judged non-relevant documents; a term with n_i = 0 is 1;
-- ``iprec_at_recall_x`` = max{count(i)/i : i >= rank of the k-th relevant
-  result}, with k = round(x·R) half away from zero (trec_eval 10.0) or
-  trunc(x·R + 0.9) (9.0.8, which pytrec_eval embeds), computed in double
-  precision; k = 0 means k = 1; 0 if k > count(L);
-- ``ndcg`` = DCG/IDCG with DCG = Σ_i g(d_i)/log2(i + 1), g = rel for rel > 0
-  (trec_eval's default gains: the relevance value, whatever ``rel_level``),
-  IDCG the DCG of all judged documents sorted by gain; ``ndcg_cut_k`` the
-  same with both sums cut at rank k. 0 when IDCG = 0.
+- ``num_ret`` = L, ``num_rel`` = R, ``num_rel_ret`` = S;
+- ``map`` = (Σ_{d_i relevant} count(i)/i) / R, 0 when no result is relevant (``m_map.c``);
+  ``gm_map`` per topic the same, averaged as exp(Σ log(max(AP, 0.00001)) / n);
+- ``Rprec`` = count(min(L, R)) / R (0 when min(L, R) = 0);
+- ``bpref`` = (Σ over relevant judged d_i of 1 − min(n_i, R)/min(N, R), or 1 when n_i = 0) / R,
+  n_i the judged non-relevant results above d_i, N = the judged non-relevant documents;
+- ``recip_rank`` = 1 / rank of the first relevant result;
+- ``iprec_at_recall_x``: trec_eval walks the ranking backwards keeping the running maximum of
+  rel_so_far/i and hands it to the cut-off c = lround(x·R) (10.0) or trunc(x·R + 0.9) (9.0.8)
+  when rel_so_far reaches c (:func:`_walk`); c > S gives 0; a cut-off never reached gets the
+  value the walk ended with, S/L when nothing is relevant (NaN, printed ``-nan``, when L = 0);
+- ``11pt_avg``: the same walk with the cut-offs in the order given, their values added from the
+  last to the first, over their number;
+- ``P_k`` = count(k)/k; ``recall_k`` = count(k)/R; ``relative_P_k`` = count(k)/min(k, R);
+  ``success_k`` = [count(k) > 0]; ``map_cut_k`` = (Σ_{d_i relevant, i <= k} count(i)/i) / R;
+  ``unj_k`` = (results coded -1 or -2 among the first min(k, L)) / k;
+- ``infAP`` (Yilmaz and Aslam): (Σ over relevant judged d_i of 1 if i = 1, else
+  1/i + ((i−1)/i)·((r−1+n+u)/(i−1))·((r−1+ε)/(r−1+n+2ε))) / R, r, n, u the relevant, judged
+  non-relevant and judged-negative results among d_1 … d_i, ε = 0.00001;
+- ``Rprec_mult_x``: c = trunc(x·R + 0.9); count(c)/c when 1 <= c <= L, S/c when c > L, else 0;
+- ``utility_a,b,c,d`` = a·S + b·(L − S) + c·(R − S) + d·(N_c + S − L − R), N_c = ``-N``;
+- ``binG`` = (Σ_{d_i relevant} 1/log2(2 + results above d_i that are not relevant)) / R;
+- ``set_P`` = S/L, ``set_recall`` = S/R, ``set_relative_P`` = S/min(L, R),
+  ``set_map`` = S·S/(L·R) (one expression, as ``m_set_map.c``), ``set_F_x`` =
+  (x+1)·P·Rc/(x·P + Rc) with P = S/L, Rc = S/R (0 when S = 0);
+- ``num_nonrel_judged_ret`` = L − (results coded -1) − (coded -2) − S;
+- ``yaap`` = log((1 + Σ_{d_i relevant} count(i)/i) / (1 + R − that sum));
+- ``relstring_k`` (text, :func:`relstrings`): the first k codes, a digit per level 0–9, ``>``
+  above 9, ``-`` for -1, ``.`` for -2.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from inexeval.measures.classic_base import Ranking, at_rank, seg_cumsum, seg_range_max, seg_sum
+from inexeval.measures.classic_base import (
+    JUDGED_NEGATIVE,
+    NOT_JUDGED,
+    Ranking,
+    at_rank,
+    c_log,
+    count_starts,
+    log2_int,
+    masked_seg_sum,
+    seg_count,
+    seg_cumsum,
+    seg_range_max,
+)
 
 #: trec_eval's ``MIN_GEO_MEAN``: gm_map floors each topic's AP here before the log.
 MIN_GEO_MEAN = 0.00001
+#: trec_eval's ``INFAP_EPSILON``.
+INFAP_EPSILON = 0.00001
+
+
+def _div(num, den) -> np.ndarray:
+    """num / den where den != 0, else 0 (trec_eval leaves such a value at its initial 0)."""
+    num = np.asarray(num, dtype=np.float64)
+    return np.divide(num, den, out=np.zeros(num.shape, dtype=np.float64), where=np.asarray(den) != 0)
+
+
+def lround(v: np.ndarray) -> np.ndarray:
+    """C's ``lround``: halves away from zero; exact (v - floor(v) is exact in binary)."""
+    v = np.asarray(v, dtype=np.float64)
+    a = np.abs(v)
+    f = np.floor(a)
+    r = (f + (a - f >= 0.5)).astype(np.int64)
+    return np.where(v < 0, -r, r)
+
+
+def round_half_away(v: np.ndarray) -> np.ndarray:
+    """C's ``lround`` (kept under its old name for v >= 0)."""
+    return lround(v)
+
+
+def c_trunc(v: np.ndarray) -> np.ndarray:
+    """C's conversion of a double to ``long``: toward zero."""
+    return np.trunc(np.asarray(v, dtype=np.float64)).astype(np.int64)
 
 
 class TrecState:
     """Quantities shared by several trec_eval measures of one ranking, computed once."""
 
-    def __init__(self, ranking: Ranking):
+    def __init__(self, ranking: Ranking, version: str = "10.0", num_docs: int = 0):
         self.r = ranking
+        self.version = version
+        self.num_docs = num_docs
         self.start = ranking.start
         self.length = ranking.length
+        self.level = ranking.table.rel_level
         self.isrel = ranking.relevant
         self.rank = ranking.rank
-        self.count = seg_cumsum(self.isrel.astype(np.int64), self.start)
+        self.count = seg_cumsum(self.isrel.astype(np.int64), self.start)  # rel_so_far, row included
         self.num_rel = ranking.table.num_rel
-        self.num_rel_ret = at_rank(self.count, self.start, self.length)
-        self._ideal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._dcg: np.ndarray | None = None
+        rel = ranking.rel
+        judged_rel = self.isrel & (rel >= 0)
+        self.num_rel_ret = seg_count(judged_rel, self.start)
+        self._topic: np.ndarray | None = None
+        self._ap_sum: np.ndarray | None = None
         self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
 
-    def div_rel(self, x: np.ndarray) -> np.ndarray:
-        """x / R, with 0 where R = 0 (such topics are undefined anyway, docs/measures.md §10)."""
-        return np.divide(x, self.num_rel, out=np.zeros(x.shape, dtype=np.float64), where=self.num_rel > 0)
+    @property
+    def topic(self) -> np.ndarray:
+        if self._topic is None:
+            self._topic = self.r.topic
+        return self._topic
 
-    # --- trec_eval measures -------------------------------------------------
+    def segments_of(self, mask: np.ndarray) -> np.ndarray:
+        """Segment starts of the rows where MASK holds (the rows of each topic, in order)."""
+        return count_starts(mask, self.start)
+
+    def div_rel(self, x: np.ndarray) -> np.ndarray:
+        """x / R, with 0 where R = 0."""
+        return _div(x, self.num_rel)
+
+    # --- counts -----------------------------------------------------------------------------
 
     def num_ret(self) -> np.ndarray:
         return self.length.astype(np.float64)
@@ -68,84 +134,222 @@ class TrecState:
     def num_rel_ret_(self) -> np.ndarray:
         return self.num_rel_ret.astype(np.float64)
 
+    def num_nonrel_judged_ret(self) -> np.ndarray:
+        rel = self.r.rel
+        odd = seg_count((rel == NOT_JUDGED) | (rel == JUDGED_NEGATIVE), self.start)
+        return (self.length - odd - self.num_rel_ret).astype(np.float64)
+
+    # --- precision and recall at ranks ------------------------------------------------------
+
     def precision(self, k: int) -> np.ndarray:
-        return at_rank(self.count, self.start, k) / k
+        return at_rank(self.count, self.start, k) / float(k)
 
     def recall(self, k: int) -> np.ndarray:
-        return self.div_rel(at_rank(self.count, self.start, k).astype(np.float64))
+        return self.div_rel(at_rank(self.count, self.start, k))
 
-    def ap(self) -> np.ndarray:
-        terms = np.where(self.isrel, self.count / self.rank, 0.0)
-        return self.div_rel(seg_sum(terms, self.start))
+    def relative_p(self, k: int) -> np.ndarray:
+        return _div(at_rank(self.count, self.start, k), np.minimum(k, self.num_rel))
+
+    def success(self, k: int) -> np.ndarray:
+        return (at_rank(self.count, self.start, k) > 0).astype(np.float64)
+
+    def unj(self, k: int) -> np.ndarray:
+        rel = self.r.rel
+        cum = seg_cumsum(((rel == NOT_JUDGED) | (rel == JUDGED_NEGATIVE)).astype(np.int64), self.start)
+        return at_rank(cum, self.start, k) / float(k)
 
     def rprec(self) -> np.ndarray:
-        return self.div_rel(at_rank(self.count, self.start, self.num_rel).astype(np.float64))
+        n = np.minimum(self.length, self.num_rel)
+        return np.where(n > 0, self.div_rel(at_rank(self.count, self.start, n)), 0.0)
 
     def recip_rank(self) -> np.ndarray:
-        first = seg_range_max(np.where(self.isrel, 1.0 / self.rank, 0.0), self.start[:-1], self.start[1:])
-        return first  # the first relevant has the largest 1/rank
+        return seg_range_max(np.where(self.isrel, 1.0 / self.rank, 0.0), self.start[:-1], self.start[1:])
+
+    def rprec_mult(self, x: float) -> np.ndarray:
+        c = c_trunc(x * self.num_rel.astype(np.float64) + 0.9)
+        inside = at_rank(self.count, self.start, c) / np.where(c > 0, c, 1).astype(np.float64)
+        beyond = self.num_rel_ret / np.where(c > 0, c, 1).astype(np.float64)
+        return np.where(c <= 0, 0.0, np.where(c > self.length, beyond, inside))
+
+    # --- sums over relevant results ---------------------------------------------------------
+
+    def _ap_terms(self) -> np.ndarray:
+        return np.where(self.isrel, self.count / self.rank, 0.0)
+
+    def ap_sum(self) -> np.ndarray:
+        """Σ_{d_i relevant} count(i)/i, left to right (m_map.c's ``sum``)."""
+        if self._ap_sum is None:
+            self._ap_sum = masked_seg_sum(self._ap_terms(), self.isrel, self.start)
+        return self._ap_sum
+
+    def ap(self) -> np.ndarray:
+        found = at_rank(self.count, self.start, self.length) > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(found, self.ap_sum() / self.num_rel, 0.0)
+
+    def map_cut(self, k: int) -> np.ndarray:
+        terms = self._ap_terms()
+        rows = np.flatnonzero(self.isrel)
+        cum = seg_cumsum(terms[rows], self.segments_of(self.isrel))
+        sub = self.segments_of(self.isrel)
+        n = at_rank(self.count, self.start, k)  # relevant rows within the first k
+        out = np.zeros(self.length.size)
+        ok = n > 0
+        out[ok] = cum[sub[:-1][ok] + n[ok] - 1]
+        return self.div_rel(out)
+
+    def yaap(self) -> np.ndarray:
+        s = self.ap_sum()
+        ratio = (1.0 + s) / (1.0 + self.num_rel.astype(np.float64) - s)
+        return np.array([c_log(v) for v in ratio.tolist()], dtype=np.float64)
 
     def bpref(self) -> np.ndarray:
         rel = self.r.rel
-        nonrel = (rel >= 0) & ~self.isrel
-        n_above = seg_cumsum(nonrel.astype(np.int64), self.start)  # includes the row itself, 0 on relevant rows' own count
-        topic = self.r.topic
+        counted = (rel != NOT_JUDGED) & (rel != JUDGED_NEGATIVE)
+        nonrel = counted & (rel >= 0) & (rel < self.level)
+        relrow = counted & ~nonrel
+        n_above = seg_cumsum(nonrel.astype(np.int64), self.start)  # (a relevant row adds nothing itself)
+        topic = self.topic
         R = self.num_rel[topic]
-        denom = np.minimum(self.r.table.num_nonrel, self.num_rel)[topic]
+        denom = np.minimum(self.r.table.num_nonrel, self.num_rel)[topic].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            term = np.where(n_above > 0, 1.0 - np.minimum(n_above, R) / denom, 1.0)
-        return self.div_rel(seg_sum(np.where(self.isrel, term, 0.0), self.start))
+            term = np.where(n_above > 0, 1.0 - np.minimum(n_above, R).astype(np.float64) / denom, 1.0)
+        return self.div_rel(masked_seg_sum(term, relrow, self.start))
+
+    def infap(self) -> np.ndarray:
+        rel = self.r.rel
+        counted = (rel != NOT_JUDGED) & (rel != JUDGED_NEGATIVE)
+        nonrel = counted & (rel >= 0) & (rel < self.level)
+        relrow = counted & ~nonrel
+        r = seg_cumsum(relrow.astype(np.int64), self.start)  # rel_so_far, this row included
+        n = seg_cumsum(nonrel.astype(np.int64), self.start)
+        u = seg_cumsum((rel == JUDGED_NEGATIVE).astype(np.int64), self.start)
+        fj = (self.rank - 1).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            later = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r - 1 + n + u) / fj) * (
+                ((r - 1) + INFAP_EPSILON) / ((r - 1 + n) + 2 * INFAP_EPSILON))
+        term = np.where(self.rank == 1, 1.0, later)
+        return self.div_rel(masked_seg_sum(term, relrow, self.start))
+
+    def bin_g(self) -> np.ndarray:
+        above = self.rank + 2 - self.count  # 3 + i - rel_so_far, i the 0-based row
+        terms = np.where(self.isrel, 1.0 / log2_int(np.maximum(above, 1)), 0.0)
+        found = at_rank(self.count, self.start, self.length) > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(found, masked_seg_sum(terms, self.isrel, self.start) / self.num_rel, 0.0)
+
+    # --- set measures -----------------------------------------------------------------------
+
+    def set_p(self) -> np.ndarray:
+        return _div(self.num_rel_ret, self.length)
+
+    def set_recall(self) -> np.ndarray:
+        return _div(self.num_rel_ret, self.num_rel)
+
+    def set_relative_p(self) -> np.ndarray:
+        return _div(self.num_rel_ret, np.where(self.num_rel > 0, np.minimum(self.length, self.num_rel), 0))
+
+    def set_map(self) -> np.ndarray:
+        s = self.num_rel_ret.astype(np.float64)
+        den = self.length.astype(np.float64) * self.num_rel.astype(np.float64)
+        return _div(s * s, den)
+
+    def set_f(self, x: float) -> np.ndarray:
+        s = self.num_rel_ret.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = s / self.length
+            rc = s / self.num_rel
+            value = (x + 1.0) * p * rc / (x * p + rc)
+        return np.where(self.num_rel_ret > 0, value, 0.0)
+
+    def utility(self, a: float, b: float, c: float, d: float) -> np.ndarray:
+        rr, L, R = self.num_rel_ret, self.length, self.num_rel
+        return a * rr + b * (L - rr) + c * (R - rr) + d * (self.num_docs + rr - L - R)
+
+    # --- interpolated precision -------------------------------------------------------------
 
     def _relevant_precisions(self) -> tuple[np.ndarray, np.ndarray]:
         """count(i)/i at the relevant rows (grouped by topic, in rank order) and each topic's first."""
         if self._rel_prec is None:
             rows = np.flatnonzero(self.isrel)
-            self._rel_prec = (self.count[rows] / self.rank[rows], np.searchsorted(rows, self.start))
+            self._rel_prec = (self.count[rows] / self.rank[rows], self.segments_of(self.isrel))
         return self._rel_prec
 
-    def iprec_at_recall(self, x: float, cutoff: np.ndarray | None = None) -> np.ndarray:
-        """Interpolated precision at recall x; CUTOFF: the relevant count reaching it per topic
-        (default 9.0.8's trunc(x·R + 0.9); 10.0's rounding comes from classic_trec_more)."""
-        k = np.trunc(x * self.num_rel.astype(np.float64) + 0.9).astype(np.int64) if cutoff is None else cutoff
-        k = np.maximum(k, 1)
-        prec, rel_start = self._relevant_precisions()  # rel_start: segment starts among relevant rows
-        lo = rel_start[:-1] + k - 1
-        hi = rel_start[1:]
-        out = seg_range_max(prec, lo, hi)
-        out[k > self.num_rel_ret] = 0.0
+    def cutoff_counts(self, x: float) -> np.ndarray:
+        """The relevant count at which recall x is reached, per topic: lround(x·R) in trec_eval 10.0,
+        (long)(x·R + 0.9) in 9.0.8."""
+        v = x * self.num_rel.astype(np.float64)
+        return lround(v) if self.version == "10.0" else c_trunc(v + 0.9)
+
+    def _walk(self, xs: tuple[float, ...]) -> list[np.ndarray]:
+        """trec_eval's backward walk of ``m_iprec_at_recall.c`` and ``m_11pt_avg.c`` for the recall
+        levels XS (in their order): the value each level gets, per topic.
+
+        With its cut-offs c_j (:meth:`cutoff_counts`), trec_eval skips from the last while
+        c_j > S (those stay 0), then walks rel_so_far = S, S−1, …, 1 over the relevant results from
+        the bottom, handing the running maximum of precision to the current cut-off when rel_so_far
+        equals it and moving to the one before; the cut-offs not handed out when the walk ends get
+        its last maximum.  For 1 <= c <= S that value is max{count(i)/i : i >= rank of the c-th
+        relevant result}.
+        """
+        if self.level < 0:
+            raise NotImplementedError("a negative relevance level")
+        S = self.num_rel_ret
+        prec, rel_start = self._relevant_precisions()
+
+        def value(c: np.ndarray) -> np.ndarray:
+            return seg_range_max(prec, rel_start[:-1] + np.maximum(c, 1) - 1, rel_start[1:])
+
+        with np.errstate(divide="ignore", invalid="ignore"):
+            empty = S / self.length.astype(np.float64)  # nothing relevant: the walk never starts
+        final = np.where(S > 0, value(np.ones_like(S)), empty)
+        out: list[np.ndarray] = [np.zeros(S.size)] * len(xs)
+        skipping = np.ones(S.size, dtype=bool)
+        stuck = np.zeros(S.size, dtype=bool)
+        v = S.copy()
+        for j in range(len(xs) - 1, -1, -1):
+            c = self.cutoff_counts(xs[j])
+            skipped = skipping & (c > S)
+            skipping &= skipped
+            walking = ~skipping & ~stuck
+            hit = walking & (c >= 1) & (c <= v)
+            stuck |= walking & ~hit
+            out[j] = np.where(skipped, 0.0, np.where(hit, value(np.where(hit, c, 1)), final))
+            v = np.where(hit, c, v)
         return out
 
-    def _ideal_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per topic, judged gains sorted decreasingly, discounted: (terms, rank, starts)."""
-        if self._ideal is None:
-            t = self.r.table
-            cached = t.cache.get("trec_ideal")  # the same for every run: computed once per table
-            if cached is None:
-                gain = np.where(t.qrel > 0, t.qrel, 0).astype(np.float64)
-                topic = np.repeat(np.arange(t.size), np.diff(t.qstart))
-                g = gain[np.lexsort((-gain, topic))]
-                pos = np.arange(g.size) - np.repeat(t.qstart[:-1], np.diff(t.qstart)) + 1
-                cached = t.cache["trec_ideal"] = (g / np.log2(pos + 1.0), pos, t.qstart)
-            self._ideal = cached
-        return self._ideal
+    def iprec_at_recall(self, x: float) -> np.ndarray:
+        """Interpolated precision at recall x (one level: the walk with that cut-off alone gives the
+        same as trec_eval's walk over the sorted levels)."""
+        return self._walk((x,))[0]
 
-    def _dcg_terms(self) -> np.ndarray:
-        if self._dcg is None:
-            gain = np.where(self.r.rel > 0, self.r.rel, 0).astype(np.float64)
-            self._dcg = gain / np.log2(self.rank + 1.0)
-        return self._dcg
+    def iprec_levels(self, xs: tuple[float, ...]) -> list[np.ndarray]:
+        return self._walk(xs)
 
-    def ndcg(self, k: int | None = None) -> np.ndarray:
-        terms = self._dcg_terms()
-        iterms, ipos, istart = self._ideal_terms()
-        if k is None:
-            num, den = seg_sum(terms, self.start), seg_sum(iterms, istart)
-        else:
-            num = seg_sum(np.where(self.rank <= k, terms, 0.0), self.start)
-            den = seg_sum(np.where(ipos <= k, iterms, 0.0), istart)
-        return np.divide(num, den, out=np.zeros(num.shape), where=den > 0)
+    def eleven_pt_avg(self, xs: tuple[float, ...]) -> np.ndarray:
+        vals = self._walk(xs)
+        total = np.zeros(self.length.size)
+        for v in reversed(vals):  # trec_eval adds them from the last cut-off to the first
+            total = total + v
+        return total / len(xs) if xs else total
 
 
 def gm_mean(values: np.ndarray) -> float:
     """trec_eval's gm_map average: exp(mean(log(max(v, MIN_GEO_MEAN))))."""
-    return float(np.exp(np.mean(np.log(np.maximum(values, MIN_GEO_MEAN)))))
+    import math
+
+    vals = [c_log(max(v, MIN_GEO_MEAN)) for v in np.asarray(values, dtype=np.float64).tolist()]
+    acc = 0.0
+    for v in vals:
+        acc += v
+    return math.exp(acc / len(vals)) if vals else 0.0
+
+
+def relstrings(ranking: Ranking, n: int) -> list[str]:
+    """trec_eval's ``relstring_n`` of every topic of RANKING: the first n relevance values."""
+    rel = ranking.rel
+    chars = np.where(rel > 9, ord(">"), np.where(rel >= 0, ord("0") + np.clip(rel, 0, 9),
+                     np.where(rel == NOT_JUDGED, ord("-"), np.where(rel == JUDGED_NEGATIVE, ord("."), ord("<")))))
+    text = chars.astype(np.uint8).tobytes().decode("ascii")
+    start = ranking.start.tolist()
+    return [text[s:min(e, s + max(n, 0))] for s, e in zip(start[:-1], start[1:])]

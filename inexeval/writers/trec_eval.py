@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from inexeval.model import RunResult
@@ -11,7 +12,17 @@ from inexeval.names import cell
 def _fmt(name: str, value: float, digits: int | None, integer: frozenset[str]) -> str:
     if name in integer and float(value).is_integer():
         return str(int(value))
-    return repr(float(value)) if digits is None else f"{value:.{digits}f}"
+    if digits is None:
+        return repr(float(value))
+    return c_fixed(value, digits)
+
+
+def c_fixed(value: float, digits: int = 4) -> str:
+    """C's ``%{digits+2}.{digits}f``, trec_eval's ``%6.4f``: a NaN is ``-nan`` or ``nan`` by its sign bit."""
+    value = float(value)
+    if value != value:
+        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>{digits + 2}}"
+    return f"{value:{digits + 2}.{digits}f}"
 
 
 def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | None = None, *,
@@ -64,14 +75,15 @@ def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False)
 
 
 def _trec_default_set(ev) -> list[RunResult]:
-    """Without METRICS, a ``trec`` evaluation prints trec_eval's own default set, not inexeval's
-    larger default (docs/measures.md §8.5)."""
+    """The measures of a ``trec`` evaluation in trec_eval's printing order; without METRICS,
+    trec_eval's own default set, not inexeval's larger default (docs/measures.md §8.5)."""
     from dataclasses import replace
 
     from inexeval.measures.classic import STRATEGIES
-    from inexeval.measures.classic_sets import trec_eval_set
+    from inexeval.measures.classic_sets import printing_order, trec_eval_set
 
-    if ev.config.metrics or ev.config.strategy not in STRATEGIES:
+    if ev.config.strategy not in STRATEGIES:
         return ev.results
-    keep = set(trec_eval_set("official"))
-    return [replace(r, measures=[n for n in r.measures if n in keep]) for r in ev.results]
+    keep = None if ev.config.metrics else set(trec_eval_set("official"))
+    return [replace(r, measures=printing_order([n for n in r.measures if keep is None or n in keep]))
+            for r in ev.results]

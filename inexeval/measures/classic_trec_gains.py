@@ -1,0 +1,403 @@
+"""trec_eval's measures with gains, per topic, for every topic of a :class:`Ranking` at once
+(docs/measures.md §8.2): ``ndcg``, ``dcg``, ``ideal_dcg``, ``ndcg_rel``, ``Rndcg``, ``G``,
+``ndcg_cut``, ``rbp``, ``rbp_resid``.
+
+**Gains** (trec_eval's ``setup_gains``, gain_init.c).  A topic's *levels* are 0 … m − 1, m − 1 its
+highest judgement (levels with no judgement included); a level's gain is the level, or the value
+given for it (``ndcg.1=3,2=9``: a parameter whose name is an integer, its count taken from the
+first such parameter).  The entries (parameters first, then the levels not given) are sorted by
+gain with trec_eval's comparison, which truncates the difference of two gains to an integer
+(gains less than 1 apart compare equal), by glibc 2.36's stable merge sort (:func:`sort_entries`).
+A result's gain is that of the first entry of its level in that order, 0 when there is none
+(results not in the qrels, or judged negative, unless a parameter names level -1 or -2).
+
+**The ideal list**: the entries from the last to the first, each repeated as many times as the
+topic has judgements of its level, up to (not including) the first one with a gain <= 0; its
+length M.  If the last entry's own gain is <= 0 the ideal list is empty.  IG_j is its j-th gain,
+IDCG(b) = Σ_{j<b} IG_j / log2(j + 2), DCG(b) = Σ_{i<b, g_i != 0} g_i / log2(i + 2), all added
+left to right.
+
+- ``ndcg`` = DCG(L)/IDCG(M) (0 when IDCG(M) = 0); ``dcg`` = DCG(L); ``ideal_dcg`` = IDCG(M);
+- ``ndcg_rel`` = (Σ_{i, g_i > 0} DCG(i+1)/IDCG(min(i+1, M)) + (M − #{g_i > 0})·DCG(L)/IDCG(M)) / M,
+  0 unless that sum is > 0;
+- ``Rndcg``: the mean of DCG(min(b, L))/IDCG(b) over the positions b = 1 … M where the ideal gain
+  changes (b = M always), with DCG(L)/IDCG(M) added when L > M + 1 — not when L = M + 1, as
+  trec_eval's loop (m_Rndcg.c) skips that point; points with IDCG = 0 are left out; 0 when R = 0
+  (NaN when no point is left);
+- ``G`` = Σ_{g_i != 0} g_i / log2(2 + C_i − S_i) / Σ_j IG_j, S_i = Σ_{k<=i} g_k,
+  C_i = Σ_{k<=i} c_k, c_k = IG_k if k < M and IG_k >= 1, else 1;
+- ``ndcg_cut_k``: gain = the judgement itself (> 0, whatever ``-l``), the ideal list the topic's
+  positive judgements, decreasing: Σ_{i<min(k,L)} / Σ_{j<min(k,M)};
+- ``rbp_p=x`` = (1 − p) Σ_{g_i != 0} g_i·p^i, p^i by repeated multiplication; trec_eval 10.0 first
+  maps every entry's gain to (g − min)/(max − min) when an entry lies outside [0, 1], min and max
+  taken over the entries and 0 (its min and max start uninitialised; they behave as 0 with the
+  Makefile's build);
+- ``rbp_resid`` = p^L + (1 − p) Σ_{rel_i < 0} p^i, 0 when no result is unjudged.
+
+**A topic judged only negatively** (no judgement >= 0) has, in trec_eval, the levels of the topic
+evaluated before it (``form_res_rels`` keeps them from its previous call): so here too, through
+the evaluation order the caller gives.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inexeval.measures.classic_base import (
+    Ranking,
+    at_rank,
+    c_log2,
+    count_starts,
+    log2_int,
+    masked_seg_sum,
+    powers,
+    seg_count,
+    seg_cumsum,
+    seg_sum,
+)
+
+
+def _valid_int(text: str) -> bool:
+    """trec_eval's ``valid_int``: an optional sign, then one or more digits."""
+    body = text[1:] if text[:1] in "+-" else text
+    return bool(body) and all("0" <= ch <= "9" for ch in body)
+
+
+def _atol(text: str) -> int:
+    sign = -1 if text[:1] == "-" else 1
+    digits = text[1:] if text[:1] in "+-" else text
+    return sign * int(digits)
+
+
+def sort_entries(entries: list[tuple[int, float, int]]) -> list[tuple[int, float, int]]:
+    """ENTRIES (level, gain, count source) sorted as trec_eval's ``qsort(..., comp_rel_gain)``
+    sorts them under glibc 2.36: a top-down stable merge sort (msort.c) whose comparison is the
+    difference of the gains converted to ``int`` (toward zero)."""
+    n = len(entries)
+    if n <= 1:
+        return list(entries)
+    n1 = n // 2
+    a, b = sort_entries(entries[:n1]), sort_entries(entries[n1:])
+    out: list[tuple[int, float, int]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if int(a[i][1] - b[j][1]) <= 0:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
+def gain_entries(pairs: tuple[tuple[str, float], ...], num_levels: int) -> list[tuple[int, float, int]]:
+    """trec_eval's gain entries for a topic with levels 0 … NUM_LEVELS − 1, sorted: (level, gain,
+    count source), the count source being the level whose judgements it counts, or -1 (none)."""
+    entries: list[tuple[int, float, int]] = []
+    for name, value in pairs:
+        if _valid_int(name):
+            entries.append((_atol(name), float(value), -1))
+    for lv in range(num_levels):
+        j = next((k for k, e in enumerate(entries) if e[0] == lv), None)
+        if j is not None:  # the first parameter naming the level counts its judgements
+            entries[j] = (entries[j][0], entries[j][1], lv)
+        else:
+            entries.append((lv, float(lv), lv))
+    return sort_entries(entries)
+
+
+class Levels:
+    """Per topic, trec_eval's ``rel_levels``: the number of judgements at each level >= 0, and
+    ``num_rel_levels`` (highest level + 1); for the topics judged only negatively, those of the
+    topic evaluated before (see the module notes)."""
+
+    def __init__(self, ranking: Ranking, evaluated: np.ndarray | None):
+        t = ranking.table
+        T = t.size
+        qtopic = np.repeat(np.arange(T), np.diff(t.qstart))
+        q = t.qrel
+        maxrel = np.full(T, -1, dtype=np.int64)
+        if q.size:
+            np.maximum.at(maxrel, qtopic, q)
+        # (topic, level, count) of the judgements >= 0
+        ok = q >= 0
+        tt, lv = qtopic[ok], q[ok]
+        o = np.lexsort((lv, tt))
+        tt, lv = tt[o], lv[o]
+        new = np.ones(tt.size, dtype=bool)
+        if tt.size:
+            new[1:] = (tt[1:] != tt[:-1]) | (lv[1:] != lv[:-1])
+        first = np.flatnonzero(new)
+        self.topic = tt[first]
+        self.level = lv[first]
+        self.count = np.diff(np.append(first, tt.size)).astype(np.int64)
+        self.start = np.searchsorted(self.topic, np.arange(T + 1)).astype(np.int64)
+        # the topic whose levels each topic uses: itself, or (judged only negatively) the one evaluated before
+        source = np.arange(T)
+        if evaluated is None:
+            evaluated = np.arange(T)
+        evaluated = np.asarray(evaluated, dtype=np.int64)
+        if evaluated.size and (maxrel[evaluated] < 0).any():
+            own = maxrel[evaluated] >= 0
+            pos = np.where(own, np.arange(evaluated.size), -1)
+            last = np.maximum.accumulate(pos)
+            source[evaluated] = np.where(last >= 0, evaluated[np.maximum(last, 0)], -1)
+        self.source = source
+        num = np.where(maxrel >= 0, maxrel + 1, 0)
+        self.num_levels = np.where(source >= 0, num[np.maximum(source, 0)], 0)
+
+    def counts_of(self, topic: int) -> dict[int, int]:
+        """Level -> judgements of TOPIC's levels (its source's)."""
+        s = int(self.source[topic])
+        if s < 0:
+            return {}
+        a, b = int(self.start[s]), int(self.start[s + 1])
+        return dict(zip(self.level[a:b].tolist(), self.count[a:b].tolist()))
+
+
+class GainState:
+    """The gains of one ranking under one set of gain parameters, and its topics' ideal lists."""
+
+    def __init__(self, ranking: Ranking, levels: Levels, pairs: tuple[tuple[str, float], ...] = (),
+                 rescale: bool = False):
+        """PAIRS: the measure's ``name=value`` parameters (those whose name is an integer are gains);
+        RESCALE: rbp's mapping of the gains to [0, 1] (trec_eval 10.0)."""
+        self.r = ranking
+        self.levels = levels
+        self.start = ranking.start
+        self.length = ranking.length
+        self.rank = ranking.rank
+        gains = [(n, v) for n, v in pairs if _valid_int(n)]
+        self._entries: dict[int, list[tuple[int, float, int]]] | None = None  # None: the default gains
+        self._ideal: tuple[np.ndarray, np.ndarray] | None = None
+        rel = ranking.rel
+        if not gains and not rescale:
+            self.gain = np.where(rel > 0, rel, 0).astype(np.float64)
+            return
+        self.gain = np.zeros(rel.size)
+        self._entries = {}
+        topic_levels = levels.num_levels[ranking.topic]
+        # by number of levels: the sorted entries are the same for every topic with that number
+        for m in np.unique(levels.num_levels).tolist():
+            entries = gain_entries(tuple(gains), int(m))
+            if rescale:
+                lo = min([0.0] + [e[1] for e in entries])
+                hi = max([0.0] + [e[1] for e in entries])
+                if lo < 0 or hi > 1:
+                    entries = [(lv, (g - lo) / (hi - lo), src) for lv, g, src in entries]
+            self._entries[int(m)] = entries
+            lookup: dict[int, float] = {}
+            for lv, g, _ in entries:
+                lookup.setdefault(lv, g)  # trec_eval's get_gain: the first entry of the level
+            rows = np.flatnonzero(topic_levels == m)
+            if lookup and rows.size:
+                keys = np.array(sorted(lookup), dtype=np.int64)
+                vals = np.array([lookup[k] for k in keys.tolist()])
+                pos = np.clip(np.searchsorted(keys, rel[rows]), 0, keys.size - 1)
+                self.gain[rows] = np.where(keys[pos] == rel[rows], vals[pos], 0.0)
+
+    @property
+    def ideal(self) -> np.ndarray:
+        return self._ideal_lists()[1]
+
+    @property
+    def istart(self) -> np.ndarray:
+        return self._ideal_lists()[0]
+
+    def _ideal_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        """(starts, gains) of every topic's ideal list."""
+        if self._ideal is None:
+            self._ideal = default_ideal(self.r, self.levels) if self._entries is None else self._given_ideal()
+        return self._ideal
+
+    def _given_ideal(self) -> tuple[np.ndarray, np.ndarray]:
+        levels = self.levels
+        T = self.r.table.size
+        lists: list[list[float]] = [[] for _ in range(T)]
+        for ti in range(T):
+            entries = self._entries.get(int(levels.num_levels[ti]), [])
+            if not entries or entries[-1][1] <= 0:  # trec_eval's loops never start
+                continue
+            counts = levels.counts_of(ti)
+            for lv, g, src in reversed(entries):
+                c = counts.get(src, 0) if src >= 0 else 0
+                if not c:
+                    continue
+                if g <= 0:
+                    break
+                lists[ti].extend([g] * c)
+        sizes = np.array([len(x) for x in lists], dtype=np.int64)
+        return (np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+                np.array([g for x in lists for g in x], dtype=np.float64))
+
+    # --- shared sums ------------------------------------------------------------------------
+
+    @property
+    def M(self) -> np.ndarray:
+        return np.diff(self.istart)
+
+    def _ipos(self) -> np.ndarray:
+        return np.arange(self.ideal.size) - np.repeat(self.istart[:-1], self.M)
+
+    def idcg_cum(self) -> np.ndarray:
+        """IDCG at every ideal position (cumulated left to right)."""
+        return seg_cumsum(self.ideal / log2_int(self._ipos() + 2), self.istart)
+
+    def idcg_at(self, b: np.ndarray, cum: np.ndarray | None = None) -> np.ndarray:
+        """IDCG(b) per topic (0 for b <= 0; the whole list beyond M)."""
+        return at_rank(self.idcg_cum() if cum is None else cum, self.istart, b)
+
+    def dcg_terms(self) -> np.ndarray:
+        return np.where(self.gain != 0, self.gain / log2_int(self.rank + 1), 0.0)
+
+    def dcg_cum(self) -> np.ndarray:
+        """DCG through every row (left to right; rows with gain 0 add nothing)."""
+        return seg_cumsum(self.dcg_terms(), self.start)
+
+    # --- measures ---------------------------------------------------------------------------
+
+    def dcg(self) -> np.ndarray:
+        return masked_seg_sum(self.dcg_terms(), self.gain != 0, self.start)
+
+    def ideal_dcg(self) -> np.ndarray:
+        return seg_sum(self.ideal / log2_int(self._ipos() + 2), self.istart)
+
+    def ndcg(self) -> np.ndarray:
+        num, den = self.dcg(), self.ideal_dcg()
+        return np.divide(num, den, out=np.zeros(num.shape), where=den > 0)
+
+    def ndcg_rel(self) -> np.ndarray:
+        M = self.M
+        topic = self.r.topic
+        dcg = self.dcg_cum()
+        icum = self.idcg_cum()
+        upto = np.minimum(self.rank, M[topic])  # IDCG(min(i + 1, M)) at the row of rank i + 1
+        idx = self.istart[:-1][topic] + upto - 1
+        ihere = np.where(upto > 0, icum[np.clip(idx, 0, max(icum.size - 1, 0))] if icum.size else 0.0, 0.0)
+        pos = self.gain > 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = dcg / ihere
+            s = masked_seg_sum(terms, pos, self.start)
+            nrr = seg_count(pos, self.start)
+            dcg_l = at_rank(dcg, self.start, self.length)
+            idcg_m = self.idcg_at(M, icum)
+            s = s + (M - nrr).astype(np.float64) * dcg_l / idcg_m
+            return np.where(s > 0.0, s / M, 0.0)
+
+    def rndcg(self, num_rel: np.ndarray) -> np.ndarray:
+        M, L = self.M, self.length
+        T = M.size
+        icum = self.idcg_cum()
+        dcg = self.dcg_cum()
+        # change points b in 1 … M: IG_b != IG_{b-1} (b < M), and b = M
+        ipos = self._ipos()
+        itopic = np.repeat(np.arange(T), M)
+        change = np.zeros(self.ideal.size, dtype=bool)  # at position b (0-based b >= 1) within its list
+        if self.ideal.size:
+            change[1:] = (self.ideal[1:] != self.ideal[:-1]) & (ipos[1:] > 0)
+        pt_topic = np.concatenate((itopic[change], np.flatnonzero(M > 0)))
+        pt_b = np.concatenate((ipos[change], M[M > 0]))
+        o = np.lexsort((pt_b, pt_topic))
+        pt_topic, pt_b = pt_topic[o], pt_b[o]
+        idcg_b = icum[self.istart[:-1][pt_topic] + pt_b - 1] if pt_b.size else np.zeros(0)
+        dcg_b = at_rank_points(dcg, self.start, pt_topic, np.minimum(pt_b, L[pt_topic]))
+        # the final point DCG(L)/IDCG(M) when L > M + 1
+        extra = np.flatnonzero(L > M + 1)
+        all_topic = np.concatenate((pt_topic, extra))
+        num = np.concatenate((dcg_b, at_rank(dcg, self.start, L)[extra]))
+        den = np.concatenate((idcg_b, self.idcg_at(M, icum)[extra]))
+        keep = den > 0.0
+        order = np.argsort(all_topic[keep], kind="stable")
+        t_k = all_topic[keep][order]
+        vals = (num[keep] / den[keep])[order]
+        starts = np.searchsorted(t_k, np.arange(T + 1)).astype(np.int64)
+        total = seg_sum(vals, starts)
+        count = np.diff(starts)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = total / count
+        return np.where(num_rel > 0, out, 0.0)
+
+    def g_measure(self) -> np.ndarray:
+        M = self.M
+        topic = self.r.topic
+        i = self.rank - 1
+        inside = i < M[topic]
+        ig = np.where(inside, self.ideal[np.clip(self.istart[:-1][topic] + i, 0, max(self.ideal.size - 1, 0))]
+                      if self.ideal.size else 0.0, 0.0)
+        cost = np.where(inside & (ig >= 1.0), ig, 1.0)
+        s = seg_cumsum(self.gain, self.start)
+        c = seg_cumsum(cost, self.start)
+        nz = self.gain != 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = self.gain / c_log2(2 + c - s)
+        results_g = masked_seg_sum(terms, nz, self.start)
+        sum_ideal = seg_sum(self.ideal, self.istart)
+        return np.divide(results_g, sum_ideal, out=np.zeros(results_g.shape), where=sum_ideal > 0)
+
+    def rbp(self, p: float) -> np.ndarray:
+        pw = powers(p, int(self.length.max()) if self.length.size else 0)
+        terms = self.gain * pw[self.rank - 1]
+        return (1.0 - p) * masked_seg_sum(terms, self.gain != 0, self.start)
+
+
+def default_ideal(ranking: Ranking, levels: Levels) -> tuple[np.ndarray, np.ndarray]:
+    """No gain given: each topic's ideal list is its (source's) positive levels, decreasing, each as
+    often as judged (trec_eval's sort is exact on distinct integers): (starts, gains), cached."""
+    c = ranking.table.cache
+    key = ("default_ideal", levels.source.tobytes())
+    got = c.get(key)
+    if got is not None:
+        return got
+    T = ranking.table.size
+    src = levels.source
+    pos = levels.level > 0
+    lt, lv, lc = levels.topic[pos], levels.level[pos], levels.count[pos]
+    per_src_start = np.searchsorted(lt, np.arange(T + 1))
+    valid = src >= 0
+    s = np.where(valid, src, 0)
+    a = np.where(valid, per_src_start[s], 0)
+    b = np.where(valid, per_src_start[s + 1], 0)
+    n_entries = b - a
+    within = np.arange(int(n_entries.sum())) - np.repeat(np.cumsum(n_entries) - n_entries, n_entries)
+    idx = np.repeat(b, n_entries) - 1 - within  # the source's levels from the highest down
+    reps = lc[idx]
+    ideal = np.repeat(lv[idx].astype(np.float64), reps)
+    sizes = np.bincount(np.repeat(np.arange(T), n_entries), weights=reps, minlength=T).astype(np.int64)
+    got = c[key] = (np.concatenate(([0], np.cumsum(sizes))).astype(np.int64), ideal)
+    return got
+
+
+def at_rank_points(cum: np.ndarray, start: np.ndarray, topic: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """CUM at rank K of TOPIC for each point (0 where k <= 0)."""
+    out = np.zeros(topic.size)
+    ok = k > 0
+    out[ok] = cum[start[topic[ok]] + k[ok] - 1]
+    return out
+
+
+def ndcg_cut(ranking: Ranking, levels: Levels, k: int) -> np.ndarray:
+    """trec_eval's ``ndcg_cut_k``: the judgement as gain (> 0), cut at rank k on both sides."""
+    rel = ranking.rel
+    rank = ranking.rank
+    start = ranking.start
+    pos = (rel > 0) & (rank <= k)
+    terms = np.where(pos, rel / log2_int(rank + 1), 0.0)
+    dcg = masked_seg_sum(terms, pos, start)
+    istart, ivals = default_ideal(ranking, levels)
+    ipos = np.arange(ivals.size) - np.repeat(istart[:-1], np.diff(istart))
+    inside = ipos < k
+    idcg = masked_seg_sum(ivals / log2_int(ipos + 2), inside, istart)
+    return np.divide(dcg, idcg, out=dcg.copy(), where=idcg > 0)
+
+
+def rbp_resid(ranking: Ranking, p: float) -> np.ndarray:
+    """trec_eval's ``rbp_resid``: p^L + (1 − p)·Σ over results coded < 0 of p^i."""
+    length = ranking.length
+    pw = powers(p, int(length.max()) if length.size else 0)
+    unj = ranking.rel < 0
+    s = masked_seg_sum(pw[ranking.rank - 1], unj, ranking.start)
+    value = pw[length] + (1 - p) * s
+    return np.where(seg_count(unj, ranking.start) > 0, value, 0.0)
+
+
+__all__ = ["Levels", "GainState", "gain_entries", "sort_entries", "ndcg_cut", "rbp_resid", "count_starts"]
