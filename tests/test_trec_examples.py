@@ -212,3 +212,41 @@ def test_unjudged_results_gain_nothing():
     assert v["CG@4"] == 3.0
     # Q: rank 2 (1*2 + 1)/(1*3 + 2) = 3/5; rank 4 (3 + 2)/(3 + 4) = 5/7; / R = 2
     assert v["Q"] == pytest.approx(float((F(3, 5) + F(5, 7)) / 2), **TOL)
+
+
+def test_seed004_dcg_ideal_dcg_and_yaap(seed004):
+    """trec_eval 10.0's dcg, ideal_dcg and yaap on q1 (docs/measures.md §8.2): relevant at ranks 1, 3,
+    6, 10, 15 with levels 1, 1, 3, 2, 3 (gain = level, discount log2(rank + 1));
+    dcg = 1/log2 2 + 1/log2 4 + 3/log2 7 + 2/log2 11 + 3/log2 16 = 1 + 0.5 + 1.06862 + 0.57813 + 0.75;
+    the ideal list is the qrels' levels decreasing, 3 3 3 2 2 2 1 1 1 1:
+    ideal_dcg = 3/log2 2 + 3/log2 3 + 3/log2 4 + 2/log2 5 + 2/log2 6 + 2/log2 7 + 1/log2 8 + … + 1/log2 11;
+    yaap = log((1 + s) / (1 + R − s)) with s = 1 + 2/3 + 3/6 + 4/10 + 5/15 = 2.9, R = 10."""
+    (res,), _ = evaluate_trec(seed004[0], [seed004[1]], measures=["dcg", "ideal_dcg", "yaap", "ndcg"],
+                              warn=lambda m: None)
+    q1 = res.per_topic["q1"]
+    dcg = 1 / math.log2(2) + 1 / math.log2(4) + 3 / math.log2(7) + 2 / math.log2(11) + 3 / math.log2(16)
+    assert dcg == pytest.approx(1 + 0.5 + 1.068621 + 0.578130 + 0.75, abs=1e-6)
+    ideal = [3, 3, 3, 2, 2, 2, 1, 1, 1, 1]
+    idcg = sum(g / math.log2(j + 2) for j, g in enumerate(ideal))
+    assert (q1["dcg"], q1["ideal_dcg"]) == (pytest.approx(dcg, **TOL), pytest.approx(idcg, **TOL))
+    assert q1["ndcg"] == pytest.approx(dcg / idcg, **TOL)
+    s = 1 + 2 / 3 + 3 / 6 + 4 / 10 + 5 / 15
+    assert q1["yaap"] == pytest.approx(math.log((1 + s) / (1 + 10 - s)), **TOL) == pytest.approx(math.log(3.9 / 8.1))
+
+
+def test_fractional_gains_sort_as_trec_eval_sorts_them():
+    """ndcg_1=0.5,2=2.25 on a topic judged 0 and 1: trec_eval's entries are (level 1, 0.5) from the
+    parameter, (level 2, 2.25) likewise, then level 0 (gain 0); its comparison truncates gain
+    differences to integers, so 0.5 − 0 = 0 is 'equal' and the stable merge sort leaves level 1
+    before level 0: sorted 1 (0.5), 0 (0), 2 (2.25).  The ideal list runs from the last entry: level 2
+    has no judgement, level 0 has one and gain 0, so it stops there, empty: ndcg = 0, ideal_dcg = 0,
+    although the ranking holds the one relevant document."""
+    from inexeval.measures.classic_trec_gains import gain_entries, sort_entries
+
+    assert [e[:2] for e in gain_entries((("1", 0.5), ("2", 2.25)), 2)] == [(1, 0.5), (0, 0.0), (2, 2.25)]
+    # merge sort of 3.0 | 0.5, 2.9: the right half sorts to 0.5, 2.9 (0.5 − 2.9 → −2); merging, 3.0 − 0.5 → 2
+    # takes 0.5, then 3.0 − 2.9 → 0 ('equal') takes 3.0 first: 0.5, 3.0, 2.9
+    assert [e[1] for e in sort_entries([(0, 3.0, 0), (1, 0.5, 1), (2, 2.9, 2)])] == [0.5, 3.0, 2.9]
+    ranking = one_topic([0, 1], [1])
+    got = values(ranking, ["ndcg_1=0.5,2=2.25", "dcg_1=0.5,2=2.25", "ideal_dcg_1=0.5,2=2.25"])
+    assert got == {"ndcg_1=0.5,2=2.25": 0.0, "dcg_1=0.5,2=2.25": 0.5, "ideal_dcg_1=0.5,2=2.25": 0.0}
