@@ -30,6 +30,8 @@ import numpy as np
 
 NOT_JUDGED = -1
 JUDGED_NEGATIVE = -2
+#: The one unjudged document trec_eval ranks for a topic the run lacks under -c (trec_eval.c).
+BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
 
 
 @dataclass(slots=True)

@@ -28,11 +28,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inexeval.measures.classic_base import Ranking, c_log
+from inexeval.measures.classic import (
+    DEFAULT_MEASURES, FAMILIES, MEASURES, STRATEGIES, Kernels, MeasureSpec, compute, parse_measure,
+)
+from inexeval.measures.classic_base import BOGUS_DOCNO, Ranking, c_log
+from inexeval.measures.classic_join import with_stand_ins
 from inexeval.measures.classic_trec import MIN_GEO_MEAN
+from inexeval.measures.registry import Measure, RunInput, register_resolver
 
-#: The one unjudged document trec_eval ranks for a topic the run lacks under -c.
-BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
+__all__ = ["BOGUS_DOCNO", "MISSING_ZSCORE", "Column", "ClassicEvaluation", "evaluate", "summarise", "resolve"]
+
 #: trec_eval's value for a Z score it cannot compute (measure or topic not in the -Z file, zero deviation).
 MISSING_ZSCORE = -1000000.0
 
@@ -77,8 +82,6 @@ def evaluate(ranking: Ranking, labelled: list[tuple[str, object]], *, evaluated:
     COMPUTE(specs) returns each spec's values over every table topic (numbers, or strings for
     relstring), keyed by spec name: the family table's kernels (:func:`inexeval.measures.classic.compute`).
     """
-    from inexeval.measures.classic import FAMILIES
-
     evaluated = np.asarray(evaluated, dtype=np.int64)
     values = compute([spec for _, spec in labelled]) if labelled else {}
     stand = np.flatnonzero(stand_in).tolist() if stand_in is not None else []
@@ -145,3 +148,84 @@ def summarise(ev: ClassicEvaluation, complete: bool, num_rel_all: int | None = N
 def judgements_above_zero(ranking: Ranking) -> int:
     """trec_eval 10.0's ``-c`` summary ``num_rel``: the qrels judgements > 0 of every topic."""
     return int(np.count_nonzero(ranking.table.qrel > 0))
+
+
+# ------------------------------------------------------------------ registration ----
+#
+# TASK trec: every METRICS name is parsed (parse_measure) into a measure scoring every topic of a
+# run at once (compute_all), on the run joined to the qrels (classic_join), through the classic
+# engine that the trec-eval drop-in uses too: the same topics (every topic of the run, judged
+# relevant or not; with -e every qrels topic, trec_eval -c's stand-in ranking for those the run
+# lacks), the same values, and trec_eval's summary as the average.
+
+class _RunScoring:
+    """One run's classic evaluation under a config: the kernels and the topics trec_eval evaluates."""
+
+    def __init__(self, r: RunInput):
+        table = r.recall_base
+        ranking = r.run.ranking
+        present = ranking.length > 0
+        for name in r.run.topics:  # (a topic whose every result was cut away is still the run's)
+            present[table.index[name]] = True
+        self.complete = r.empty_as_zero
+        if self.complete:
+            self.evaluated = np.arange(table.size)
+            self.stand_in = ~present
+            ranking = with_stand_ins(ranking, np.flatnonzero(~present))
+        else:
+            self.evaluated = np.flatnonzero(present)
+            self.stand_in = np.zeros(self.evaluated.size, dtype=bool)
+        gains = dict(r.params.gains) if r.params.gains else None
+        self.ranking = ranking
+        self.kernels = Kernels(ranking, gains, r.params.q_beta, r.params.trec_eval_version, evaluated=self.evaluated)
+        self.num_rel_all: int | None = None
+
+    def column(self, spec: MeasureSpec):
+        """The engine's column of the measure over the evaluated topics, and its summary value."""
+        ev = evaluate(
+            self.ranking, [(spec.name, spec)], evaluated=self.evaluated, stand_in=self.stand_in,
+            complete=self.complete, compute=lambda specs: compute(self.ranking, specs, kernels=self.kernels))
+        col = ev.columns[spec.name]
+        if self.complete and self.num_rel_all is None:
+            self.num_rel_all = judgements_above_zero(self.ranking)
+        value = summary_value(col, accumulated(col), ev, self.complete, self.num_rel_all)
+        return col, value
+
+
+def _compute_all(spec: MeasureSpec):
+    def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
+        scoring = r.memo.get("classic")
+        if scoring is None:
+            scoring = r.memo["classic"] = _RunScoring(r)
+        col, average = scoring.column(spec)
+        # over no topic (a run with none of the qrels topics, without -e) the average is undefined,
+        # where trec_eval stops ("No queries with both results and relevance info")
+        r.averages[spec.name] = average if scoring.evaluated.size else None
+        where = dict(zip(scoring.evaluated.tolist(), col.values))
+        index = r.recall_base.index
+        return [{spec.name: where[index[t]]} for t in topics]
+
+    return compute_all
+
+
+_RESOLVED: dict[str, Measure] = {}
+
+
+def resolve(name: str) -> Measure:
+    """The measure for a classic METRICS name (ConfigError for an unknown or malformed one)."""
+    spec = parse_measure(name)
+    m = _RESOLVED.get(spec.name)
+    if m is None:
+        family = FAMILIES[spec.family]
+        m = _RESOLVED[spec.name] = Measure(
+            name=spec.name, strategies=STRATEGIES, params=("REL_LEVEL", "GAINS", "Q_BETA", "TREC_EVAL_VERSION"),
+            description=MEASURES.get(spec.name, spec.family),
+            outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
+            compute_all=_compute_all(spec), aggregate=lambda n: "run", nan_is_value=True,
+            bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
+            ideal_one=lambda p, n=spec.name, f=family, s=spec: [n] if f.ideal(p, s) else [],
+        )
+    return m
+
+
+register_resolver("trec", resolve, default_set=lambda: list(DEFAULT_MEASURES))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
+from inexeval.measures.classic_base import BOGUS_DOCNO, JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
 from inexeval.readers.bytekeys import (
     alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
 )
@@ -285,8 +285,6 @@ def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
 def with_stand_ins(ranking: Ranking, topics: np.ndarray) -> Ranking:
     """RANKING with trec_eval's ``-c`` stand-in ranking for each of TOPICS (empty in it): one
     document, ``ceci_nest_pas_un_docno``, judged as the qrels judge it (not at all, as a rule)."""
-    from inexeval.measures.classic_engine import BOGUS_DOCNO
-
     topics = np.asarray(topics, dtype=np.int64)
     if not topics.size:
         return ranking
