@@ -205,6 +205,9 @@ def reference(qrels, lines, task, complete=False, n=500, beta=0.25, irr=300):
                     return ("death", number)
                 ranks[st["R"] - 1]["ret"] += size
                 ranks[st["R"] - 1]["relret"] += rel
+                # -i scores a rank with its last line's judgement and record (D25)
+                ranks[st["R"] - 1]["j"] = j
+                ranks[st["R"] - 1]["rec"] = rec
             else:
                 ranks.append({"ret": size, "relret": rel, "relchars": relchars, "found": st["num_rel_ret"],
                               "j": j, "rec": rec})
@@ -220,7 +223,7 @@ def reference(qrels, lines, task, complete=False, n=500, beta=0.25, irr=300):
                 ip[i] = max(ip[i], ip[i + 1])
             ap = st["num_rel_ret"] / st["num_ret"] if st["num_ret"] else 0.0
             ar = _div(st["num_rel_ret"], q["num_rel"])
-            cp = st["relret"] / st["ret"] if st["ret"] else 0.0
+            cp = st["relret"] / st["ret"] if st["ret"] > 0 else 0.0
             cr = _div(st["relret"], q["rel_size"])
             aip = 0.0
             for v in ip:

@@ -441,3 +441,108 @@ def test_e4_curves_of_the_outcome(here):
                               "B": [0.0] * 11}
     focused = score_fol_run(read_fol_qrels("qrels.txt"), read_fol_run("run.txt"), "f")
     assert list(focused.curves) == ["A"] and len(focused.curves["A"]) == 101
+
+
+# --------------------------------------------------------------------------- E10
+
+# T2I when a topic comes back (§4.4, D25): A's line after B's block joins A's rank 3, and the tool
+# scores that rank with the judgement and record of the line that joined it last (a4), not of the
+# line that created it (a3).  The case of the bug report: inexeval printed gP[3], gP[5], gP[10] = 0.0.
+E10_QRELS = ["A Q0 a4 10 280 0 0:10", "B Q0 b1 5 100 0 0:5"]
+E10_RUN = (run_lines("A", [("a1", 0, 10), ("a2", 0, 10), ("a3", 0, 10)])
+           + run_lines("B", [("b1", 0, 5), ("b2", 0, 5)])
+           + run_lines("A", [(f"a{k}", 0, 10) for k in range(4, 10)]))
+
+
+def test_e10_t2i_rank_scored_with_the_last_line_joined(here):
+    """Hand check.  A: a1 a2 a3 are ranks 1-3 (counter 3, 3 rank entries).  B resets the state: b1 b2,
+    counter 2.  A comes back: a4 is a new article, counter 3 = A's number of rank entries, so a4 joins
+    rank 3 (R stays 3) and becomes its article; a5 ... a9 are ranks 4-8.  T2I of a4 (T = 300): it reads
+    [0, 10), all relevant (rel 10), then the gap [10, 280) (nonrel 270 < 300): s_3 = 10 / 280 = 1/28.
+    Every other rank is unjudged (0).  gP_3 = (1/28) / 3 = 1/84, gP_5 = 1/140, gP[10] = gP_8 = 1/224.
+    found: 0 for ranks 1-3 (created before a4 was read), 1 from rank 4 on.  AgP counts the ranks whose
+    REL_CHARS -- of the article that created the rank, here a3 (unjudged) -- is positive: none, 0.0."""
+    write(here / "qrels.txt", E10_QRELS)
+    write(here / "run.txt", E10_RUN)
+    out, err, status = drop_in("-i", "-q", "qrels.txt", "run.txt")
+    assert (err, status) == ("", 0)
+    v = values(out)
+    assert [v[(f"gP[{r}]", "A")] for r in (1, 2, 3, 5, 10, 25, 50)] == [
+        "0.0", "0.0", "0.011904761904761904", "0.007142857142857143"] + ["0.004464285714285714"] * 3
+    assert [v[(f"gR[{r}]", "A")] for r in (1, 2, 3, 5, 10)] == ["0.0", "0.0", "0.0", "1.0", "1.0"]
+    assert (v[("num_ret", "A")], v[("num_rel_ret", "A")], v[("ret_size", "A")], v[("rel_ret_size", "A")]) == (
+        "8", "1", "90", "10")
+    assert v[("AgP", "A")] == "0.0"
+    # B: b1 scores 5/100 at rank 1 (reads [0, 5) relevant, then [5, 100)); b2 unjudged
+    assert (v[("gP[1]", "B")], v[("gP[2]", "B")], v[("AgP", "B")]) == ("0.05", "0.025", "0.05")
+    # -r keeps the REL_CHARS of the line that created rank 3 (a3: 0) and adds a4's 10 relevant
+    # characters: recall 10 / 0 = Infinity, F = Infinity / Infinity = NaN -- the tool prints NaN too
+    v = values(drop_in("-r", "-q", "qrels.txt", "run.txt")[0])
+    assert v[("gP[3]", "A")] == "NaN" and v[("rel_ret_size", "A")] == "10"
+
+
+def test_e10_joined_line_of_another_topics_article(here):
+    """The smallest case: A a1 (judged not relevant), B b1, then A b1 -- the same article as the line
+    before, so no new rank: it joins A's rank 1, with topic A's judgement of b1 and the state's record
+    of b1, which is B's and now holds [0, 10) and [50, 60).  T2I of that record with A's judgement of b1
+    (0:10, DOC_LENGTH 100): [0, 10) rel 10, [50, 60) nonrel 10, gaps [10, 50) and [60, 100) nonrel 80:
+    10 / 100 = 0.1, for A's rank 1 and B's (the same record, B's own judgement of b1)."""
+    write(here / "qrels.txt", ["A Q0 a1 0 100", "A Q0 b1 10 100 0 0:10", "B Q0 b1 10 100 0 0:10"])
+    write(here / "run.txt", ["A Q0 a1 1 1 R 0 50", "B Q0 b1 1 1 R 0 10", "A Q0 b1 1 1 R 50 10"])
+    v = values(drop_in("-i", "-q", "qrels.txt", "run.txt")[0])
+    assert (v[("gP[1]", "A")], v[("gR[1]", "A")], v[("AgP", "A")], v[("ret_size", "A")]) == ("0.1", "0.0", "0.0", "60")
+    assert (v[("gP[1]", "B")], v[("gR[1]", "B")], v[("AgP", "B")]) == ("0.1", "1.0", "0.1")
+    assert (v[("MAgP", "all")], v[("gP[1]", "all")]) == ("0.05", "0.1")
+
+
+def test_e10_config_path_agrees(here):
+    """FOL.T2I through a config scores the same (the same scorer)."""
+    import inexeval
+
+    write(here / "qrels.txt", E10_QRELS)
+    write(here / "run.txt", E10_RUN)
+    res = inexeval.evaluate({"TASK": "FOL.T2I", "ASSESSMENTS_DIR": str(here / "qrels.txt"),
+                             "SUBMISSIONRUNS_DIR": str(here / "run.txt"), "RESULTS_DIR": str(here / "out")})
+    row = res.per_topic("run")["A"]
+    assert [row[f"gP[{r}]"] for r in (3, 5, 10)] == [1 / 84, 1 / 140, 1 / 224]
+
+
+# --------------------------------------------------------------------------- E11
+
+
+def test_e11_negative_size_accepted_through_wrap_around(here):
+    """OFFSET -2000000000, LENGTH -1000000000: end = -3000000000 + 2^32 = 1294967296 >= start, so the
+    line is accepted (not #6) with size -1000000000 (D17).  It covers [0, 50): 50 relevant characters.
+    ret_size -1000000000 is not > 0: char_prec 0.0 (D26), char_f1 0.0; precision 50 / -1e9 < 0 never
+    enters iP: AiP 0.0."""
+    write(here / "qrels.txt", ["A Q0 a1 50 500 0 0:50"])
+    write(here / "run.txt", ["A Q0 a1 1 1 R -2000000000 -1000000000"])
+    for task in ("-f", "-t"):
+        v = values(drop_in(task, "-q", "qrels.txt", "run.txt")[0])
+        assert (v[("ret_size", "A")], v[("rel_ret_size", "A")]) == ("-1000000000", "50")
+        assert (v[("char_prec", "A")], v[("char_rec", "A")], v[("char_f1", "A")]) == ("0.0", "1.0", "0.0")
+        assert (v[("art_prec", "A")], v[("AiP", "A")], v[("char_prec", "all")]) == ("1.0", "0.0", "0.0")
+
+
+def test_e11_rel_size_wraps_around(here):
+    """Two judgements of REL_CHARS 2000000000: rel_size = 4000000000 - 2^32 = -294967296 (D17), so recall
+    is negative: floor(100 x 50 / -294967296) = -1, an impossible recall point, twice."""
+    write(here / "qrels.txt", ["A Q0 a1 2000000000 500 0 0:50", "A Q0 a2 2000000000 500 0 0:50"])
+    write(here / "run.txt", run_lines("A", [("a1", 0, 50), ("a2", 0, 50)]))
+    out = drop_in("-f", "-q", "qrels.txt", "run.txt")[0]
+    assert out.startswith("Impossible recall point: -1\nImpossible recall point: -1\n<eval ")
+    v = values(out)
+    assert (v[("rel_size", "A")], v[("rel_size", "all")]) == ("-294967296", "-294967296")
+    assert v[("char_rec", "A")] == "-3.390206350198227E-7"  # 100 / -294967296
+    assert v[("AiP", "A")] == "0.0"
+
+
+def test_e11_t2i_walk_wraps_around(here):
+    """-irr 2147483647, DOC_LENGTH 2147483647, relevant [0, 10), retrieved [-2000000000, -1999999990).
+    Reading: the passage (nonrel 10), then the gap [-1999999990, 2147483647): nonrel += 0 + 1999999990
+    = 2000000000, rel += 10, then nonrel += 2147483647 - 10 = 4147483637 -> wraps to -147483659 (D17),
+    never >= T.  Score 10 / (10 - 147483659) = 10 / -147483649."""
+    write(here / "qrels.txt", ["A Q0 a1 10 2147483647 0 0:10"])
+    write(here / "run.txt", ["A Q0 a1 1 1 R -2000000000 10"])
+    v = values(drop_in("-i", "-q", "-irr", "2147483647", "qrels.txt", "run.txt")[0])
+    assert v[("gP[1]", "A")] == v[("AgP", "A")] == "-6.780412654422457E-8"

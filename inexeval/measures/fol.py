@@ -17,9 +17,11 @@ continues the state of the topic before it; that is reproduced literally
 made line by line in the tool's order and the first failing line rejects
 the run (``docs/inex_eval.md §3.5``).
 
-Numbers.  Java ``int`` arithmetic is reproduced where the tool's per-line
-results depend on it (D17): ``end = offset + length`` and
-``|BEP - start|`` wrap around at 32 bits (:func:`wrap_int`).  Doubles are
+Numbers.  Java ``int`` arithmetic is reproduced wherever the tool computes
+with ints (D17): ``end = offset + length``, ``|BEP - start|``, the relevant
+characters of a passage, the running sums (ret_size, rel_ret_size, rel_size,
+a rank's sizes, the counts of ``all``) and the T2I walk wrap around at 32 bits
+(:func:`wrap_int`, :func:`i32`), which real data never makes them do.  Doubles are
 computed in the tool's order of operations, with IEEE division (x/0 is
 ±Infinity, 0/0 is NaN: :func:`ddiv`) and plain left-to-right sums (never
 ``math.fsum`` or a compensated ``sum``).  Counts are Python ints.
@@ -44,7 +46,8 @@ Points the specification leaves open, and the reading taken here:
 - ``-b``: the score is ``((double) n - d) / n``; a distance whose absolute
   value stays negative in int arithmetic (``|BEP - start| = 2^31``) scores
   0, as the tool only scores distances above -1 (its "no BEP" mark).
-- art_prec and char_prec are 0.0 exactly when their denominator is 0.
+- art_prec and char_prec are 0.0 when their denominator is not positive (the
+  tool tests ``> 0``; ret_size < 0 is reachable, D26).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ __all__ = [
     "fol_findings",
     "ddiv",
     "floor_int",
+    "i32",
     "java_sorted",
     "relevant_chars",
     "t2i_score",
@@ -180,6 +184,13 @@ def floor_int(x: float) -> int:
     return math.floor(x)
 
 
+def i32(v: int) -> int:
+    """V as the Java int the tool holds: V itself when it fits, else wrapped around (D17)."""
+    if -2147483648 <= v <= 2147483647:
+        return v
+    return ((v + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+
+
 def _jsum(values) -> float:
     """Left-to-right double sum (Java's loop), whatever the Python version's ``sum`` does."""
     total = 0.0
@@ -209,7 +220,7 @@ def relevant_chars(start: int, end: int, spans: list[tuple[int, int]]) -> int:
             total += (l - k) if end >= l else (end - k)
         elif start < l:
             total += (end - start) if end <= l else (l - start)
-    return total
+    return total if -2147483648 <= total <= 2147483647 else i32(total)  # an int sum in the tool (D17)
 
 
 def _novel_pieces(start: int, end: int, stored: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -233,15 +244,26 @@ def _novel_pieces(start: int, end: int, stored: list[tuple[int, int]]) -> list[t
 
 def t2i_score(record: list[tuple[int, int]], judgement: FolJudgement, tolerance: int) -> float:
     """The T2I document score of one rank (``docs/inex_eval.md §7.5``, D10)."""
+    doc_length = judgement.doc_length
     reading = list(record)
     cursor = 0
+    top = doc_length if doc_length >= 0 else -doc_length  # the largest magnitude of a value of the walk
     for s, e in record:
         if s > cursor:
             reading.append((cursor, s))
         cursor = e
-    if cursor < judgement.doc_length:
-        reading.append((cursor, judgement.doc_length))
+        if not (-top <= s <= top and -top <= e <= top):
+            top = max(top, abs(s), abs(e))
+    if cursor < doc_length:
+        reading.append((cursor, doc_length))
     spans = judgement.spans
+    for k, l in spans:
+        if not (-top <= k <= top and -top <= l <= top):
+            top = max(top, abs(k), abs(l))
+    # each step of the walk adds a difference of two such values to rel or nonrel: while their sum cannot
+    # leave the int range, Python ints are the tool's ints; otherwise compute as it does, wrapping (D17)
+    if 4 * top * len(reading) * (len(spans) + 1) + abs(tolerance) > 2147483647:
+        return _t2i_score_int32(reading, spans, tolerance)
     rel = nonrel = 0
     for x, y in reading:
         done = False
@@ -278,6 +300,48 @@ def t2i_score(record: list[tuple[int, int]], judgement: FolJudgement, tolerance:
             nonrel = tolerance
             break
     total = rel + nonrel
+    return rel / total if total else 0.0
+
+
+def _t2i_score_int32(reading: list[tuple[int, int]], spans: list[tuple[int, int]], tolerance: int) -> float:
+    """:func:`t2i_score`'s walk in 32-bit int arithmetic (the tool's Qrel.RelevanceSizeUsingT2I), for the
+    values whose sums can leave the int range."""
+    rel = nonrel = 0
+    for x, y in reading:
+        done = False
+        for k, l in spans:
+            if x <= k:
+                if y <= k:
+                    nonrel = i32(nonrel + y - x)
+                    done = True
+                    break
+                nonrel = i32(nonrel + k - x)
+                if y <= l:
+                    if nonrel >= tolerance:
+                        nonrel = tolerance
+                    else:
+                        rel = i32(rel + y - k)
+                    done = True
+                    break
+                if nonrel >= tolerance:
+                    nonrel = tolerance
+                    done = True
+                    break
+                rel = i32(rel + l - k)
+                x = l
+            elif x < l:
+                if y <= l:
+                    rel = i32(rel + y - x)
+                    done = True
+                    break
+                rel = i32(rel + l - x)
+                x = l
+        if not done:
+            nonrel = i32(nonrel + y - x)
+        if nonrel >= tolerance:
+            nonrel = tolerance
+            break
+    total = i32(rel + nonrel)
     return rel / total if total else 0.0
 
 
@@ -483,6 +547,8 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                                 size += y - x
                                 if spans:
                                     rel += relevant_chars(x, y, spans)
+                            size = i32(size)
+                            rel = i32(rel)
                     else:
                         rel = 0
                 elif known and rel_chars > 0 and judgement.spans:
@@ -493,6 +559,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                 if focused:
                     ret = st.ret_size = st.ret_size + size
                     relret = st.rel_ret_size = st.rel_ret_size + rel
+                    if not (-2147483648 <= ret <= 2147483647 and -2147483648 <= relret <= 2147483647):
+                        ret = st.ret_size = i32(ret)  # the tool's int sums wrap around (D17)
+                        relret = st.rel_ret_size = i32(relret)
                     precision = relret / ret if ret else ddiv(relret, ret)
                     recall = relret / rel_size if rel_size else ddiv(relret, rel_size)
                     x = 100 * recall
@@ -511,6 +580,11 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         entry = entries[st.R - 1]
                         entry[0] += size
                         entry[1] += rel
+                        # -i scores a rank with the judgement and record of the LAST line added to it
+                        # (the tool's Topic.UpdateRetrieved sets qrels[R-1] and articles[R-1] each time);
+                        # they differ from the first line's only when a topic comes back (D25)
+                        entry[4] = judgement
+                        entry[5] = record
                     else:
                         entries.append([size, rel, rel_chars, st.num_rel_ret, judgement, record])
                     st.ret_size += size
@@ -733,9 +807,11 @@ def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[st
             elif v < best:
                 iP[i] = best
         outcome.curves[topic_id] = list(iP)
-        art_prec = st.num_rel_ret / st.num_ret if st.num_ret != 0 else 0.0
+        # the tool divides only when the denominator is > 0; ret_size can be negative (a LENGTH < 0 that
+        # int wrap-around lets through, D17, or a wrapped sum): then char_prec is 0.0, like 0 (D26)
+        art_prec = st.num_rel_ret / st.num_ret if st.num_ret > 0 else 0.0
         art_rec = ddiv(st.num_rel_ret, qt.num_rel)
-        char_prec = st.rel_ret_size / st.ret_size if st.ret_size != 0 else 0.0
+        char_prec = st.rel_ret_size / st.ret_size if st.ret_size > 0 else 0.0
         char_rec = ddiv(st.rel_ret_size, qt.rel_size)
         aip = _jsum(iP) / 101
         values = (st.num_ret, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size,
@@ -755,7 +831,7 @@ def _score_focused(qrels: FolQrels, states: dict[str, _TopicRun], order: list[st
     num_q = len(outcome.topics)
     out = outcome.all
     out["num_q"] = num_q
-    out.update(zip(_COUNTS, counts))
+    out.update(zip(_COUNTS, map(i32, counts)))
     means = [ddiv(s, num_q) for s in sums]
     out.update(zip(FOCUSED_NAMES[6:], means[:10]))
     out["MAiP"] = means[10]
@@ -783,7 +859,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                 qt = qrels.topics[topic_id]
                 R = st.R
                 included = complete or R > 0
-                counts_row = (R, qt.num_rel, st.num_rel_ret, st.ret_size, qt.rel_size, st.rel_ret_size)
+                counts_row = (R, qt.num_rel, st.num_rel_ret, i32(st.ret_size), qt.rel_size, i32(st.rel_ret_size))
                 for i in range(6):
                     counts[i] += counts_row[i]
                 if included:
@@ -805,9 +881,9 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                     else:
                         rel_chars, found = entry[2], entry[3]
                         if task == "r":
-                            relret = entry[1]
+                            relret = i32(entry[1])
                             if relret > 0:
-                                p = ddiv(relret, entry[0])
+                                p = ddiv(relret, i32(entry[0]))
                                 rc = ddiv(relret, rel_chars)
                                 s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
                             else:
@@ -866,7 +942,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
     num_q = len(outcome.topics)
     out = outcome.all
     out["num_q"] = num_q
-    out.update(zip(_COUNTS, counts))
+    out.update(zip(_COUNTS, map(i32, counts)))
     means = [ddiv(s, num_q) for s in sums]
     out["MAgP"] = means[0]
     out.update(zip(CONTEXT_NAMES[6:], means[1:]))

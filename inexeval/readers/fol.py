@@ -230,7 +230,10 @@ class FolJudgement:
 
 @dataclass(slots=True)
 class FolTopic:
-    """A qrels topic: ``num_rel`` relevant lines, ``rel_size`` their REL_CHARS, judgements by article id."""
+    """A qrels topic: ``num_rel`` relevant lines, ``rel_size`` their REL_CHARS, judgements by article id.
+
+    ``rel_size`` is summed as the tool sums it, in 32-bit int arithmetic (D17).
+    """
 
     num_rel: int = 0
     rel_size: int = 0
@@ -272,6 +275,8 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
             if rel_chars > 0:
                 topic.num_rel += 1
                 topic.rel_size += rel_chars
+                if topic.rel_size > INT_MAX:  # the tool's int sum wraps around (D17)
+                    topic.rel_size = wrap_int(topic.rel_size)
             judgement = topic.judgements.get(fields[2])
             if judgement is None:
                 judgement = topic.judgements[fields[2]] = FolJudgement(rel_chars, doc_length, -1, [], [])
