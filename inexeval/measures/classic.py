@@ -378,7 +378,7 @@ FAMILIES: dict[str, Family] = {
     "P": Family(lambda k, s: k.trec.precision(s.k)),
     "recall": Family(lambda k, s: k.trec.recall(s.k)),
     "ndcg": Family(lambda k, s: k.gain_state(s.params).ndcg(), ideal=_trec_gains),
-    "ndcg_cut": Family(lambda k, s: ndcg_cut(k.ranking, k.levels, s.k), ideal=_trec_gains),
+    "ndcg_cut": Family(lambda k, s: ndcg_cut(k.gain_state(), s.k), ideal=_trec_gains),
     "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
     "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0))),
     "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),

@@ -106,6 +106,28 @@ def gain_entries(pairs: tuple[tuple[str, float], ...], num_levels: int) -> list[
     return sort_entries(entries)
 
 
+def _level_counts(t) -> tuple[np.ndarray, ...]:
+    """Per topic of the table T: its largest judgement, and (topic, level, count) of its judgements
+    >= 0 with each topic's first row."""
+    T = t.size
+    qtopic = np.repeat(np.arange(T), np.diff(t.qstart))
+    q = t.qrel
+    maxrel = np.full(T, -1, dtype=np.int64)
+    if q.size:
+        np.maximum.at(maxrel, qtopic, q)
+    ok = q >= 0
+    tt, lv = qtopic[ok], q[ok]
+    o = np.lexsort((lv, tt))
+    tt, lv = tt[o], lv[o]
+    new = np.ones(tt.size, dtype=bool)
+    if tt.size:
+        new[1:] = (tt[1:] != tt[:-1]) | (lv[1:] != lv[:-1])
+    first = np.flatnonzero(new)
+    topic = tt[first]
+    return (maxrel, topic, lv[first], np.diff(np.append(first, tt.size)).astype(np.int64),
+            np.searchsorted(topic, np.arange(T + 1)).astype(np.int64))
+
+
 class Levels:
     """Per topic, trec_eval's ``rel_levels``: the number of judgements at each level >= 0, and
     ``num_rel_levels`` (highest level + 1); for the topics judged only negatively, those of the
@@ -114,24 +136,10 @@ class Levels:
     def __init__(self, ranking: Ranking, evaluated: np.ndarray | None):
         t = ranking.table
         T = t.size
-        qtopic = np.repeat(np.arange(T), np.diff(t.qstart))
-        q = t.qrel
-        maxrel = np.full(T, -1, dtype=np.int64)
-        if q.size:
-            np.maximum.at(maxrel, qtopic, q)
-        # (topic, level, count) of the judgements >= 0
-        ok = q >= 0
-        tt, lv = qtopic[ok], q[ok]
-        o = np.lexsort((lv, tt))
-        tt, lv = tt[o], lv[o]
-        new = np.ones(tt.size, dtype=bool)
-        if tt.size:
-            new[1:] = (tt[1:] != tt[:-1]) | (lv[1:] != lv[:-1])
-        first = np.flatnonzero(new)
-        self.topic = tt[first]
-        self.level = lv[first]
-        self.count = np.diff(np.append(first, tt.size)).astype(np.int64)
-        self.start = np.searchsorted(self.topic, np.arange(T + 1)).astype(np.int64)
+        got = t.cache.get("levels")
+        if got is None:
+            got = t.cache["levels"] = _level_counts(t)
+        maxrel, self.topic, self.level, self.count, self.start = got
         # the topic whose levels each topic uses: itself, or (judged only negatively) the one evaluated before
         source = np.arange(T)
         if evaluated is None:
@@ -143,6 +151,8 @@ class Levels:
             last = np.maximum.accumulate(pos)
             source[evaluated] = np.where(last >= 0, evaluated[np.maximum(last, 0)], -1)
         self.source = source
+        #: identifies the levels of every topic (for caches shared by the runs of one table)
+        self.key = "own" if np.array_equal(source, np.arange(T)) else source.tobytes()
         num = np.where(maxrel >= 0, maxrel + 1, 0)
         self.num_levels = np.where(source >= 0, num[np.maximum(source, 0)], 0)
 
@@ -170,6 +180,8 @@ class GainState:
         gains = [(n, v) for n, v in pairs if _valid_int(n)]
         self._entries: dict[int, list[tuple[int, float, int]]] | None = None  # None: the default gains
         self._ideal: tuple[np.ndarray, np.ndarray] | None = None
+        self._dcg_cum: np.ndarray | None = None
+        self._idcg_cum: np.ndarray | None = None
         rel = ranking.rel
         if not gains and not rescale:
             self.gain = np.where(rel > 0, rel, 0).astype(np.float64)
@@ -241,7 +253,16 @@ class GainState:
 
     def idcg_cum(self) -> np.ndarray:
         """IDCG at every ideal position (cumulated left to right)."""
-        return seg_cumsum(self.ideal / log2_int(self._ipos() + 2), self.istart)
+        if self._idcg_cum is None:
+            key = ("idcg_cum", self.levels.key) if self._entries is None else None
+            cache = self.r.table.cache
+            got = cache.get(key) if key is not None else None
+            if got is None:
+                got = seg_cumsum(self.ideal / log2_int(self._ipos() + 2), self.istart)
+                if key is not None:
+                    cache[key] = got
+            self._idcg_cum = got
+        return self._idcg_cum
 
     def idcg_at(self, b: np.ndarray, cum: np.ndarray | None = None) -> np.ndarray:
         """IDCG(b) per topic (0 for b <= 0; the whole list beyond M)."""
@@ -251,16 +272,18 @@ class GainState:
         return np.where(self.gain != 0, self.gain / log2_int(self.rank + 1), 0.0)
 
     def dcg_cum(self) -> np.ndarray:
-        """DCG through every row (left to right; rows with gain 0 add nothing)."""
-        return seg_cumsum(self.dcg_terms(), self.start)
+        """DCG through every row (left to right; rows with gain 0 add nothing: x + 0.0 is x)."""
+        if self._dcg_cum is None:
+            self._dcg_cum = seg_cumsum(self.dcg_terms(), self.start)
+        return self._dcg_cum
 
     # --- measures ---------------------------------------------------------------------------
 
     def dcg(self) -> np.ndarray:
-        return masked_seg_sum(self.dcg_terms(), self.gain != 0, self.start)
+        return at_rank(self.dcg_cum(), self.start, self.length)
 
     def ideal_dcg(self) -> np.ndarray:
-        return seg_sum(self.ideal / log2_int(self._ipos() + 2), self.istart)
+        return self.idcg_at(self.M)
 
     def ndcg(self) -> np.ndarray:
         num, den = self.dcg(), self.ideal_dcg()
@@ -344,7 +367,7 @@ def default_ideal(ranking: Ranking, levels: Levels) -> tuple[np.ndarray, np.ndar
     """No gain given: each topic's ideal list is its (source's) positive levels, decreasing, each as
     often as judged (trec_eval's sort is exact on distinct integers): (starts, gains), cached."""
     c = ranking.table.cache
-    key = ("default_ideal", levels.source.tobytes())
+    key = ("default_ideal", levels.key)
     got = c.get(key)
     if got is not None:
         return got
@@ -375,18 +398,12 @@ def at_rank_points(cum: np.ndarray, start: np.ndarray, topic: np.ndarray, k: np.
     return out
 
 
-def ndcg_cut(ranking: Ranking, levels: Levels, k: int) -> np.ndarray:
-    """trec_eval's ``ndcg_cut_k``: the judgement as gain (> 0), cut at rank k on both sides."""
-    rel = ranking.rel
-    rank = ranking.rank
-    start = ranking.start
-    pos = (rel > 0) & (rank <= k)
-    terms = np.where(pos, rel / log2_int(rank + 1), 0.0)
-    dcg = masked_seg_sum(terms, pos, start)
-    istart, ivals = default_ideal(ranking, levels)
-    ipos = np.arange(ivals.size) - np.repeat(istart[:-1], np.diff(istart))
-    inside = ipos < k
-    idcg = masked_seg_sum(ivals / log2_int(ipos + 2), inside, istart)
+def ndcg_cut(plain: GainState, k: int) -> np.ndarray:
+    """trec_eval's ``ndcg_cut_k``: the judgement as gain (> 0, whatever ``-l``), cut at rank k on both
+    sides: DCG(min(k, L)) / IDCG(min(k, M)), or the DCG itself when that IDCG is 0.  PLAIN: the
+    state of the default gains (a level's gain is the level: the same gains and ideal list)."""
+    dcg = at_rank(plain.dcg_cum(), plain.start, k)
+    idcg = plain.idcg_at(np.full(dcg.size, k))
     return np.divide(dcg, idcg, out=dcg.copy(), where=idcg > 0)
 
 
