@@ -120,8 +120,11 @@ MEASURES: dict[str, str] = {
     "set_F": "trec_eval: (x+1)PR/(xP+R) of set_P and set_recall, x = 1 (set_F_x)",
     "num_nonrel_judged_ret": "trec_eval: judged non-relevant documents retrieved (summed over topics)",
     "rbp": "trec_eval: rank-biased precision, persistence p = 0.9 (rbp_p=x)",
-    "rbp_resid": "trec_eval: rank-biased precision residual of the unjudged results (p = 0.9)",
+    "rbp_resid": "trec_eval: rank-biased precision residual of the unjudged results (p = 0.9; rbp_resid_p=x)",
     "unj_k": "trec_eval 10.0: fraction of unjudged results in the first k",
+    "dcg": "trec_eval 10.0: DCG of the whole list (gain = rel, discount log2(i+1); dcg_level=gain,...)",
+    "ideal_dcg": "trec_eval 10.0: DCG of the ideal list (ideal_dcg_level=gain,...)",
+    "yaap": "trec_eval 10.0: log((1 + sum of precisions at relevant) / (1 + R - that sum))",
 }
 
 _FIXED = {
