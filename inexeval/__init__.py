@@ -18,7 +18,7 @@ loads neither numpy nor lxml.
 import sys
 import types
 
-__version__ = "0.1.0"
+from inexeval._version import __version__
 
 #: names of the API, from inexeval.api (Results from inexeval.results) on first use
 _API = ("evaluate", "measures", "Results", "MeasureInfo")

@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, ContextManager, Union
+from typing import TYPE_CHECKING, ContextManager
 
+from inexeval.config.source import ConfigSource, load, override_strings  # noqa: F401  (the API's names)
 from inexeval.names import one_line  # ids in messages: each message one line
+from inexeval.writers.formats import FORMATS as _FORMAT_TABLE
 
 if TYPE_CHECKING:
-    from inexeval.config import Config
+    from inexeval.config.load import Config
     from inexeval.engine import Evaluation
     from inexeval.results import Results
 
@@ -39,10 +41,9 @@ if TYPE_CHECKING:
 Echo = Callable[..., None]
 #: ``progress(number_of_runs)``: a context manager yielding the callback called once per run scored
 Progress = Callable[[int], ContextManager[Callable[[str], None]]]
-#: what :func:`evaluate` and the workflows take as a config
-ConfigSource = Union[str, os.PathLike, Mapping, "Config"]
 
-FORMATS = ("table", "tsv", "csv", "json", "trec_eval", "inex_eval")
+#: ``--format``'s names (the format table: :data:`inexeval.writers.formats.FORMATS`)
+FORMATS = tuple(_FORMAT_TABLE)
 
 
 @dataclass(frozen=True)
@@ -71,59 +72,6 @@ class EvalOptions:
     def draws(self) -> bool:
         """Whether graphs are written."""
         return self.gnuplot or self.png
-
-
-def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str | os.PathLike | None = None) -> Config:
-    """A config file's path, a mapping of config keys, or a loaded Config -> Config.
-
-    ``overrides`` are ``KEY=VALUE`` strings applied like ``--set``;
-    ``results_dir`` replaces RESULTS_DIR (relative to the current directory).
-    A loaded Config takes only ``results_dir``: its file is not read again.
-    """
-    from inexeval.config import Config, load_config
-
-    if results_dir is not None and any(str(o).split("=", 1)[0].strip().upper() == "RESULTS_DIR" for o in overrides):
-        from inexeval.errors import ConfigError
-
-        raise ConfigError("--results-dir and --set RESULTS_DIR=... both given: give one", "--results-dir")
-    sets = [*overrides, *([f"RESULTS_DIR={results_dir}"] if results_dir is not None else [])]
-    if isinstance(config, Config):
-        if overrides:
-            raise TypeError("config keys can be overridden when the config is a path or a mapping, "
-                            "not a loaded Config")
-        if results_dir is None:
-            return config
-        import dataclasses
-
-        return dataclasses.replace(config, results_dir=Path(os.path.abspath(os.path.expanduser(results_dir))))
-    if isinstance(config, Mapping):
-        from inexeval.config import load_config_mapping
-
-        return load_config_mapping(config, overrides=sets)
-    if not isinstance(config, (str, os.PathLike)):
-        raise TypeError(f"config must be a path, a mapping of config keys or a Config, not {type(config).__name__}")
-    return load_config(config, sets)
-
-
-def override_strings(overrides: Mapping[str, object]) -> tuple[str, ...]:
-    """Keyword overrides (``METRICS="q"``, ``DCV=[5, 10]``, ``GAINS={1: 1, 2: 3}``) -> ``KEY=VALUE`` strings."""
-    out = []
-    for key, value in overrides.items():
-        if isinstance(value, Mapping):
-            text = ", ".join(f"{_item(key, k)}:{_item(key, v)}" for k, v in value.items())
-        elif isinstance(value, (list, tuple)):
-            text = ", ".join(_item(key, v) for v in value)
-        else:
-            text = _item(key, value)
-        out.append(f"{key}={text}")
-    return tuple(out)
-
-
-def _item(key: str, value: object) -> str:
-    if isinstance(value, bool) or not isinstance(value, (str, int, float, os.PathLike)):
-        raise TypeError(f"{key}: a config value is a string, a number, a path or a list of them, "
-                        f"not {type(value).__name__}")
-    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
 # ------------------------------------------------------------ workflow ----
@@ -232,10 +180,10 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
             echo(line, err=True)
         report(ev, echo, options.quiet)
         echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
-        if options.per_query and options.fmt == "table" and config.task_def.unit == "answer":
-            from inexeval.qa import evaluation_marking  # which answers were marked, and why
+        if options.per_query and options.fmt == "table":
+            from inexeval.inputs import UNITS
 
-            echo(evaluation_marking(ev), nl=False)
+            echo(UNITS[config.task_def.unit].per_query_text(ev), nl=False)  # (question answering: the marking)
     if not ev.problems:
         return ev, 0
     if echo is not None:
@@ -245,59 +193,49 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     return ev, 1
 
 
+def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
+    """(option, why) for an option that would have no effect with the others given, else None: the
+    one rule the command line (exit 2) and the Python API (ConfigError) both apply."""
+    if options.fmt not in FORMATS:
+        return "--format", f"unknown format {options.fmt!r} (one of {', '.join(FORMATS)})"
+    if options.digits is not None and not _FORMAT_TABLE[options.fmt].digits:
+        digits = ", ".join(f.name for f in _FORMAT_TABLE.values() if f.digits)
+        return "--digits", (f"--digits rounds the values of --format {digits}; --format {options.fmt} prints "
+                            "full precision (tsv, csv, json) or its own rounding (table, inex_eval)")
+    if options.topic_graphs and not (options.per_query and options.draws):
+        return "--topic-graphs", "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png"
+    return None
+
+
 def check_options(options: EvalOptions) -> None:
     """ConfigError for options that would have no effect with the others (as the command line refuses them)."""
-    from inexeval.errors import ConfigError
+    refusal = option_refusal(options)
+    if refusal is not None:
+        from inexeval.errors import ConfigError
 
-    if options.fmt not in FORMATS:
-        raise ConfigError(f"unknown format {options.fmt!r} (one of {', '.join(FORMATS)})", "--format")
-    if options.digits is not None and options.fmt != "trec_eval":
-        raise ConfigError(f"digits round the values of --format trec_eval, not of --format {options.fmt}",
-                          "--digits")
-    if options.topic_graphs and not (options.per_query and options.draws):
-        raise ConfigError("topic graphs need per_query (-q) and gnuplot or png (-gnu, -png)", "--topic-graphs")
+        raise ConfigError(refusal[1], refusal[0])
 
 
 def check_format(config: Config, fmt: str) -> None:
     """ConfigError when ``fmt`` cannot print the task's results (``inex_eval``: the FOL tasks only)."""
-    if fmt == "inex_eval" and config.task_def.unit != "passage":
+    from inexeval.writers.formats import serves
+
+    if not serves(fmt, config.task_def.unit):
         from inexeval.errors import ConfigError
         from inexeval.tasks import TASKS
 
-        fol = ", ".join(t.name for t in TASKS.values() if t.unit == "passage")
-        raise ConfigError(f"--format inex_eval prints what the INEX 2007-2010 tool inex_eval prints, for the "
+        fol = ", ".join(t.name for t in TASKS.values() if serves(fmt, t.unit))
+        raise ConfigError(f"--format {fmt} prints what the INEX 2007-2010 tool inex_eval prints, for the "
                           f"FOL tasks ({fol}); TASK {config.task} is not one of them", "--format")
 
 
 def results_text(ev: Evaluation, *, fmt: str, digits: int | None, per_query: bool) -> str:
     """What standard output shows: one table per setting, or one JSON document, or trec_eval's layout,
     or (FOL tasks) inex_eval's text for each run."""
-    import json
-
-    from inexeval.writers.table import render
+    from inexeval.writers.formats import FORMATS as TABLE
 
     check_format(ev.config, fmt)
-    if fmt == "inex_eval":
-        from inexeval.writers.fol_text import inex_eval_text
-
-        return inex_eval_text(ev, per_query=per_query)
-    if fmt == "trec_eval":
-        from inexeval.writers.trec_eval import format_evaluation
-
-        return format_evaluation(ev, digits, per_query=per_query)
-    parts, json_rows = [], []
-    for s in ev.settings:
-        rs = [r for r in ev.results if r.setting == s.name]
-        if not rs:
-            continue
-        text = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
-        if fmt == "json":
-            json_rows.extend(json.loads(text))
-        else:
-            parts.append(text + ("\n\n" if fmt == "table" else "\n"))
-    if fmt == "json":
-        parts.append(json.dumps(json_rows, indent=1) + "\n")
-    return "".join(parts)
+    return TABLE[fmt].text(ev, digits, per_query)
 
 
 # ----------------------------------------------------------------- API ----
@@ -308,7 +246,7 @@ def evaluate(config: ConfigSource, *, empty_as_zero: bool = False, jobs: int = 1
 
     ``config`` is a config file's path (``.prop`` or ``.yaml``), a mapping
     of config keys (``{"TASK": "CO.Focussed", "ASSESSMENTS_DIR": ...}``), or
-    a loaded :class:`~inexeval.config.Config`.  ``overrides`` are config
+    a loaded :class:`~inexeval.config.load.Config`.  ``overrides`` are config
     keys applied as ``--set`` does (``METRICS="q"``,
     ``QUANT_FUNCTIONS=["gen", "strict"]``; relative paths are relative to
     the current directory).  ``empty_as_zero`` is ``-e``; ``jobs`` runs

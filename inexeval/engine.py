@@ -22,7 +22,7 @@ from typing import Callable
 
 from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
-from inexeval.config import Config
+from inexeval.config.load import Config
 from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.inputs import UNITS, RecallBase, collection_of
 from inexeval.measures import registry
@@ -298,7 +298,7 @@ def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAh
     more than one thread here.  Only regular files are read ahead (standard input is read by this
     process, a FIFO or an unusable entry is reported in its turn).  Each run read ahead spares its
     scorer the reading (about two thirds of an element run's time) for the price of a pickle."""
-    if not READ_AHEAD or not getattr(inputs, "reads_runs_alone", False) or available_cores() < 2 \
+    if not READ_AHEAD or not inputs.reads_runs_alone or available_cores() < 2 \
             or "fork" not in multiprocessing.get_all_start_methods() or not _single_threaded() \
             or _input_bytes(config.assessments) < READ_AHEAD_MIN_BYTES:
         return None

@@ -43,7 +43,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inexeval.config import STDIN, Config
+from inexeval.config.load import STDIN, Config
 from inexeval.engine import Outcome
 from inexeval.model import RunResult
 from inexeval.names import one_line, uncell
@@ -120,9 +120,9 @@ def collection_files(config: Config) -> list[Path]:
 
 
 def version() -> str:
-    import inexeval
+    from inexeval._version import __version__
 
-    return inexeval.__version__
+    return __version__
 
 
 def runtime() -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from inexeval.config import Config
+from inexeval.config.load import Config
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError, EmptySelection, InputError
 
@@ -98,10 +98,20 @@ def one_qrels_file(config: Config) -> tuple[Path, list[InputError]]:
 _one_qrels_file = one_qrels_file  # the old name
 
 
-class ElementInputs:
-    """INEX assessments and element runs."""
+class Unit:
+    """How the inputs of one result unit are read (the unit's facts: :data:`inexeval.tasks.UNIT_FACTS`)."""
 
     #: a run is read without the recall-base (so it may be read while the assessments are)
+    reads_runs_alone = False
+
+    def per_query_text(self, ev) -> str:
+        """What ``-q`` adds to the tables of an evaluation (nothing, but for question answering)."""
+        return ""
+
+
+class ElementInputs(Unit):
+    """INEX assessments and element runs."""
+
     reads_runs_alone = True
 
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
@@ -126,8 +136,9 @@ class ElementInputs:
         return read_run(path, max_results=config.max_results)
 
 
-class DocumentInputs:
+class DocumentInputs(Unit):
     """TREC qrels (one file) and TREC runs, joined as trec_eval joins them."""
+
 
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
         from inexeval.measures.classic_join import topic_table
@@ -173,9 +184,10 @@ def _select_qrels_topics(qrels, config: Config):
     return qrels, [f"TOPICS without a judgement in the qrels: {', '.join(missing)}"] if missing else []
 
 
-class PassageInputs:
+class PassageInputs(Unit):
     """FOL qrels (one file) and passage runs: FOL runs, or element runs turned into passages through
     COLLECTION_DIR (docs/fol.md §2)."""
+
 
     def __init__(self):
         self._collections: dict[Path, object] = {}  # COLLECTION_DIR -> Collection, shared by the runs
@@ -232,9 +244,16 @@ class PassageInputs:
         return found
 
 
-class AnswerInputs:
+class AnswerInputs(Unit):
     """Question answering: answer files (answer synsets and levels) and runs of ranked exact answers
     (docs/formats.md §11)."""
+
+    def per_query_text(self, ev) -> str:
+        """Which answers of each run were marked, and why (``-q`` with the table format)."""
+        from inexeval.writers.qa_marking import marking_text
+
+        sources = list(dict.fromkeys(r.source for r in ev.results))
+        return marking_text(ev.config, self.load(ev.config), sources) if sources else ""
 
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
         """Every question of the answer files (TOPICS keeps some); a question with an error is left out

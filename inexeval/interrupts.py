@@ -3,7 +3,7 @@ handled as Ctrl-C, and each ends the command with one line on standard error and
 128 + the signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP) instead of a traceback; a
 file-size limit (SIGXFSZ) fails the write, an error, instead of killing the process.
 
-Shared by the click command line (:mod:`inexeval.cli`) and the ``trec-eval`` drop-in's direct
+Shared by the click command line (:mod:`inexeval.cli.command`) and the ``trec-eval`` drop-in's direct
 entry (:mod:`inexeval.launch`); loads nothing heavy.
 """
 

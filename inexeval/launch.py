@@ -1,9 +1,9 @@
 """The ``inexeval`` command's entry (``python -m inexeval`` and the installed script).
 
-The two drop-ins, ``inexeval trec-eval ...`` (:mod:`inexeval.trec_eval_cli`) and ``inexeval
-inex-eval ...`` (:mod:`inexeval.inex_eval`), go straight to their module: each is run once per run
+The two drop-ins, ``inexeval trec-eval ...`` (:mod:`inexeval.dropins.trec_eval.cli`) and ``inexeval
+inex-eval ...`` (:mod:`inexeval.dropins.inex_eval`), go straight to their module: each is run once per run
 file, in loops, as the tool it replaces is, so it does not load the click command line (about
-25 ms a call; docs/trec-eval.md §8).  Everything else goes through :mod:`inexeval.cli`.  A
+25 ms a call; docs/trec-eval.md §8).  Everything else goes through :mod:`inexeval.cli.command`.  A
 drop-in ends on a signal as every command does (:mod:`inexeval.interrupts`), and a reader that
 stops reading its output (``| head``) ends it with status 1, as the click command line did.
 """
@@ -15,14 +15,14 @@ import os
 import sys
 
 #: The drop-ins: subcommand -> the module whose ``run_cli(argv)`` runs it.
-DROP_INS = {"trec-eval": "inexeval.trec_eval_cli", "inex-eval": "inexeval.inex_eval"}
+DROP_INS = {"trec-eval": "inexeval.dropins.trec_eval.cli", "inex-eval": "inexeval.dropins.inex_eval"}
 
 
 def main() -> None:
     argv = sys.argv[1:]
     if argv[:1] and argv[0] in DROP_INS:
         sys.exit(drop_in(argv[0], argv[1:]))
-    from inexeval.cli import main as cli
+    from inexeval.cli.command import main as cli
 
     cli()
 

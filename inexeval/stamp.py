@@ -15,8 +15,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from inexeval import __version__
-from inexeval.config import Config
+from inexeval._version import __version__
+from inexeval.config.load import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.names import file_component, uncell

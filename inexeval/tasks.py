@@ -29,6 +29,39 @@ RUN_CHECKS = ("overlap", "one_per_article", "contiguous_articles")
 
 
 @dataclass(frozen=True)
+class UnitFacts:
+    """One row of the unit table: what a result unit means for the config keys and the commands, so
+    that no code compares unit names (how its inputs are read: :data:`inexeval.inputs.UNITS`)."""
+
+    name: str
+    #: the judgements come in pool files (INEX): POOLS and QUERY_TYPE select them
+    pools: bool = False
+    #: the judgements are one file (a qrels or answer file), not a directory of pool files
+    qrels_file: bool = False
+    #: every result of a run counts (no MAX_RESULTS key), as the official tool counts them
+    counts_every_result: bool = False
+    #: why ``validate --max-results`` has no effect on these runs (None: it has)
+    max_results_note: str | None = None
+    #: validate's default --max-results is the task's MAX_RESULTS (question answering: L')
+    max_results_from_task: bool = False
+    #: GAINS are given to answer levels (S, A, B), not to integer relevance levels
+    gains_by_letter: bool = False
+    #: runs are marked against answer synsets (question answering: ``inexeval.qa.marking``)
+    marks_answers: bool = False
+
+
+#: The unit table: ``Task.unit`` -> its facts.
+UNIT_FACTS: dict[str, UnitFacts] = {u.name: u for u in (
+    UnitFacts("element", pools=True),
+    UnitFacts("document", qrels_file=True,
+              max_results_note="results beyond it are cut off as trec_eval -M does, which no run fails"),
+    UnitFacts("passage", qrels_file=True, counts_every_result=True,
+              max_results_note="every result counts, as inex_eval counts them"),
+    UnitFacts("answer", max_results_from_task=True, gains_by_letter=True, marks_answers=True),
+)}
+
+
+@dataclass(frozen=True)
 class Task:
     """One row of the task table."""
 
@@ -49,6 +82,13 @@ class Task:
     run_checks: frozenset[str] = frozenset()
     #: measures whose per-topic differences ``compare --runs A,B`` shows besides the tested one
     differences: tuple[str, ...] = ()
+    #: the FOL tasks: inex_eval 3.1's option letter for the task (t, f, r, b, i)
+    tool_option: str | None = None
+
+    @property
+    def facts(self) -> UnitFacts:
+        """The unit table's row of the task's unit."""
+        return UNIT_FACTS[self.unit]
 
     @property
     def takes_overlap(self) -> bool:
@@ -68,10 +108,10 @@ _FETCHBROWSE = dict(strategy="fetchbrowse", overlap=("on", "off"), metrics=("ep/
 _YEARS = ("2007", "2008", "2009", "2010")
 
 
-def _fol(name: str, strategy: str, years: tuple[str, ...]) -> Task:
+def _fol(name: str, strategy: str, years: tuple[str, ...], option: str) -> Task:
     base = name.split(".", 1)[1]
     return Task(name, strategy=strategy, aliases=tuple(f"INEX{y}.{base}" for y in years),
-                metrics=(strategy,), max_results=None, unit="passage")
+                metrics=(strategy,), max_results=None, unit="passage", tool_option=option)
 
 
 #: The task table (seed 000 §3 and §6 for 2005, seed 002 for 2006, TREC for the classic measures).
@@ -93,11 +133,11 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     Task("BestInContext", strategy="bestincontext", metrics=("bepd", "eprum"),
          run_checks=frozenset({"overlap", "one_per_article"})),
     Task("trec", strategy="trec", max_results=None, unit="document"),
-    _fol("FOL.Thorough", "fol-thorough", ("2009", "2010")),
-    _fol("FOL.Focused", "fol-focused", _YEARS),
-    _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS),
-    _fol("FOL.BestInContext", "fol-bestincontext", _YEARS),
-    _fol("FOL.T2I", "fol-t2i", ("2010",)),
+    _fol("FOL.Thorough", "fol-thorough", ("2009", "2010"), "t"),
+    _fol("FOL.Focused", "fol-focused", _YEARS, "f"),
+    _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS, "r"),
+    _fol("FOL.BestInContext", "fol-bestincontext", _YEARS, "b"),
+    _fol("FOL.T2I", "fol-t2i", ("2010",), "i"),
     # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §11)
     Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer",
          differences=("Q", "RR")),

@@ -6,7 +6,7 @@ import io
 import random
 from pathlib import Path
 
-from inexeval.inex_eval import main as inex_eval_main
+from inexeval.dropins.inex_eval import main as inex_eval_main
 
 
 def write(path: Path, lines: list[str] | str) -> Path:

@@ -1,4 +1,4 @@
-"""inexeval.analysis: rank correlation, significance tests, per-topic differences.
+"""inexeval.compare.stats: rank correlation, significance tests, per-topic differences.
 
 Hand-worked cases have their arithmetic in comments / Fraction expressions;
 library cross-checks (scipy) are compared at 1e-9.
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from helpers import assert_all_close, assert_close
-from inexeval.analysis import (
+from inexeval.compare.stats import (
     SignificanceRow,
     average_matrices,
     average_ranks,

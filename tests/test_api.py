@@ -15,8 +15,8 @@ from click.testing import CliRunner
 import inexeval
 from helpers import assert_close
 from inexeval.api import EvalOptions, metrics_text, run_evaluation
-from inexeval.cli import main
-from inexeval.comparing import CompareOptions, run_compare
+from inexeval.cli.command import main
+from inexeval.compare.workflow import CompareOptions, run_compare
 from inexeval.errors import ConfigError
 from inexfiles import write_config, write_run, write_t1_assessments
 from t1data import R1, R2
@@ -104,7 +104,7 @@ def test_overrides_are_config_keys(t1_config):
 
 
 def test_config_object_and_its_limits(t1_config, tmp_path):
-    from inexeval.config import load_config
+    from inexeval.config.load import load_config
 
     config = load_config(t1_config)
     res = inexeval.evaluate(config, write=True, results_dir=tmp_path / "elsewhere")
@@ -267,7 +267,7 @@ def test_a_trec_job_loads_no_xml_parser_and_no_yaml(tmp_path):
             " 'inexeval.measures.classic_join'))))\n"
             f"sys.argv = ['inexeval', '-config', {str(ROOT / 'configs' / 'trec.prop')!r}, '--quiet',"
             f" '--results-dir', {str(tmp_path)!r}]\n"
-            "from inexeval.cli import main\n"
+            "from inexeval.cli.command import main\n"
             "main()\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

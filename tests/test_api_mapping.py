@@ -1,4 +1,4 @@
-"""inexeval.evaluate() on a mapping of config keys (through inexeval.config.load_config_mapping)."""
+"""inexeval.evaluate() on a mapping of config keys (through inexeval.config.load.load_config_mapping)."""
 
 from __future__ import annotations
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from inexeval import assessments as A
-from inexeval.assessing import AssessOptions, run_assessments
-from inexeval.cli import main
+from inexeval.assessments import tables as A
+from inexeval.assessments.workflow import AssessOptions, run_assessments
+from inexeval.cli.command import main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -261,7 +261,7 @@ def test_agreement_ranking_trec_by_hand(tmp_path):
 def test_agreement_ranking_inex_uses_each_pool(tmp_path):
     """--agreement on INEX pools gives the correlation of evaluating POOLS=1,3 against POOLS=2,4."""
     import inexeval
-    from inexeval import analysis
+    from inexeval.compare import stats as analysis
 
     d = _two_pool_topics(tmp_path)
     runs = tmp_path / "runs"
@@ -477,7 +477,7 @@ def test_inex_2006_passages_that_cannot_be_placed_are_reported(tmp_path):
 
 
 def test_passage_points_follow_the_collection_offsets():
-    from inexeval.highlights import position
+    from inexeval.assessments.highlights import position
 
     table = {"/article[1]": (0, 35), "/article[1]/sec[2]": (25, 10)}
     assert position("/article[1]/sec[2].0", table, "start") == 25

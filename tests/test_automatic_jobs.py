@@ -8,8 +8,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from inexeval import engine
-from inexeval.cli import main
-from inexeval.config import load_config
+from inexeval.cli.command import main
+from inexeval.config.load import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 

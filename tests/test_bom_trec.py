@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_data" / "trec"
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from helpers import assert_close
-from inexeval.cli import main
+from inexeval.cli.command import main
 from inexfiles import write_config, write_run, write_t1_assessments
 from t1data import R1, R2
 
@@ -190,7 +190,7 @@ def test_graph_flags_write_files_and_plain_run_does_not_import_matplotlib(t1_set
     c = config(quant_functions="gen")
     invoke("-config", c, "--quiet")
     assert not (tmp / "out" / "CO.Thorough" / "graphs").exists()
-    code = ("import sys\nfrom inexeval.cli import main\ntry:\n    main(['-config', sys.argv[1], '--quiet'])\n"
+    code = ("import sys\nfrom inexeval.cli.command import main\ntry:\n    main(['-config', sys.argv[1], '--quiet'])\n"
             "except SystemExit as e:\n    print('exit', e.code)\nprint('matplotlib' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code, c], capture_output=True, text=True).stdout
     assert out.splitlines()[-2:] == ["exit 0", "False"]
@@ -214,7 +214,7 @@ class _Stream:
 
 
 def test_progress_bar_only_on_a_terminal_with_many_runs():
-    from inexeval.cli import progress
+    from inexeval.cli.command import progress
 
     for tty, n, quiet, shown in [(True, 10, False, True), (False, 10, False, False), (True, 10, True, False),
                                  (True, 2, False, False)]:

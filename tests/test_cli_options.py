@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -306,7 +306,7 @@ def test_pools_and_query_type_are_refused_without_pools(sample, tmp_path, family
 
 def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
     from inexeval.api import EvalOptions, run_evaluation
-    from inexeval.comparing import CompareOptions, run_compare
+    from inexeval.compare.workflow import CompareOptions, run_compare
     from inexeval.errors import ConfigError
 
     config = sample / "configs" / "trec.prop"

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from conftest import require_gnuplot
 
 from helpers import assert_close
-from inexeval import compare
-from inexeval.cli import main
+from inexeval.compare import tables as compare
+from inexeval.cli.command import main
 from inexeval.model import RunResult
 
 ROOT = Path(__file__).resolve().parent.parent

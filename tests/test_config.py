@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config import (
+from inexeval.config.load import (
     TASKS,
     Config,
     InputFile,

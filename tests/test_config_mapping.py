@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config import Config, load_config, load_config_mapping
+from inexeval.config.load import Config, load_config, load_config_mapping
 from inexeval.errors import ConfigErrors
 from test_config import MINIMAL, make_inputs, touch, write_prop
 
@@ -193,7 +193,7 @@ def test_task_rules_and_overrides(tmp_path: Path, monkeypatch):
 
 def test_metrics_commas_inside_parentheses_belong_to_the_name(tmp_path):
     """METRICS: Q(beta=0.5,agr) is one measure name; the comma between names still separates them."""
-    from inexeval.configvalues import parse_metrics
+    from inexeval.config.values import parse_metrics
 
     assert parse_metrics("map, Q(beta=0.5,agr), P_10", tmp_path) == ("map", "q(beta=0.5,agr)", "p_10")
     assert parse_metrics("nDCG@10(b=3),AWP(agr)", tmp_path) == ("ndcg@10(b=3)", "awp(agr)")

@@ -1,4 +1,4 @@
-"""The key table (inexeval.config.SCHEMA) agrees with Config, the loader and the task table."""
+"""The key table (inexeval.config.load.SCHEMA) agrees with Config, the loader and the task table."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config import (
+from inexeval.config.load import (
     BOOKKEEPING_FIELDS,
     KEY_ALIASES,
     KEY_TABLE,

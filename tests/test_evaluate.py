@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config import load_config
+from inexeval.config.load import load_config
 from inexeval.engine import evaluate
 from inexeval.writers.files import run_file_path, run_file_text
 

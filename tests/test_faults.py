@@ -31,7 +31,7 @@ def slow(*a, **k):
     time.sleep(float(os.environ["SLOW"]))
     return real(*a, **k)
 engine.score_file = slow
-from inexeval.cli import main
+from inexeval.cli.command import main
 sys.argv[0] = "inexeval"
 main()
 """

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import require_gnuplot
 
 import inexeval
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = {"FOL.Focused": ("fol-focused", "iP", 101, "recall"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fol_helpers import drop_in, run_lines, values, write
 
-from inexeval.inex_eval import USAGE, java_parse_double
+from inexeval.dropins.inex_eval import USAGE, java_parse_double
 
 QRELS = [
     "A Q0 a1 100 1000 50 100:100",
@@ -337,7 +337,7 @@ def test_through_the_inexeval_command(here):
     """``inexeval inex-eval …``: the subcommand hands every argument, options included, to the drop-in."""
     from click.testing import CliRunner
 
-    from inexeval.cli import main
+    from inexeval.cli.command import main
 
     write(here / "run.txt", run_lines("A", [("a1", 100, 50)]))
     write(here / "crash.txt", ["A Q0 a1 1 1 R 1O 10"])

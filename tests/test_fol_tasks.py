@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 import inexeval
-from inexeval.cli import main
+from inexeval.cli.command import main
 from inexeval.errors import ConfigErrors
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""``inexeval init`` (inexeval/starter.py, inexeval/cli_init.py): the starter config lists every key of the
+"""``inexeval init`` (inexeval/starter.py, inexeval/cli/init.py): the starter config lists every key of the
 key table with the task's defaults (uncommented, they change nothing), sets the required keys, and with
 --sample scores the copied sample data as the shipped config does; nothing existing is overwritten
 without --force."""
@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from inexeval import starter
-from inexeval.cli import main
-from inexeval.config import BOOKKEEPING_FIELDS, SCHEMA, load_config, parse_prop_text
+from inexeval.cli.command import main
+from inexeval.config.load import BOOKKEEPING_FIELDS, SCHEMA, load_config, parse_prop_text
 from inexeval.tasks import TASKS
 
 ROOT = Path(__file__).resolve().parent.parent

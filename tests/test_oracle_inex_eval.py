@@ -3,7 +3,7 @@
 Each batch is one seeded qrels file and several runs (tests/fol_oracle_gen.py), written into a folder of
 its own and given to both programs with the same command line, run from that folder: the jar as
 ``LC_ALL=C java -jar inex_eval.jar ARGS`` (located by tests/oracles.py; skipped where the oracle folder
-or java is missing) and :func:`inexeval.inex_eval.main` in this process.  The jar is slow to start, so
+or java is missing) and :func:`inexeval.dropins.inex_eval.main` in this process.  The jar is slow to start, so
 each invocation scores several runs (the tool takes any number).  What is compared is what
 docs/inex_eval.md promises:
 
@@ -47,7 +47,7 @@ from click.testing import CliRunner
 from fol_helpers import drop_in
 from fol_oracle_gen import oracle_case
 
-from inexeval.cli import main as cli_main
+from inexeval.cli.command import main as cli_main
 from inexeval.measures.fol import score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
 
@@ -180,7 +180,7 @@ def _options(rng: random.Random, task: str, names: list[str]) -> list[str]:
 
 def _values(argv: list[str]) -> dict:
     """The -c/-n/-beta/-irr values of ARGV as score_fol_run takes them (valid values only)."""
-    from inexeval.inex_eval import java_parse_double
+    from inexeval.dropins.inex_eval import java_parse_double
     from inexeval.readers.fol import java_int
 
     kw = {"complete": "-c" in argv}

@@ -6,7 +6,7 @@ floats, so those are ties there --, long docnos, topic ids in byte versus numeri
 qrels topic in the run (pytrec_eval evaluates only the topics of the run, and ``-c`` is left out).
 
 pytrec_eval gives each topic's values as doubles; the drop-in prints 4 decimals.  To compare at 1e-9
-the drop-in is run twice through its command line (:func:`inexeval.trec_eval_cli.main`, in this process):
+the drop-in is run twice through its command line (:func:`inexeval.dropins.trec_eval.cli.main`, in this process):
 
 - plainly: every printed line must be what trec_eval prints for pytrec_eval's value (``%6.4f`` of a value
   within 1e-9 of it; counts as integers), the same labels for the same topics;
@@ -33,7 +33,7 @@ import pytest
 import pytrec_eval
 from pytrec_eval_ext import RelevanceEvaluator
 
-from inexeval.trec_eval_cli import main
+from inexeval.dropins.trec_eval.cli import main
 from tests import trecgen
 
 TOL = 1e-9

@@ -3,7 +3,7 @@
 Each case is generated from its seed (tests/trecgen.py), written into a folder of its own, and given to
 both programs with the same command line (run from that folder, so the file names are short):
 trec_eval 10.0 built from NIST's source (tests/oracles.py; skipped where the oracle folder is missing)
-as a subprocess, and :func:`inexeval.trec_eval_cli.main` in this process.  Standard output, standard
+as a subprocess, and :func:`inexeval.dropins.trec_eval.cli.main` in this process.  Standard output, standard
 error and the exit status must be identical.  On a difference the assertion shows the command, the
 first differing lines and the case folder, where both programs' outputs are saved next to the inputs
 (``trec_eval.out``/``.err``, ``inexeval.out``/``.err``, ``command.txt``).
@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.trec_eval_cli import main
+from inexeval.dropins.trec_eval.cli import main
 from tests import trecgen
 from tests.oracles import trec_eval_binary
 
@@ -349,7 +349,7 @@ def test_bad_input(trec_eval, tmp_path, monkeypatch, name, argv):
     files["other_run"] = "nosuchtopic Q0 d1 1 1.0 r\n"
     trecgen.write_case(tmp_path, files)
     if name in USAGE_CASES:
-        from inexeval.trec_eval_opts import USAGE
+        from inexeval.dropins.trec_eval.options import USAGE
 
         want = run_oracle(trec_eval, argv, tmp_path)
         monkeypatch.chdir(tmp_path)

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import inexeval
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 ROOT = Path(__file__).resolve().parent.parent
 #: what a copy of the source tree leaves out (local state, not sources)

@@ -3,7 +3,7 @@ estimate is shown before a few runs are done."""
 
 from __future__ import annotations
 
-from inexeval.cli import progress
+from inexeval.cli.command import progress
 from inexeval.progress import MIN_DONE, Eta
 
 

@@ -15,7 +15,7 @@ from pyNTCIREVAL.metrics import RR as NtcirRR
 from pyNTCIREVAL.metrics import QMeasure
 
 import inexeval
-from inexeval.cli import main
+from inexeval.cli.command import main
 from inexeval.qa import marking
 from inexeval.measures.qa import DEFAULT_GAINS, gains_of, mark, match_table, qa_values
 from inexeval.readers.answers import AnswerString, Question, Synset, parse_level, read_answer_files

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from inexeval import engine, workers
-from inexeval.cli import main
-from inexeval.config import load_config
+from inexeval.cli.command import main
+from inexeval.config.load import load_config
 from inexeval.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -41,7 +41,7 @@ from typing import Any, Callable
 import pytest
 
 from inexeval.aggregate import natural_key
-from inexeval.config import load_config
+from inexeval.config.load import load_config
 from inexeval.engine import Scorer, evaluate
 from inexeval.inputs import RecallBase
 from inexeval.measures import classic, registry

@@ -15,7 +15,7 @@ from lxml import etree
 
 import inexeval
 from conftest import require_system_tool
-from inexeval.cli import main
+from inexeval.cli.command import main
 from inexeval.names import file_component
 from inexeval.report.data import ranks
 

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from inexeval import resultsdir
-from inexeval.cli import main
+from inexeval.cli.command import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "sample_data" / "inex2005" / "runs" / "CO"
@@ -376,14 +376,14 @@ def test_lock_is_reentrant_and_removed(tmp_path):
 
 @pytest.mark.parametrize("command", ["compare", "validate"])
 def test_ctrl_c_in_every_command_is_130_and_one_line(tmp_path, monkeypatch, command):
-    import inexeval.comparing
-    import inexeval.validate
+    import inexeval.compare.workflow
+    import inexeval.validate.checks
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(inexeval.comparing, "run_compare", interrupted)
-    monkeypatch.setattr(inexeval.validate, "validate_runs", interrupted)
+    monkeypatch.setattr(inexeval.compare.workflow, "run_compare", interrupted)
+    monkeypatch.setattr(inexeval.validate.checks, "validate_runs", interrupted)
     run = tmp_path / "r.xml"
     run.write_text("x")
     args = ["compare", "-config", str(run)] if command == "compare" else ["validate", str(run)]
@@ -468,7 +468,7 @@ def test_stamp_of_a_config_is_the_same_in_every_process(tmp_path):
     cfg = make_setup(tmp_path)
     with cfg.open("a") as f:
         f.write("TOPICS: 202, 203, 205, 299\nPOOLS: 1, 2, 3\n")
-    code = ("import json, sys; from inexeval.config import load_config; from inexeval.stamp import fingerprint; "
+    code = ("import json, sys; from inexeval.config.load import load_config; from inexeval.stamp import fingerprint; "
             f"print(json.dumps(fingerprint(load_config({str(cfg)!r}), False)))")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": str(seed)}).stdout

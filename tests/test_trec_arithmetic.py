@@ -17,7 +17,7 @@ import pytest
 
 from inexeval.measures import classic_base
 from inexeval.measures.classic_base import seg_cumsum, seg_sum
-from inexeval.trec_eval_cli import main as trec_eval_main
+from inexeval.dropins.trec_eval.cli import main as trec_eval_main
 
 
 def _drop_in(*argv: str) -> tuple[int, str, str]:
@@ -27,7 +27,7 @@ def _drop_in(*argv: str) -> tuple[int, str, str]:
 
 
 def _config(tmp_path, qrels, run, *flags: str, metrics: str = "") -> str:
-    from inexeval.cli import main as cli_main
+    from inexeval.cli.command import main as cli_main
     from click.testing import CliRunner
 
     cfg = tmp_path / "t.prop"

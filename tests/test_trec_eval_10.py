@@ -247,7 +247,7 @@ def test_9_0_8_on_trec_eval_test_data_against_pytrec_eval():
 
 
 def test_metrics_keep_the_commas_of_trec_eval_labels(tmp_path):
-    from inexeval.config import load_config_mapping
+    from inexeval.config.load import load_config_mapping
 
     cfg = load_config_mapping({"TASK": "trec", "ASSESSMENTS_DIR": str(DATA / "qrels.test"),
                                "SUBMISSIONRUNS_DIR": str(DATA / "results.test"),
@@ -275,7 +275,7 @@ def test_format_trec_eval_without_metrics_prints_trec_eval_default_set(tmp_path)
     the result files keep inexeval's default set (recall_k, ndcg, ndcg_cut_k as well)."""
     from click.testing import CliRunner
 
-    from inexeval.cli import main
+    from inexeval.cli.command import main
     from inexeval.measures.classic import DEFAULT_MEASURES
 
     root = Path(__file__).resolve().parent.parent

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.trec_eval_cli import main
-from inexeval.trec_eval_opts import parse_args, select_measures
+from inexeval.dropins.trec_eval.cli import main
+from inexeval.dropins.trec_eval.options import parse_args, select_measures
 
 DATA = Path(__file__).parent / "data" / "trec_eval-10.0"
 
@@ -360,8 +360,9 @@ def test_random_runs_agree_with_pytrec_eval_on_the_shared_measures(tmp_path):
 
 def test_text_values_print_between_quotes_per_topic_only():
     """A measure whose per-topic value is text (trec_eval's relstring) prints it quoted, and has no summary."""
-    from inexeval.trec_eval_cli import Column, Evaluation, render
-    from inexeval.trec_eval_opts import Options
+    from inexeval.dropins.trec_eval.cli import render
+    from inexeval.dropins.trec_eval.evaluate import Column, Evaluation
+    from inexeval.dropins.trec_eval.options import Options
 
     sel = [s for s in select_measures(["relstring", "num_q"])]
     ev = Evaluation([b"1", b"2"], {"relstring": Column("relstring", ["01-", "'2'"], aggregate="none")})
@@ -483,13 +484,13 @@ def test_number_of_documents_reaches_utility():
 @pytest.mark.parametrize("data", [b"", b"a", b"\n", b" ", b"a\n", b"a\n\n", b"a\nb", b"a\n \nb", b"a\n\t b\n",
                                   b"\ra b", b"a b\r\nc d", b"a\n\x0b", b"\x00\n", b"a\n\n\nb", b"\x1c\nb"])
 def test_the_blank_line_check_is_the_regular_expression(data):
-    from inexeval.trec_eval_read import _BLANK_LINE, _has_blank_line
+    from inexeval.dropins.trec_eval.read import _BLANK_LINE, _has_blank_line
 
     assert _has_blank_line(data) == (_BLANK_LINE.search(data) is not None)
 
 
 def test_the_blank_line_check_is_the_regular_expression_on_random_text():
-    from inexeval.trec_eval_read import _BLANK_LINE, _has_blank_line
+    from inexeval.dropins.trec_eval.read import _BLANK_LINE, _has_blank_line
 
     rng = random.Random(7)
     alphabet = b"ab \t\v\f\r\n\x00\x1c"
@@ -533,7 +534,7 @@ def test_the_drop_ins_do_not_load_the_click_command_line(files):
     proc = _click_loaded(["inex-eval", *FOL_ARGS])
     assert proc.returncode == 0 and proc.stderr.decode().endswith("click loaded: False")
     through_click = subprocess.run([sys.executable, "-c", "import sys; sys.argv[0] = 'inexeval'\n"
-                                    "from inexeval.cli import main; main()", "inex-eval", *FOL_ARGS],
+                                    "from inexeval.cli.command import main; main()", "inex-eval", *FOL_ARGS],
                                    capture_output=True)
     assert through_click.returncode == 0 and proc.stdout == through_click.stdout and b"num_rel" in proc.stdout
     # every other command still goes through click

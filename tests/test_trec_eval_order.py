@@ -1,4 +1,4 @@
-"""The trec-eval drop-in's order of a run (inexeval/trec_eval_cli.py ``_order_run``) and its topic
+"""The trec-eval drop-in's order of a run (inexeval/dropins/trec_eval/cli.py ``_order_run``) and its topic
 look-up (``_topic_codes``), against plain Python.
 
 trec_eval orders each topic's results by score descending, ties by docno descending (byte order;
@@ -16,9 +16,9 @@ from unittest import mock
 import numpy as np
 import pytest
 
-from inexeval import trec_eval_cli
-from inexeval.trec_eval_cli import _ids, _order_run, _topic_codes
-from inexeval.trec_eval_read import RawRun
+from inexeval.dropins.trec_eval import evaluate as trec_eval_cli
+from inexeval.dropins.trec_eval.evaluate import ids as _ids, order_run as _order_run, topic_codes as _topic_codes
+from inexeval.dropins.trec_eval.read import RawRun
 
 
 def reference(qid, docno, score, keys, cap, ascending):

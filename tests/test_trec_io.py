@@ -174,7 +174,7 @@ def test_cli_trec_eval_layout_matches_pytrec_eval_on_sample_data():
     import pytrec_eval
     from click.testing import CliRunner
 
-    from inexeval.cli import main
+    from inexeval.cli.command import main
 
     root = Path(__file__).resolve().parent.parent
     res = CliRunner().invoke(main, ["-config", str(root / "configs" / "trec.prop"), "-q", "--format", "trec_eval",

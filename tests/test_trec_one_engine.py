@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from inexeval.cli import main as cli_main
+from inexeval.cli.command import main as cli_main
 from inexeval.measures.classic_sets import trec_eval_set
-from inexeval.trec_eval_cli import main as trec_eval_main
+from inexeval.dropins.trec_eval.cli import main as trec_eval_main
 from tests import trecgen
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Run validator (inexeval.validate): one crafted run per finding, formats, tasks, output.
+"""Run validator (inexeval.validate.checks): one crafted run per finding, formats, tasks, output.
 
 Every XML run below is written one element per line, so a result's line is
 its position in the list ``lines`` + 1 (the ``<?xml?>`` declaration is line 1).
@@ -16,7 +16,7 @@ import pytest
 from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments, TopicAssessment
 from inexeval.readers.runs import read_run
-from inexeval.validate import (
+from inexeval.validate.checks import (
     PROBLEM_KINDS,
     WARNING_KINDS,
     Finding,
@@ -501,7 +501,7 @@ def test_rsv_check_across_blocks_keeps_only_its_state(tmp_path, monkeypatch, blo
     from inexeval.readers import runs as runs_module
 
     from inexeval import readers as readers_module
-    from inexeval import validate as validate_module
+    from inexeval.validate import checks as validate_module
 
     monkeypatch.setattr(runs_module, "_BLOCK", block)
     monkeypatch.setattr(readers_module, "FEED_BYTES", 64)  # the reader hands blocks over between chunks

@@ -32,10 +32,10 @@ import re
 
 from inexeval.errors import InputError
 from inexeval.measures.registry import Curve, Measure, Params, RunInput, register
+from inexeval.tasks import TASKS
 
-#: Strategy -> inex_eval's task option.
-TASK_OPTION = {"fol-thorough": "t", "fol-focused": "f", "fol-relevantincontext": "r",
-               "fol-bestincontext": "b", "fol-t2i": "i"}
+#: Strategy -> inex_eval's task option (the task table's ``tool_option``).
+TASK_OPTION = {t.strategy: t.tool_option for t in TASKS.values() if t.tool_option is not None}
 COUNTS = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
 RATIOS = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
 IP_POINTS = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]")
@@ -159,18 +159,20 @@ def _ideal_context(p: Params) -> list[str]:
     return [*(f"gP[{k}]" for k in CUTOFFS), "AgP", "MAgP", *CONTEXT_CURVE]
 
 
+#: One row per FOL family: strategy, description, whether the property suite's ideal run (each relevant
+#: passage or article once) scores 1 on its outputs (T2I's tolerance makes no such promise).
 _FAMILIES = (
     ("fol-thorough", "Thorough: interpolated precision over the novel retrieved characters (overlap allowed, "
-                     "seen text counts once)"),
-    ("fol-focused", "Focused: interpolated precision over the retrieved characters, iP[x] and MAiP"),
+                     "seen text counts once)", True),
+    ("fol-focused", "Focused: interpolated precision over the retrieved characters, iP[x] and MAiP", True),
     ("fol-relevantincontext", "Relevant in Context: generalised precision of each article's F_BETA score, "
-                              "gP[k], gR[k] and MAgP"),
+                              "gP[k], gR[k] and MAgP", True),
     ("fol-bestincontext", "Best in Context: generalised precision of the distance to the best entry point "
-                          "(BEP_DISTANCE), gP[k], gR[k] and MAgP"),
-    ("fol-t2i", "Relevant in Context with tolerance to irrelevance (T2I_TOLERANCE), gP[k], gR[k] and MAgP"),
+                          "(BEP_DISTANCE), gP[k], gR[k] and MAgP", True),
+    ("fol-t2i", "Relevant in Context with tolerance to irrelevance (T2I_TOLERANCE), gP[k], gR[k] and MAgP", False),
 )
 
-for _strategy, _text in _FAMILIES:
+for _strategy, _text, _ideal in _FAMILIES:
     _focused = TASK_OPTION[_strategy] in ("t", "f")
     register(Measure(
         name=_strategy,
@@ -193,6 +195,6 @@ for _strategy, _text in _FAMILIES:
         compute_all=_family(_strategy),
         aggregate=_run,
         bounded=False,  # counts; and recall can exceed 1 (docs/fol.md §3)
-        ideal_one=(_ideal_focused if _focused else _ideal_context) if _strategy != "fol-t2i" else (lambda p: []),
+        ideal_one=(_ideal_focused if _focused else _ideal_context) if _ideal else (lambda p: []),
         nan_is_value=True,
     ))

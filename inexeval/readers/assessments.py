@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.aggregate import natural_key
-from inexeval.config import InputFile
+from inexeval.config.load import InputFile
 from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path
@@ -583,7 +583,7 @@ def _warn_inconsistent(ta: TopicAssessment, source: str, warnings: list[str]) ->
 @dataclass(frozen=True, slots=True)
 class RawPassage:
     """One ``<passage start="…" end="…"/>`` of a pool file, as written (resolved against the
-    collection by :mod:`inexeval.highlights`; docs/formats.md §10.1)."""
+    collection by :mod:`inexeval.assessments.highlights`; docs/formats.md §10.1)."""
 
     start: str | None
     end: str | None

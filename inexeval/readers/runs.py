@@ -14,7 +14,7 @@ a time, with which of them run hygiene keeps and their keys, and every
 :class:`Issue`.  :func:`read_run` (evaluation) builds a
 :class:`~inexeval.model.Run` with an observer that stops at the first error
 and words each kind of issue as one warning per run (docs/formats.md §9.3);
-``inexeval validate`` (:mod:`inexeval.validate`) records every issue with
+``inexeval validate`` (:mod:`inexeval.validate.checks`) records every issue with
 its line and adds its own checks.
 
 Run hygiene, per topic, in this order (docs/formats.md §1.3):

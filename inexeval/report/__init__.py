@@ -17,7 +17,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from inexeval.api import ConfigSource, Echo, load
+from inexeval.api import Echo
+from inexeval.config.source import ConfigSource, load
 from inexeval.api import report as tell
 from inexeval.errors import OutputError
 from inexeval.report.site import MARKER, Comparing, write_site

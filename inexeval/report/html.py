@@ -12,7 +12,7 @@ import html
 import math
 from collections.abc import Iterable, Sequence
 
-from inexeval import __version__
+from inexeval._version import __version__
 from inexeval.names import cell, one_line
 
 

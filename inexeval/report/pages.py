@@ -109,8 +109,8 @@ def png_size(path: Path) -> tuple[int, int]:
 
 def _comparisons(data: TaskData, comparing: Comparing) -> str:
     """Correlations between the measures' (and quantisations') run rankings, and the pairwise significance
-    tests on one measure: ``inexeval compare``'s tables (:mod:`inexeval.compare`)."""
-    from inexeval import compare
+    tests on one measure: ``inexeval compare``'s tables (:mod:`inexeval.compare.tables`)."""
+    from inexeval.compare import tables as compare
 
     ev, task = data.ev, data.config.task
     parts = ['<h2 id="comparisons">Comparisons</h2>']

@@ -1,5 +1,5 @@
 """The tables ``inexeval assessments`` prints (the default ``--format table``), from its rows
-(:mod:`inexeval.assessments`): seed 001 Table 1 (statistics across topics), Table 2 (agreement per
+(:mod:`inexeval.assessments.tables`): seed 001 Table 1 (statistics across topics), Table 2 (agreement per
 topic and level), Table 3 (mutually agreed elements), the agreement on highlighted text, Cohen's κ
 and the ranking correlations.  The files hold every value at full precision (docs/formats.md §10).
 """

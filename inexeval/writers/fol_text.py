@@ -19,11 +19,10 @@ def inex_eval_text(ev, *, per_query: bool) -> str:
     """The tool's text for every run of the Evaluation ``ev`` of a FOL task."""
     from inexeval.inputs import UNITS
     from inexeval.measures.fol import score_fol_run
-    from inexeval.measures.fol_family import TASK_OPTION
     from inexeval.writers.inex_eval import format_outcome
 
     config, p = ev.config, ev.params
-    task = TASK_OPTION[config.strategy]
+    task = config.task_def.tool_option
     inputs = UNITS["passage"]
     recall_base = inputs.load(config)
     parts = []

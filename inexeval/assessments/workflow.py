@@ -1,5 +1,5 @@
 """The ``inexeval assessments`` workflow: read the judgements as evaluation selects them, compute the
-rows of :mod:`inexeval.assessments`, print them, and write ``RESULTS_DIR/<TASK>/assessments/``
+rows of :mod:`inexeval.assessments.tables`, print them, and write ``RESULTS_DIR/<TASK>/assessments/``
 (docs/formats.md §10).
 
 The official judgements are read by the readers evaluation uses, with the config's TOPICS, POOLS
@@ -7,10 +7,10 @@ and QUERY_TYPE (:mod:`inexeval.readers.assessments`, :mod:`inexeval.readers.trec
 :mod:`inexeval.readers.fol`).  The second assessor is, for INEX assessment files, a topic's other
 pool file under ASSESSMENTS_DIR (whatever POOLS says: POOLS chooses the official one), and for
 TREC and FOL qrels the file of ``--qrels-b``.  For INEX 2006 pools of a topic judged twice, the
-``<passage>``s are read too and placed in COLLECTION_DIR (:mod:`inexeval.highlights`), so that the
+``<passage>``s are read too and placed in COLLECTION_DIR (:mod:`inexeval.assessments.highlights`), so that the
 highlighted characters are compared as for FOL (level ``text``).  With ``--agreement`` every run is evaluated under
 each assessor's judgements of the topics judged by both (the config otherwise unchanged) and the two
-rankings are compared (:func:`inexeval.assessments.ranking_rows`).
+rankings are compared (:func:`inexeval.assessments.tables.ranking_rows`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from inexeval import assessments as A
+from inexeval.assessments import tables as A
 from inexeval.aggregate import natural_key
-from inexeval.api import ConfigSource, Echo, load
+from inexeval.api import Echo
+from inexeval.config.source import ConfigSource, load
 from inexeval.errors import ConfigError, InputError
 from inexeval.names import cell, one_line
 
@@ -118,8 +119,8 @@ def _load_inex(config) -> Loaded:
 
 def _inex_highlights(config, loaded: Loaded, official: dict, additional: dict) -> None:
     """Both assessors' highlighted spans of the topics judged twice (INEX 2006 ``<passage>``s placed
-    in the collection, :mod:`inexeval.highlights`), so that level ``text`` is compared."""
-    from inexeval.highlights import article_spans
+    in the collection, :mod:`inexeval.assessments.highlights`), so that level ``text`` is compared."""
+    from inexeval.assessments.highlights import article_spans
     from inexeval.readers import assessments as reader
 
     raw: dict[tuple[str, str], dict] = {}
@@ -222,15 +223,22 @@ def _load_fol(config, qrels_b) -> Loaded:
 
 def load_judgements(config, qrels_b=None) -> Loaded:
     """Both assessors' judgements of the selected topics (module docstring)."""
-    unit = config.task_def.unit
-    if unit == "element":
-        if qrels_b is not None:
-            raise ConfigError(f"--qrels-b names a second qrels file (TREC and FOL tasks); for {config.task} the "
-                              "second assessor is a topic's other pool file under ASSESSMENTS_DIR", "--qrels-b")
-        return _load_inex(config)
-    if unit == "document":
-        return _load_trec(config, qrels_b)
-    return _load_fol(config, qrels_b)
+    load = _LOADERS.get(config.task_def.unit)
+    if load is None:
+        raise ConfigError(f"inexeval assessments has no statistics of the judgements of TASK {config.task} "
+                          f"(INEX pools, TREC and FOL qrels)", config.source, config.line_of("TASK"))
+    return load(config, qrels_b)
+
+
+def _load_pools(config, qrels_b) -> Loaded:
+    if qrels_b is not None:
+        raise ConfigError(f"--qrels-b names a second qrels file (TREC and FOL tasks); for {config.task} the "
+                          "second assessor is a topic's other pool file under ASSESSMENTS_DIR", "--qrels-b")
+    return _load_inex(config)
+
+
+#: How each result unit's judgements are loaded (the units without any are refused).
+_LOADERS = {"element": _load_pools, "document": _load_trec, "passage": _load_fol}
 
 
 # --------------------------------------------------------------------------- computing
@@ -259,7 +267,7 @@ def compute_rows(loaded: Loaded) -> list[tuple]:
 def ranking(config, loaded: Loaded, qrels_b, jobs: int, say: Echo, quiet: bool) -> tuple[list[tuple], int]:
     """The rows of ``--agreement``: every run evaluated under each assessor (module docstring)."""
     from inexeval.api import report
-    from inexeval.config import InputFile
+    from inexeval.config.load import InputFile
     from inexeval.engine import evaluate
 
     both = sorted((t for t in loaded.official if t in loaded.additional), key=natural_key)

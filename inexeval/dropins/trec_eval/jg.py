@@ -23,8 +23,8 @@ from inexeval.measures.classic_base import at_rank
 from inexeval.measures.classic_join import topic_table
 from inexeval.measures.classic_trec import TrecState
 from inexeval.readers.trec import Qrels, TrecRun, _sort_pairs
-from inexeval.trec_eval_opts import Options, Selected, TrecEvalExit
-from inexeval.trec_eval_read import RawQrels, RawRun, read_qrels
+from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit
+from inexeval.dropins.trec_eval.read import RawQrels, RawRun, read_qrels
 
 
 def read_qrels_jg(data: bytes, path: str) -> RawQrels:
@@ -44,11 +44,11 @@ def read_qrels_jg(data: bytes, path: str) -> RawQrels:
 
 def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]):
     """The qrels_jg measures of SELECTED on the topics trec_eval evaluates."""
-    from inexeval.trec_eval_cli import Column, Evaluation, _topic_codes, make_ranking, prepare_topics
+    from inexeval.dropins.trec_eval.evaluate import Column, Evaluation, topic_codes, make_ranking, prepare_topics
 
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
     sel = keys[evaluated] if evaluated else keys[:0]
-    qt = _topic_codes(sel, qrels.qid)
+    qt = topic_codes(sel, qrels.qid)
     rows = np.flatnonzero(qt >= 0)
     # one segment per (topic, group): groups numbered within their topic in byte order
     pairs = np.unique(np.stack((qt[rows].astype(np.int64), _codes(qrels.group[rows]))), axis=1)
@@ -63,7 +63,7 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
               np.zeros(rows.size, dtype=np.int64), vocab, code[order])
     table = topic_table(q, opts.level)
     # the run's kept rows, once per group of their topic
-    rt = _topic_codes(sel, run.qid[kept])
+    rt = topic_codes(sel, run.qid[kept])
     rrows = kept[rt >= 0]
     rt = rt[rt >= 0]
     first = np.searchsorted(seg_topic, rt, side="left")

@@ -3,7 +3,7 @@
 For each config: the result files are reused when their stamp says they are
 up to date (:mod:`inexeval.stamp`), else the config is evaluated and they
 are written; then the correlation and significance tables of
-:mod:`inexeval.compare` are printed and written, and with two runs their
+:mod:`inexeval.compare.tables` are printed and written, and with two runs their
 per-topic differences.  With several configs the correlation tables are
 also averaged.  Options travel as one :class:`CompareOptions`; what is
 printed goes through ``echo`` (see :mod:`inexeval.api`).
@@ -18,10 +18,11 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
-from inexeval.api import ConfigSource, Echo, evaluate_and_write, load, report
+from inexeval.api import Echo, evaluate_and_write, report
+from inexeval.config.source import ConfigSource, load
 
 if TYPE_CHECKING:
-    from inexeval.config import Config
+    from inexeval.config.load import Config
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class CompareOptions:
 
 def compared_measures(config: Config, measure: str | None) -> set[str] | None:
     """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
-    from inexeval.compare import tested_measure
+    from inexeval.compare.tables import tested_measure
     from inexeval.engine import params_of, resolve_measures
 
     measures = resolve_measures(config)
@@ -76,7 +77,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     ``correlations-average`` beside the first config's).  A bad config, an
     unknown run id or measure raise :class:`~inexeval.errors.ConfigError`.
     """
-    from inexeval import compare
+    from inexeval.compare import tables as compare
     from inexeval.errors import ConfigError
     from inexeval.engine import params_of, resolve_measures
     from inexeval.resultsdir import locked
@@ -119,7 +120,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
 def _compare_one(config: Config, out: Path, options: CompareOptions, wanted: list[str] | None, say: Echo,
                  all_tables: list, status: int, columns: list[str], chosen: str) -> int:
     """One config of :func:`run_compare`: its results (reused or evaluated), tables and files."""
-    from inexeval import compare
+    from inexeval.compare import tables as compare
     from inexeval.errors import ConfigError
     from inexeval.names import file_component
     from inexeval.stamp import read_if_fresh, stamped_report

@@ -1,4 +1,4 @@
-"""``inexeval assessments``: the command line of :mod:`inexeval.assessing` (thin)."""
+"""``inexeval assessments``: the command line of :mod:`inexeval.assessments.workflow` (thin)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from inexeval.cli import _fail, _Once, default_jobs, given, refuse
+from inexeval.cli._common import fail, Once, default_jobs, given, refuse
 from inexeval.errors import InexevalError
 
 
-@click.command("assessments", cls=_Once, epilog="""\b
+@click.command("assessments", cls=Once, epilog="""\b
 Examples:
   inexeval assessments -config configs/inex2005.prop
   inexeval assessments -config configs/inex2005.prop --agreement --format tsv
@@ -39,7 +39,7 @@ def assessments_cmd(ctx, config_path, agreement, qrels_b, fmt, gnuplot, png, ove
                     debug):
     """Statistics per grade of the assessments, agreement between two assessors, and (--agreement)
     how much the run ranking depends on the assessor (seed 001 Tables 1-3)."""
-    from inexeval.assessing import AssessOptions, run_assessments
+    from inexeval.assessments.workflow import AssessOptions, run_assessments
 
     debug = debug or ctx.find_root().params.get("debug", False)
     if given(ctx, "jobs") and not agreement:
@@ -50,4 +50,4 @@ def assessments_cmd(ctx, config_path, agreement, qrels_b, fmt, gnuplot, png, ove
     try:
         sys.exit(run_assessments(config_path, options, echo=click.echo))
     except InexevalError as err:
-        _fail(err, debug)
+        fail(err, debug)

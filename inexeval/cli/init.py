@@ -6,12 +6,12 @@ import shlex
 
 import click
 
-from inexeval.cli import _fail, _Once
+from inexeval.cli._common import fail, Once
 from inexeval.errors import InexevalError
 from inexeval.starter import DEFAULT_TASK, init
 
 
-@click.command("init", cls=_Once, epilog="""\b
+@click.command("init", cls=Once, epilog="""\b
 Examples:
   inexeval init --sample try        writes try/CO.Thorough.prop and try/sample_data/
   inexeval -config try/CO.Thorough.prop
@@ -27,7 +27,7 @@ def init_cmd(task, sample, force, debug, directory):
     try:
         written = init(directory, task, sample=sample, force=force)
     except InexevalError as err:
-        _fail(err, debug)
+        fail(err, debug)
     click.echo(f"wrote {written.config}")
     if written.sample_data is not None:
         click.echo(f"wrote {written.sample_data}/ (the sample data the config scores)")

@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from inexeval.cli import _Once, _fail, default_jobs, reusing_results
+from inexeval.cli._common import Once, fail, default_jobs, reusing_results
 from inexeval.errors import InexevalError
 
 
-@click.command("report", cls=_Once, epilog="""\b
+@click.command("report", cls=Once, epilog="""\b
 Examples:
   inexeval report -config configs/co-focussed.prop --html site
   inexeval report -config configs/co-focussed.prop -config configs/co-thorough.prop --html site
@@ -45,5 +45,5 @@ def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, overrides, 
                               comparing=Comparing(measure=measure, test=test), jobs=default_jobs(), quiet=quiet,
                               echo=click.echo)
     except InexevalError as err:
-        _fail(err, debug)
+        fail(err, debug)
     sys.exit(status)

@@ -1,10 +1,10 @@
 """Value parsers of the configuration keys (docs/config.md).
 
 Every parser takes (raw value, base directory) and returns the value of a
-:class:`~inexeval.config.Config` field, or raises :class:`Problem` with
+:class:`~inexeval.config.load.Config` field, or raises :class:`Problem` with
 messages that the loader prefixes with the key and locates by file and line.
 Only the path keys use the base directory; their parsers live in
-:mod:`inexeval.config` with the path expansion.
+:mod:`inexeval.config.load` with the path expansion.
 """
 
 from __future__ import annotations
@@ -280,7 +280,7 @@ def parse_trec_eval_version(raw: str, base: Path) -> str:
 def parse_gains(raw: str, base: Path) -> tuple[tuple[int | str, float], ...]:
     """GAINS: ``level:gain`` items, gains >= 0; levels are integers >= 1 (``trec``, docs/measures.md
     §8) sorted by level, or the letters S, A, B (``qa``, docs/measures.md §11) in that order.  Which
-    kind the task takes is checked once the task is known (:mod:`inexeval.config`)."""
+    kind the task takes is checked once the task is known (:mod:`inexeval.config.load`)."""
     gains: dict[int | str, float] = {}
     for item in listed(raw):
         level_text, sep, gain_text = item.partition(":")

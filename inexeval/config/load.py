@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     import yaml
 
-from inexeval.configvalues import (
+from inexeval.config.values import (
     MAX_RANK,
     Parser,
     Problem,
@@ -821,18 +821,19 @@ def _build(entries: list[_Entry], errors: list[ConfigError], overrides: Sequence
         for message in unknown_metrics(values["metrics"], task):
             fail(chosen["METRICS"], message)
     for key in ("POOLS", "QUERY_TYPE"):  # only INEX assessment files have pools and query types
-        if isinstance(task, str) and key in chosen and TASKS[task].unit != "element":
+        if isinstance(task, str) and key in chosen and not TASKS[task].facts.pools:
             fail(chosen[key], f"task {task} has no {'pools' if key == 'POOLS' else 'query types'} "
                               "(its judgements are one qrels file); remove it")
-    if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].unit == "passage":
+    if isinstance(task, str) and "MAX_RESULTS" in chosen and TASKS[task].facts.counts_every_result:
         fail(chosen["MAX_RESULTS"], f"task {task} counts every result, as inex_eval does (no MAX_RESULTS); "
                                     "remove it")
 
     if isinstance(task, str) and isinstance(values.get("gains"), tuple) and values["gains"]:
         letters = isinstance(values["gains"][0][0], str)
-        if TASKS[task].unit == "answer" and not letters:
+        by_letter = TASKS[task].facts.gains_by_letter
+        if by_letter and not letters:
             fail(chosen["GAINS"], f"task {task} gives gains to the answer levels S, A, B (`S:3, A:2, B:1`)")
-        elif TASKS[task].unit != "answer" and letters:
+        elif not by_letter and letters:
             fail(chosen["GAINS"], f"task {task} gives gains to integer relevance levels (`1:1, 2:2`); "
                                   "S, A, B are the answer levels of TASK qa")
     if all(any(str(f.path) == STDIN for f in values.get(field) or ()) for field in ("assessments", "runs")):

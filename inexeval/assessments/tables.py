@@ -14,7 +14,7 @@ agreement on mutually agreed elements are then computed by one code path on thos
 - FOL passage qrels: articles (size the document length, rsize the relevant characters, grades
   ``S1``–``S3``) and passages (level ``text``), whose character positions give the agreement on
   highlighted text; INEX 2006 pools get the same spans from their ``<passage>``s
-  (:mod:`inexeval.highlights`).
+  (:mod:`inexeval.assessments.highlights`).
 
 A grade that an item belongs to requires the item to be relevant (rsize > 0), except the TREC
 levels, which are the judgements themselves (level 0 included).  Rows are
@@ -322,9 +322,9 @@ def _defined(v) -> bool:
 
 def ranking_rows(results_a, results_b, columns: Sequence[str]) -> list[Row]:
     """How the run ranking depends on the assessor: per setting and measure, Kendall's τ-b and
-    Spearman's ρ between the run averages under each assessor's judgements (:mod:`inexeval.analysis`),
+    Spearman's ρ between the run averages under each assessor's judgements (:mod:`inexeval.compare.stats`),
     and the largest change of a run's rank (rank 1 the best, ties sharing their mean rank)."""
-    from inexeval import analysis
+    from inexeval.compare import stats as analysis
 
     by_a = {(r.run_id, r.setting): r for r in results_a}
     by_b = {(r.run_id, r.setting): r for r in results_b}

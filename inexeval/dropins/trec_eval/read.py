@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from inexeval.readers import trec as _trec
-from inexeval.trec_eval_opts import TrecEvalExit, atof, atol
+from inexeval.dropins.trec_eval.options import TrecEvalExit, atof, atol
 
 _BLANK_LINE = re.compile(rb"(?:^|\n)[ \t\v\f\r]*(?:\n|\Z)")
 #: Bytes that do not make a line non-blank: the blank line's white space above, and the newline.

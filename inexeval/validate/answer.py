@@ -1,7 +1,7 @@
 """``inexeval validate --task qa``: question-answering runs checked as evaluation reads them
 (docs/formats.md §11.2, §9.2.7).
 
-Findings (:class:`inexeval.validate.Finding`), with the verdict of evaluation:
+Findings (:class:`inexeval.validate.checks.Finding`), with the verdict of evaluation:
 
 ==================== ======= =====================================================
 kind                 level   meaning
@@ -34,8 +34,8 @@ __all__ = ["validate_qa_run"]
 
 
 def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_results: int):
-    """The report of one QA run (:class:`inexeval.validate.RunReport`)."""
-    from inexeval.validate import Finding, RunReport, _missing_topics
+    """The report of one QA run (:class:`inexeval.validate.checks.RunReport`)."""
+    from inexeval.validate.checks import Finding, RunReport, _missing_topics
 
     try:
         f = read_answer_lines(path)

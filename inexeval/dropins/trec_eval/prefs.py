@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from inexeval.trec_eval_opts import Options, Selected, TrecEvalExit, atof
-from inexeval.trec_eval_read import RawRun, _qrels_lines
+from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
+from inexeval.dropins.trec_eval.read import RawRun, _qrels_lines
 
 #: The preference measures whose per-topic value is a count (printed as an integer, summed over topics).
 COUNTS = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret")
@@ -322,8 +322,8 @@ def _rnonrel(groups: list[GroupCounts], njr: int, retrieved_only: bool) -> float
 
 def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Selected]):
     """The preference measures of SELECTED on the topics trec_eval evaluates (``-R prefs``/``qrels_prefs``)."""
-    from inexeval.trec_eval_cli import Column, Evaluation, _first_measure, _topic_codes, prepare_topics
-    from inexeval.trec_eval_read import RawQrels
+    from inexeval.dropins.trec_eval.evaluate import Column, Evaluation, first_measure, topic_codes, prepare_topics
+    from inexeval.dropins.trec_eval.read import RawQrels
 
     # trec_eval orders a topic's results by score, ties by docno ascending here (its form_prefs_counts)
     q = RawQrels(prefs.qid, prefs.docno, np.zeros(prefs.qid.size, dtype=np.int64))
@@ -331,8 +331,8 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
     labels = [s.measure.name for s in selected if s.measure.kind != "special"]
     columns = {lab: Column(lab, [], integer=lab in COUNTS, aggregate="sum" if lab in COUNTS else "mean")
                for lab in labels}
-    pt = _topic_codes(keys, prefs.qid)
-    rt = _topic_codes(keys, run.qid[kept])
+    pt = topic_codes(keys, prefs.qid)
+    rt = topic_codes(keys, run.qid[kept])
     done: list[bytes] = []
     for t in evaluated:
         rows = np.flatnonzero(pt == t)
@@ -340,7 +340,7 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
         try:
             vals = topic_values(rows, prefs, ranked)
         except PrefsError as e:
-            stop = TrecEvalExit(str(e) + f"trec_eval: Can't calculate measure '{_first_measure(selected)}'\n", 4)
+            stop = TrecEvalExit(str(e) + f"trec_eval: Can't calculate measure '{first_measure(selected)}'\n", 4)
             break
         for lab in labels:
             columns[lab].values.append(vals[lab])

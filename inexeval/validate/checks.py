@@ -92,7 +92,7 @@ empty_answer         warning ``--task qa``: an empty answer string
 ==================== ======= =====================================================
 
 Question-answering runs (``--task qa``) are read with their own reader and
-checked by :mod:`inexeval.validate_qa`; ``max_results`` is then L′ (the
+checked by :mod:`inexeval.validate.answer`; ``max_results`` is then L′ (the
 task's 5 unless given).
 
 Which results each check looks at (as the evaluator, docs/formats.md §1.3):
@@ -122,7 +122,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inexeval.config import expand_paths
+from inexeval.config.load import expand_paths
 from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments
 from inexeval.names import NameTable, cell, file_component, one_line
@@ -160,14 +160,9 @@ WARNING_KINDS = (
     "rank", "rsv", "task", "run_id", "empty", "empty_topic", "repeated_topic",
     "repeated_article", "unjudged_topic", "missing_topic", "duplicate_rank", "empty_answer",
 )
-#: The FOL tasks (passage runs, docs/fol.md), by their task row's strategy: inex_eval 3.1's task option.
-FOL_STRATEGIES = {
-    "fol-thorough": "t",
-    "fol-focused": "f",
-    "fol-relevantincontext": "r",
-    "fol-bestincontext": "b",
-    "fol-t2i": "i",
-}
+#: The FOL tasks (passage runs, docs/fol.md), by their task row's strategy: inex_eval 3.1's task option
+#: (the task table's ``tool_option``).
+FOL_STRATEGIES = {t.strategy: t.tool_option for t in TASKS.values() if t.tool_option is not None}
 #: Relative tolerance of the rsv comparison (docs/measures.md §10).
 RSV_RTOL = TOLERANCE
 #: Topics listed in one missing_topic warning before "and N more".
@@ -243,8 +238,8 @@ def fol_task_letter(task: str | None) -> str | None:
     row = find_task(task) if task is not None else None
     if row is None:
         return None
-    letter = FOL_STRATEGIES.get(row.strategy)
-    if letter is None and row.unit == "passage":
+    letter = row.tool_option
+    if letter is None and row.facts.counts_every_result:
         raise ConfigError(f"task {row.name}: validate does not know how to check its passage runs "
                           f"(strategy {row.strategy!r})", "--task")
     return letter
@@ -296,7 +291,7 @@ def validate_run(
         wanted = "a QA answer file" if qa else "not a QA answer file"
         raise ConfigError(f"task {chosen}: the assessments must be {wanted}", "--assessments")
     if qa:
-        from inexeval.validate_qa import validate_qa_run
+        from inexeval.validate.answer import validate_qa_run
 
         return validate_qa_run(path, chosen, assessments, max_results)
     if letter is not None:

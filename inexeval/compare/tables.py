@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from inexeval import analysis
+from inexeval.compare import stats as analysis
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult

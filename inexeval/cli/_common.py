@@ -1,0 +1,121 @@
+"""What the subcommands of the command line share: the one-value-per-option rule, the refusal of
+an option that would have no effect, errors as one line and an exit status, the worker count, the
+progress bar and the options of the commands that reuse result files."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import traceback
+
+import click
+
+from inexeval.errors import InexevalError
+from inexeval.interrupts import signals_end_the_command
+
+
+def fail(err: InexevalError, debug: bool) -> None:
+    if debug:
+        traceback.print_exc()
+    for line in str(err).splitlines():
+        click.echo(f"inexeval: error: {line}", err=True)
+    sys.exit(err.exit_status)
+
+
+def check_repeats(ctx: click.Context, order) -> None:
+    """A UsageError when an option that takes one value is given twice (``-config A -config B`` would
+    silently use B): options that take several values are declared ``multiple``; a flag given twice is
+    the same flag."""
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.is_flag or param.count:
+            continue
+        if param.name in seen:
+            raise click.UsageError(f"option {param.opts[-1]} given more than once (it takes one value; "
+                                   "give it once)", ctx)
+        seen.add(param.name)
+
+
+class Once(click.Command):
+    """A command whose options that take one value may be given once (see check_repeats)."""
+
+    def make_parser(self, ctx):
+        parser = super().make_parser(ctx)
+        parse = parser.parse_args
+
+        def parse_args(args):
+            opts, rest, order = parse(args=args)
+            check_repeats(ctx, order)
+            return opts, rest, order
+
+        parser.parse_args = parse_args
+        return parser
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the option NAME was given on the command line (not its default)."""
+    return ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def refuse(ctx: click.Context, message: str) -> None:
+    """An option that would have no effect with the others given: exit 2 with MESSAGE."""
+    raise click.UsageError(message, ctx)
+
+
+class Group(Once, click.Group):
+    """A group whose own options run the evaluation when no subcommand is given."""
+
+    def format_usage(self, ctx, formatter):
+        formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
+
+    def invoke(self, ctx):
+        """Every command ends on a signal as :mod:`inexeval.interrupts` says, not with a traceback
+        and click's "Aborted!" (status 1)."""
+        with signals_end_the_command(bool(ctx.params.get("debug")), say=lambda m: click.echo(m, err=True)):
+            return super().invoke(ctx)
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    from inexeval.engine import available_cores
+
+    return available_cores()
+
+
+#: a progress bar is shown from this many runs on
+PROGRESS_MIN_RUNS = 5
+
+
+@contextlib.contextmanager
+def progress(n_runs: int, quiet: bool, stream=None):
+    """A progress bar on standard error when it is a terminal, not --quiet, and there are many runs.
+
+    Yields the callback to call once per run (a no-op when no bar is shown,
+    e.g. under cron).
+    """
+    stream = stream if stream is not None else sys.stderr
+    if quiet or n_runs < PROGRESS_MIN_RUNS or not stream.isatty():
+        yield lambda _path=None: None
+        return
+    from inexeval.progress import Eta
+
+    eta = Eta(n_runs)  # click's own estimate counts the start-up as run time (inexeval/progress.py)
+    with click.progressbar(length=n_runs, label="scoring runs", file=stream, show_eta=False,
+                           item_show_func=lambda text: text) as bar:
+        yield lambda _path=None: (eta.tick(), bar.update(1, eta.text()))
+
+
+def reusing_results(command):
+    """The options of the commands that reuse up-to-date result files and evaluate the configs whose
+    files are not (compare, report): --set, --results-dir, --reevaluate, --quiet, --debug."""
+    for option in reversed((
+        click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a config key."),
+        click.option("--results-dir", type=click.Path(file_okay=False), help="Override RESULTS_DIR."),
+        click.option("--reevaluate", is_flag=True, help="Evaluate even when the result files are up to date."),
+        click.option("--quiet", is_flag=True, help="No warnings on standard error."),
+        click.option("--debug", is_flag=True, help="Show Python tracebacks."),
+    )):
+        command = option(command)
+    return command
+
+

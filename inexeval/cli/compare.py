@@ -1,0 +1,84 @@
+"""``inexeval compare``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from inexeval.cli._common import Once, default_jobs, fail, given, refuse, reusing_results
+from inexeval.errors import InexevalError
+
+
+@click.command("compare", cls=Once, epilog="""\b
+Examples:
+  inexeval compare -config configs/co-thorough.prop
+  inexeval compare -config configs/co-thorough.prop --measure Q --test randomisation
+  inexeval compare -config configs/co-thorough.prop --runs Medium,Poor -png
+  inexeval compare -config configs/co-thorough.prop --run 'a,b' --run Poor
+  inexeval compare -config configs/co-focussed.prop -config configs/co-thorough.prop
+
+Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
+(with several configs also correlations-average.tsv|json beside the first).
+""")
+@click.option("-config", "--config", "configs", multiple=True, required=True, metavar="FILE",
+              type=click.Path(dir_okay=False), help="Config to evaluate (repeat to average over tasks).")
+@click.option("-e", "--empty-as-zero", is_flag=True, help="As for evaluation: missing topics score 0.")
+@click.option("--measure", help="Measure for the significance tests [default: MAep, else the first].")
+@click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
+              show_default=True, help="Paired significance test.")
+@click.option("--runs", help="Comma-separated run ids to compare (two runs: also per-topic differences).")
+@click.option("--run", "run_list", multiple=True, metavar="ID",
+              help="A run id to compare, exactly as written (commas and spaces kept); repeat for each run. "
+                   "Instead of --runs.")
+@click.option("--method", type=click.Choice(["kendall", "spearman", "both"]), default="both", show_default=True,
+              help="Rank correlation coefficient(s).")
+@click.option("--samples", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Samples of the randomisation and bootstrap tests.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of those tests.")
+@click.option("--alpha", "level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level (after Holm-Bonferroni correction).")
+@click.option("-gnu", "--gnuplot", is_flag=True, help="Per-topic difference histogram as gnuplot files.")
+@click.option("-jfree", "-png", "--png", "png", is_flag=True, help="Per-topic difference histogram as PNG.")
+@reusing_results
+@click.pass_context
+def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, level, gnuplot, png,
+                overrides, results_dir, reevaluate, quiet, debug):
+    """Rank correlations between measures and quantisations, significance tests between
+    runs, and per-topic differences, from one or more configs."""
+    from inexeval.compare.workflow import CompareOptions, run_compare
+
+    debug = debug or ctx.find_root().params.get("debug", False)  # `inexeval --debug compare` too
+    if runs is not None and run_list:
+        refuse(ctx, "--runs and --run both name runs: give them one way (--run for ids with commas)")
+    run_ids = tuple(run_list) if run_list else tuple(r.strip() for r in runs.split(",") if r.strip()) if runs else ()
+    _check_compare_options(ctx, test, run_ids, gnuplot, png)
+    options = CompareOptions(empty_as_zero=empty_as_zero, measure=measure, test=test,
+                             runs=run_ids,
+                             method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
+                             overrides=tuple(overrides), results_dir=results_dir, reevaluate=reevaluate,
+                             quiet=quiet, jobs=default_jobs())
+    try:
+        sys.exit(run_compare(configs, options, echo=click.echo))
+    except InexevalError as err:
+        fail(err, debug)
+
+
+def _check_compare_options(ctx, test, run_ids, gnuplot, png) -> None:
+    """Refuse compare options that would have no effect with the others given (exit 2)."""
+    if test == "t":
+        for name, flag in (("samples", "--samples"), ("seed", "--seed")):
+            if given(ctx, name):
+                refuse(ctx, f"{flag} is a parameter of --test randomisation and bootstrap; the t test "
+                            "has no samples")
+    twice = sorted({r for r in run_ids if run_ids.count(r) > 1})
+    if twice:
+        refuse(ctx, f"--runs/--run: run id(s) given twice: {', '.join(map(repr, twice))}")
+    if ctx.params.get("runs") is not None and not run_ids:
+        refuse(ctx, "--runs: no run id given")
+    if any(not r.strip() for r in run_ids):
+        refuse(ctx, "--run: an empty run id")
+    if (gnuplot or png) and len(run_ids) != 2:
+        refuse(ctx, "-gnu and -png draw the per-topic differences of two runs: give --runs A,B (or --run A --run B)")
+
+

@@ -1,0 +1,70 @@
+"""The output formats of an evaluation's standard output, one row each: its name, the result units it
+serves (None: every task's) and the writer of its text.  ``--format`` offers exactly these, the
+command line's help and the Python API read them, and no code compares a format with a unit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Format:
+    """One output format: NAME, the UNITS it serves (None: all), and TEXT(evaluation, digits, per_query)."""
+
+    name: str
+    text: Callable[..., str]
+    units: frozenset[str] | None = None
+    #: takes ``--digits`` (decimals of the values)
+    digits: bool = False
+
+
+def _tables(fmt: str) -> Callable[..., str]:
+    def text(ev, digits: int | None, per_query: bool) -> str:
+        from inexeval.writers.table import render
+
+        parts, json_rows = [], []
+        for s in ev.settings:
+            rs = [r for r in ev.results if r.setting == s.name]
+            if not rs:
+                continue
+            out = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
+            if fmt == "json":
+                json_rows.extend(json.loads(out))
+            else:
+                parts.append(out + ("\n\n" if fmt == "table" else "\n"))
+        if fmt == "json":
+            parts.append(json.dumps(json_rows, indent=1) + "\n")
+        return "".join(parts)
+
+    return text
+
+
+def _trec_eval(ev, digits: int | None, per_query: bool) -> str:
+    from inexeval.writers.trec_eval import format_evaluation
+
+    return format_evaluation(ev, digits, per_query=per_query)
+
+
+def _inex_eval(ev, digits: int | None, per_query: bool) -> str:
+    from inexeval.writers.fol_text import inex_eval_text
+
+    return inex_eval_text(ev, per_query=per_query)
+
+
+#: The format table.
+FORMATS: dict[str, Format] = {f.name: f for f in (
+    Format("table", _tables("table")),
+    Format("tsv", _tables("tsv")),
+    Format("csv", _tables("csv")),
+    Format("json", _tables("json")),
+    Format("trec_eval", _trec_eval, digits=True),
+    Format("inex_eval", _inex_eval, units=frozenset({"passage"})),
+)}
+
+
+def serves(fmt: str, unit: str) -> bool:
+    """Whether the format FMT prints the results of tasks of UNIT."""
+    units = FORMATS[fmt].units
+    return units is None or unit in units
