@@ -151,9 +151,18 @@ def test_summary_table_numbers_and_ranks(site):
 
 
 def test_ranks_share_ties_and_skip_undefined():
-    assert ranks({"a": 0.5, "b": 0.7, "c": 0.5 + 1e-12, "d": None}, "MAep") == {"a": 2, "b": 1, "c": 2, "d": None}
-    assert ranks({"a": 0.5, "b": 0.7}, "E@10") == {"a": 1, "b": 2}  # 1 - F: the smaller the better
-    assert ranks({"a": 5.0, "b": 7.0}, "num_ret") == {"a": None, "b": None}  # a count, not ranked
+    """Ranks follow what the measures declare: E@k smaller is better, counts are not ranked."""
+    from inexeval.measures import registry
+    from inexeval.measures.registry import Params, output_facts
+
+    measures = [registry.find(n, "trec") for n in ("map", "E@10", "num_ret", "P_5")]
+    facts = output_facts(measures, Params())
+    assert (facts["E@10"].lower_is_better, facts["num_ret"].ranks_runs, facts["num_ret"].count) == (True, False, True)
+    assert not facts["map"].lower_is_better and facts["map"].ranks_runs
+    assert ranks({"a": 0.5, "b": 0.7, "c": 0.5 + 1e-12, "d": None}, "map", facts) == {"a": 2, "b": 1, "c": 2, "d": None}
+    assert ranks({"a": 0.5, "b": 0.7}, "E@10", facts) == {"a": 1, "b": 2}  # 1 - F: the smaller the better
+    assert ranks({"a": 5.0, "b": 7.0}, "num_ret", facts) == {"a": None, "b": None}  # a count, not ranked
+    assert ranks({"a": 5.0, "b": 7.0}, "undeclared", facts) == {"a": 2, "b": 1}
 
 
 def test_validation_findings_on_the_run_page(site):

@@ -226,6 +226,12 @@ def sorted_settings(results: Sequence[RunResult]) -> list[str]:
     return list(dict.fromkeys(r.setting for r in results))
 
 
-def tested_measure(columns: Sequence[str], measure: str | None) -> str:
-    """The measure of the significance tests: ``measure``, or by default MAep (else the first column)."""
-    return measure or ("MAep" if "MAep" in columns else columns[0])
+def tested_measure(columns: Sequence[str], measure: str | None, headline: Sequence[str] = ()) -> str:
+    """The measure of the significance tests: ``measure``, or by default the first HEADLINE output
+    the measures declare that is a column (ep/gr: MAep), else the first column."""
+    return measure or next((h for h in headline if h in columns), columns[0])
+
+
+def headline(measures) -> list[str]:
+    """The headline outputs the MEASURES declare, in order."""
+    return [h for m in measures for h in m.headline]

@@ -58,7 +58,10 @@ def compared_measures(config: Config, measure: str | None) -> set[str] | None:
     measures = resolve_measures(config)
     params = params_of(config, measures)
     columns = [c for m in measures for c in m.scalars(params)]
-    return {tested_measure(columns, measure), *difference_measures(config, columns, None)} if columns else None
+    from inexeval.compare.tables import headline
+
+    return ({tested_measure(columns, measure, headline(measures)), *difference_measures(config, columns, None)}
+            if columns else None)
 
 
 def difference_measures(config: Config, columns: Sequence[str], chosen: str | None) -> list[str]:
@@ -94,7 +97,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
         measures = resolve_measures(config)
         params = params_of(config, measures)
         columns = [c for m in measures for c in m.scalars(params)]
-        chosen = compare.tested_measure(columns, options.measure)
+        chosen = compare.tested_measure(columns, options.measure, compare.headline(measures))
         if chosen not in columns:
             raise ConfigError(f"--measure: {chosen!r} is not a measure of {config.task} "
                               f"({', '.join(columns)})", config.source)

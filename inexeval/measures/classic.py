@@ -330,6 +330,7 @@ class Family:
     integer: bool = False  # a count, printed as an integer
     per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
     bounded: bool = True  # values in [0, 1]
+    lower_is_better: bool = False  # E@k = 1 - F@k: the smaller, the better
     #: whether the ideal run (the relevant documents by decreasing relevance) scores 1 on every topic
     ideal: Callable[[Params, MeasureSpec], bool] = lambda p, s: False
 
@@ -383,7 +384,7 @@ FAMILIES: dict[str, Family] = {
     "ndcg": Family(lambda k, s: k.gain_state(s.params).ndcg(), ideal=_trec_gains),
     "ndcg_cut": Family(lambda k, s: ndcg_cut(k.gain_state(), s.k), ideal=_trec_gains),
     "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
-    "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0))),
+    "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0)), lower_is_better=True),
     "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
     "DCG": Family(lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
     "nDCG": Family(lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),

@@ -223,6 +223,7 @@ def resolve(name: str) -> Measure:
             outputs=lambda p, n=spec.name: [n], scalars=lambda p, n=spec.name: [n],
             compute_all=_compute_all(spec), aggregate=lambda n: "run", nan_is_value=True,
             bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
+            lower_is_better=lambda n, f=family: f.lower_is_better, ranks_runs=lambda n, f=family: not f.integer,
             ideal_one=lambda p, n=spec.name, f=family, s=spec: [n] if f.ideal(p, s) else [],
         )
     return m

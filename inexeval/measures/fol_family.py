@@ -194,6 +194,8 @@ for _strategy, _text, _ideal in _FAMILIES:
             "generalised recall", "interpolated generalised precision")]),
         compute_all=_family(_strategy),
         aggregate=_run,
+        counts=lambda n: n in COUNTS,  # printed as integers, as inex_eval prints them
+        ranks_runs=lambda n: n not in COUNTS,  # sizes and numbers of the topics and retrieved text
         bounded=False,  # counts; and recall can exceed 1 (docs/fol.md §3)
         ideal_one=(_ideal_focused if _focused else _ideal_context) if _ideal else (lambda p: []),
         nan_is_value=True,

@@ -229,4 +229,5 @@ register(Measure(
     compute=_counts,
     prepare=prepare,
     bounded=False,
+    ranks_runs=lambda n: False,  # numbers of synsets: properties of the questions, and a count
 ))

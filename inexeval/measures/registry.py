@@ -185,6 +185,18 @@ class Measure:
     integer: bool = False  # outputs are counts (printed as integers in trec_eval's format)
     nan_is_value: bool = False  # a value may be NaN, averaged as a value (inex_eval, docs/fol.md §3)
     per_topic_reported: bool = True  # False: trec_eval's -q does not print it per topic (gm_map)
+    #: output name -> whether it is a count, printed as an integer (None: ``integer`` for every output)
+    counts: Callable[[str], bool] | None = None
+    #: output name -> whether a smaller value is better (E@k = 1 - F@k); otherwise a larger one is
+    lower_is_better: Callable[[str], bool] = lambda n: False
+    #: output name -> whether runs are ranked on it (not on counts such as num_rel, a property of the topics)
+    ranks_runs: Callable[[str], bool] = lambda n: True
+    #: the outputs an organiser reads first, in order (compare's default tested measure is the first)
+    headline: tuple[str, ...] = ()
+
+    def is_count(self, name: str) -> bool:
+        """Whether the output NAME is a count (printed as an integer)."""
+        return self.counts(name) if self.counts is not None else self.integer
 
     def __post_init__(self):
         if (self.compute is None) == (self.compute_all is None):
@@ -250,6 +262,24 @@ def find(name: str, strategy: str) -> Measure | None:
 def names_for(strategy: str) -> list[str]:
     load_families()
     return [m.name for m in REGISTRY if strategy in m.strategies]
+
+
+@dataclass(frozen=True)
+class OutputFacts:
+    """What the measures declare about one output: direction, whether runs are ranked on it, a count."""
+
+    lower_is_better: bool = False
+    ranks_runs: bool = True
+    count: bool = False
+
+
+def output_facts(measures: Sequence[Measure], params: Params) -> dict[str, OutputFacts]:
+    """Every output of MEASURES (under PARAMS) -> its declared facts."""
+    out: dict[str, OutputFacts] = {}
+    for m in measures:
+        for n in m.outputs(params):
+            out[n] = OutputFacts(m.lower_is_better(n), m.ranks_runs(n), m.is_count(n))
+    return out
 
 
 def default_metrics(strategy: str) -> list[str]:

@@ -254,7 +254,7 @@ register(Measure(
     prepare=prepare, needs_assessments=False, ideal_one=_nxcg_outputs,  # the ideal order gives xG = xI
 ))
 register(Measure(
-    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=STRATEGIES, params=(),
+    name="ep/gr", aliases=("epgr", "maep", "imaep"), strategies=STRATEGIES, params=(), headline=("MAep",),
     description="effort-precision / gain-recall: MAep (non-interpolated mean ep at natural "
     "points), iMAep (mean of the 100-point interpolated curve) and the curve ep@x (seed 000 §3.3)",
     outputs=_epgr_outputs, scalars=lambda p: ["MAep", "iMAep"], compute=_epgr,

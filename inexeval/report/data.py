@@ -36,6 +36,13 @@ class TaskData:
     validation_note: str | None = None  # why validation ran without the assessments, if it did
 
     @property
+    def facts(self) -> dict:
+        """Each output's declared facts (direction, ranked or not, a count)."""
+        from inexeval.measures.registry import output_facts
+
+        return output_facts(self.ev.measures, self.ev.params)
+
+    @property
     def settings(self) -> list[str]:
         return list(dict.fromkeys(r.setting for r in self.ev.results))
 
@@ -47,23 +54,26 @@ class TaskData:
         return [r for r in self.ev.results if r.setting == setting]
 
 
-def lower_is_better(measure: str) -> bool:
-    """E@k is 1 - F@k: the smaller the better (docs/decisions.md); every other measure: the larger."""
-    return measure.startswith("E@")
+def lower_is_better(facts: dict, measure: str) -> bool:
+    """Whether a smaller value of ``measure`` is better, as its measure declares (E@k = 1 - F@k)."""
+    f = facts.get(measure)
+    return f is not None and f.lower_is_better
 
 
-def ranked(measure: str) -> bool:
-    """Whether runs are ranked on ``measure``: not on trec_eval's counts (num_ret, num_rel, ...)."""
-    return not measure.startswith("num_")
+def ranked(facts: dict, measure: str) -> bool:
+    """Whether runs are ranked on ``measure``, as its measure declares (not on counts: num_rel, ...)."""
+    f = facts.get(measure)
+    return f is None or f.ranks_runs
 
 
-def ranks(values: dict[str, float | None], measure: str) -> dict[str, int | None]:
+def ranks(values: dict[str, float | None], measure: str, facts: dict) -> dict[str, int | None]:
     """Each run's rank on ``measure`` (1 = best): 1 + the number of runs strictly better, values
     within the relative tolerance of docs/measures.md §10 tied (so tied runs share a rank); None
-    for an undefined value or a measure that is not ranked."""
-    if not ranked(measure):
+    for an undefined value or a measure that is not ranked.  FACTS: the measures' declarations
+    (:func:`inexeval.measures.registry.output_facts`)."""
+    if not ranked(facts, measure):
         return dict.fromkeys(values)
-    sign = -1.0 if lower_is_better(measure) else 1.0
+    sign = -1.0 if lower_is_better(facts, measure) else 1.0
     defined = {r: sign * v for r, v in values.items() if v is not None and v == v}
     out: dict[str, int | None] = dict.fromkeys(values)
     for run, v in defined.items():

@@ -39,10 +39,10 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
     for s in data.settings:
         results = data.results_of(s)
         parts.append(f'<h2 id="s-{esc(s)}">{esc(s)}</h2>')
-        parts.append("<h3>Summary</h3>\n" + _summary_table(results, ev.columns, pages))
+        parts.append("<h3>Summary</h3>\n" + _summary_table(results, ev.columns, pages, data.facts))
         parts.append('<p class="note">Click a measure to sort the runs by it (best first, then reversed). '
                      "A value's tooltip has its full precision and rank.</p>")
-        parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, ev.columns, pages))
+        parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, ev.columns, pages, data.facts))
         mine = [c for c in curves if c.setting == s]
         if mine:
             parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
@@ -54,10 +54,10 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
                 crumbs=[("Results", "../index.html"), (task, None)])
 
 
-def _summary_table(results, columns: Sequence[str], pages: dict[str, str]) -> str:
-    all_ranks = {m: ranks({r.run_id: r.average.get(m) for r in results}, m) for m in columns}
+def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
+    all_ranks = {m: ranks({r.run_id: r.average.get(m) for r in results}, m, facts) for m in columns}
     head = [th("Run", sort="text", cls="id"),
-            *(th(esc(m), sort="number", better_low=lower_is_better(m)) for m in columns)]
+            *(th(esc(m), sort="number", better_low=lower_is_better(facts, m)) for m in columns)]
     rows = []
     for r in results:
         row = [td(f'<a href="runs/{pages[r.run_id]}.html">{esc_id(r.run_id)}</a>', value=esc_id(r.run_id), cls="id")]
@@ -69,13 +69,13 @@ def _summary_table(results, columns: Sequence[str], pages: dict[str, str]) -> st
     return table(head, rows, sortable=True, cls="summary")
 
 
-def _ranking_table(results, columns: Sequence[str], pages: dict[str, str]) -> str:
+def _ranking_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
     """Position 1..n per measure: the runs in rank order (ties in run order, marked ``=k``)."""
     order = {r.run_id: i for i, r in enumerate(results)}
-    shown = [m for m in columns if ranked(m)]
+    shown = [m for m in columns if ranked(facts, m)]
     by_measure = {}
     for m in shown:
-        rk = ranks({r.run_id: r.average.get(m) for r in results}, m)
+        rk = ranks({r.run_id: r.average.get(m) for r in results}, m, facts)
         by_measure[m] = sorted(rk, key=lambda run: (rk[run] is None, rk[run] or 0, order[run]))
         by_measure[m] = [(run, rk[run]) for run in by_measure[m]]
     rows = []
@@ -133,7 +133,7 @@ def _comparisons(data: TaskData, comparing: Comparing) -> str:
             name = "Kendall &tau;-b" if t.method == "kendall" else "Spearman &rho;"
             parts.append(f"<h4>{name}, {esc(t.scope)}</h4>\n" + _triangle(t.names, t.matrix))
         parts.append("</details>")
-    chosen = compare.tested_measure(columns, comparing.measure)
+    chosen = compare.tested_measure(columns, comparing.measure, compare.headline(ev.measures))
     parts.append(f"<h3>Significance: {esc(chosen)}</h3>\n<p class=\"note\">Paired {esc(comparing.test)} test over "
                  f"the topics both runs have, Holm&ndash;Bonferroni corrected; bold: significant at "
                  f"{comparing.alpha}.</p>")
@@ -240,7 +240,7 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
         head = [th("measure", cls="id"), th("value"), th("rank")]
         rows = []
         for m in ev.columns:
-            k = ranks({r.run_id: r.average.get(m) for r in results}, m)[run]
+            k = ranks({r.run_id: r.average.get(m) for r in results}, m, data.facts)[run]
             rows.append([td(esc(m), cls="id"), td(number(mine.average.get(m)), title=data_value(mine.average.get(m))),
                          td(f"{k} of {len(results)}" if k is not None else "&ndash;")])
         parts.append("<h3>Averages and ranks</h3>\n" + table(head, rows))
@@ -248,7 +248,7 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
         if own:
             parts.append("<h3>Curves</h3>\n<p class=\"note\">This run in colour, the other runs in grey.</p>\n"
                          + _figures(own, out / "runs" / name, f"{name}/", "this run over the others"))
-        parts.append("<h3>Per topic</h3>\n" + _per_topic_table(mine, ev.columns))
+        parts.append("<h3>Per topic</h3>\n" + _per_topic_table(mine, ev.columns, data.facts))
     parts.append('<h2 id="validation">Validation</h2>')
     for r in reports:
         parts.append(f"<p><code>{esc(display_path(r.path, data.config))}</code>: "
@@ -259,11 +259,11 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
                 crumbs=[("Results", "../../index.html"), (task, "../index.html"), (esc_id(run), None)])
 
 
-def _per_topic_table(result, columns: Sequence[str]) -> str:
+def _per_topic_table(result, columns: Sequence[str], facts: dict) -> str:
     topics = sorted(result.per_topic, key=natural_key)
     numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)  # topic ids sorted as numbers when they are
     head = [th("topic", sort="number" if numeric else "text", cls="id"),
-            *(th(esc(m), sort="number", better_low=lower_is_better(m)) for m in columns)]
+            *(th(esc(m), sort="number", better_low=lower_is_better(facts, m)) for m in columns)]
     rows = [[td(esc_id(t), value=esc_id(t), cls="id"),
              *(td(number(result.per_topic[t].get(m)), value=data_value(result.per_topic[t].get(m))) for m in columns)]
             for t in topics]

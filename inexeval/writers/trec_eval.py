@@ -63,12 +63,7 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
 
 def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False) -> str:
     """An Evaluation's results in trec_eval's layout, with its measures' declarations."""
-    from inexeval.measures.fol_family import COUNTS
-
-    integer = frozenset(n for m in ev.measures if m.integer for n in m.outputs(ev.params))
-    # the FOL tasks' counts, which inex_eval prints as integers (docs/fol.md §3)
-    integer |= frozenset(n for m in ev.measures if m.name.startswith("fol-")
-                         for n in m.outputs(ev.params) if n in COUNTS)
+    integer = frozenset(n for m in ev.measures for n in m.outputs(ev.params) if m.is_count(n))
     hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
     return format_trec_eval(_trec_default_set(ev), digits, per_query=per_query, integer=integer,
                             not_per_topic=hidden)
