@@ -33,7 +33,7 @@ from inexeval.names import one_line  # ids in messages: each message one line
 from inexeval.writers.formats import FORMATS as _FORMAT_TABLE
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
     from inexeval.engine import Evaluation
     from inexeval.results import Results
 
@@ -246,7 +246,7 @@ def evaluate(config: ConfigSource, *, empty_as_zero: bool = False, jobs: int = 1
 
     ``config`` is a config file's path (``.prop`` or ``.yaml``), a mapping
     of config keys (``{"TASK": "CO.Focussed", "ASSESSMENTS_DIR": ...}``), or
-    a loaded :class:`~inexeval.config.load.Config`.  ``overrides`` are config
+    a loaded :class:`~inexeval.config.schema.Config`.  ``overrides`` are config
     keys applied as ``--set`` does (``METRICS="q"``,
     ``QUANT_FUNCTIONS=["gen", "strict"]``; relative paths are relative to
     the current directory).  ``empty_as_zero`` is ``-e``; ``jobs`` runs

@@ -22,7 +22,7 @@ from typing import Callable
 
 from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
-from inexeval.config.load import Config
+from inexeval.config.schema import PARAM_DEFAULTS, Config
 from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.inputs import UNITS, RecallBase, collection_of
 from inexeval.measures import registry
@@ -80,17 +80,16 @@ def settings_of(config: Config) -> list[Setting]:
 
 
 def params_of(config: Config, measures: list[Measure] | None = None, collection=None) -> Params:
-    """The measures' parameters from the config; AVG_DOC_LENGTH, when a measure reads it and the
-    config leaves it unset, is the collection's average document length (docs/config.md)."""
+    """The measures' parameters from the config: the Config field of every key the key table marks
+    ``param`` (:data:`~inexeval.config.schema.PARAM_DEFAULTS`, the attributes of Params), so that a
+    new key is a row of the key table, not a line here.  AVG_DOC_LENGTH, when a measure reads it and
+    the config leaves it unset, is the collection's average document length (docs/config.md)."""
+    values = {name: getattr(config, name) for name in PARAM_DEFAULTS}
     avg = config.avg_doc_length
     if avg is None and collection is not None and config.collection_dir is not None \
             and any("AVG_DOC_LENGTH" in m.params for m in measures or ()):
-        avg = collection.average_length()
-    return Params(dcv=config.dcv, max_results=config.max_results, q_beta=config.q_beta, bep_a=config.bep_a,
-                  avg_doc_length=avg, rel_level=config.rel_level, gains=config.gains, f_beta=config.f_beta,
-                  bep_distance=config.bep_distance, t2i_tolerance=config.t2i_tolerance,
-                  trec_eval_version=config.trec_eval_version,
-                  answer_match=config.answer_match)
+        values["avg_doc_length"] = collection.average_length()
+    return Params(**values)
 
 
 class Scorer:

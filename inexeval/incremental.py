@@ -43,10 +43,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inexeval.config.load import STDIN, Config
+from inexeval.config.schema import Config
 from inexeval.engine import Outcome
 from inexeval.model import RunResult
 from inexeval.names import one_line, uncell
+from inexeval.readers import STDIN
 from inexeval.resultsdir import runs_outside_results
 from inexeval.stamp import config_key
 from inexeval.writers.files import FILE_MODE, commit_pending, discard_pending, run_file_path, write_pending

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from inexeval.config.load import Config
+from inexeval.config.schema import Config
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError, EmptySelection, InputError
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from inexeval.aggregate import natural_key
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
     from inexeval.errors import InexevalError
     from inexeval.engine import Evaluation
     from inexeval.model import RunResult

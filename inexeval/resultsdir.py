@@ -37,7 +37,7 @@ from inexeval.errors import OutputError
 from inexeval.workers import STOP_SIGNALS
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
 
 try:  # POSIX; elsewhere evaluations of one task directory are not kept apart
     import fcntl

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from inexeval._version import __version__
-from inexeval.config.load import Config
+from inexeval.config.schema import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.names import file_component, uncell

@@ -1,6 +1,6 @@
 """``inexeval init``: a commented starter config for a task, and the sample data to try it on.
 
-The config is generated from the key table (:data:`inexeval.config.load.SCHEMA`) and the task table, as
+The config is generated from the key table (:data:`inexeval.config.schema.SCHEMA`) and the task table, as
 docs/config.md is, so it lists every key with its meaning and its default for the task and never goes
 stale.  With ``sample=True`` the keys of the shipped sample config of the task (``configs/*.prop``) are
 set, their paths rewritten to the copy of ``sample_data/`` written next to the config.
@@ -51,7 +51,7 @@ def resolve_task(name: str) -> Task:
 
 def sample_config(task: Task, root: Path | None = None) -> Path | None:
     """The shipped sample config of ``task``: the first ``configs/*.prop`` (by name) whose TASK is it."""
-    from inexeval.config.load import parse_prop_text
+    from inexeval.config.syntax import parse_prop_text
 
     root = data_root() if root is None else root
     for path in sorted((root / "configs").glob("*.prop")):
@@ -64,9 +64,9 @@ def sample_config(task: Task, root: Path | None = None) -> Path | None:
 
 
 def _default(key, task: Task, base: Path) -> tuple[str, str]:
-    """KEY's default for TASK (a :class:`inexeval.config.load.Key`): (the value as written in a config, ""
+    """KEY's default for TASK (a :class:`inexeval.config.schema.Key`): (the value as written in a config, ""
     when unset; the words of the comment)."""
-    from inexeval.config.load import PER_TASK, Computed, value_as_written
+    from inexeval.config.schema import PER_TASK, Computed, value_as_written
 
     if isinstance(key.default, Computed):
         value = key.default.make(base)
@@ -102,7 +102,7 @@ def starter_text(task: Task, *, sample: dict[str, str] | None = None, base: Path
     """The text of the starter config of ``task``: every key of the key table, with its meaning and
     default; the required keys set (to placeholders, or to ``sample``'s values), and with ``sample``
     (KEY -> raw value) every key the sample config sets."""
-    from inexeval.config.load import SCHEMA
+    from inexeval.config.schema import SCHEMA
 
     sample = sample or {}
     lines = [
@@ -160,7 +160,7 @@ def init(directory: str | Path, task_name: str = DEFAULT_TASK, *, sample: bool =
     replaced only with ``force`` (a sample data file equal to the shipped one is left as it is).
     ConfigError (exit 2) for an unknown task or a task without sample data; OutputError (exit 2)
     when a file exists or cannot be written."""
-    from inexeval.config.load import parse_prop_text
+    from inexeval.config.syntax import parse_prop_text
 
     task = resolve_task(task_name)
     directory = Path(directory)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from inexeval.config.load import InputFile
+from inexeval.config import InputFile
 from inexeval.errors import InputError
 from inexeval.readers.assessments import _Header, _read_by_event, _read_by_file, _Unusual, load_assessments
 

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config.load import (
-    TASKS,
+from inexeval.config import (
     Config,
     InputFile,
     expand_paths,
@@ -16,6 +15,7 @@ from inexeval.config.load import (
     parse_prop_text,
 )
 from inexeval.errors import ConfigError, ConfigErrors
+from inexeval.tasks import TASKS
 
 # ---------------------------------------------------------------------------
 # helpers

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config.load import Config, load_config, load_config_mapping
+from inexeval.config import Config, load_config, load_config_mapping
 from inexeval.errors import ConfigErrors
 from test_config import MINIMAL, make_inputs, touch, write_prop
 

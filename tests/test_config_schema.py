@@ -1,4 +1,4 @@
-"""The key table (inexeval.config.load.SCHEMA) agrees with Config, the loader and the task table."""
+"""The key table (inexeval.config.schema.SCHEMA) agrees with Config, the loader and the task table."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config.load import (
+from inexeval.config import (
     BOOKKEEPING_FIELDS,
     KEY_ALIASES,
     KEY_TABLE,
@@ -104,3 +104,78 @@ def test_the_loader_fills_defaults_from_the_table(tmp_path: Path, task: str):
     assert (c.pools, c.topics, c.query_type, c.collection_dir, c.avg_doc_length, c.gains) == (None,) * 6
     assert c.bep_a == ("0.01", "0.1", "1", "10", "100")
     assert (c.f_beta, c.bep_distance, c.t2i_tolerance) == (0.25, 500, 300)
+
+
+# --------------------------------------------------------------------------- the measures' parameters
+
+#: Config keys that reach the measures otherwise than as Params: the Setting (quantisation, overlap,
+#: α) and the collection (TopicInput.collection).
+NOT_PARAMS = {"ALPHA", "OVERLAP", "QUANT_FUNCTIONS", "COLLECTION_DIR"}
+
+
+def test_params_are_the_keys_the_key_table_marks():
+    from inexeval.config import PARAM_DEFAULTS
+    from inexeval.measures.registry import Params
+
+    marked = [k.field for k in SCHEMA if k.param]
+    assert list(PARAM_DEFAULTS) == marked and list(vars(Params())) == marked
+    assert not {k.name for k in SCHEMA if k.param} & NOT_PARAMS
+    # the defaults measures get without a config (Params()): the key's, the task table's for per-task keys
+    assert vars(Params()) == {
+        "dcv": (10, 25, 50), "max_results": 1500, "bep_a": ("0.01", "0.1", "1", "10", "100"),
+        "avg_doc_length": None, "q_beta": 1.0, "rel_level": 1, "gains": None, "trec_eval_version": "10.0",
+        "f_beta": 0.25, "bep_distance": 500, "t2i_tolerance": 300, "answer_match": "normalised",
+    }
+
+
+def _declared_keys() -> dict[str, set[str]]:
+    """Config key -> the measures that declare it in ``params`` (named ones, and the default sets of
+    the families whose names are patterns)."""
+    from inexeval.measures import registry
+
+    measures = list(registry.measures())
+    for strategy in {t.strategy for t in TASKS.values()}:
+        measures += [registry.find(n, strategy) for n in registry.default_metrics(strategy)]
+    declared: dict[str, set[str]] = {}
+    for m in measures:
+        for key in m.params:
+            declared.setdefault(key, set()).add(m.name)
+    return declared
+
+
+def test_the_keys_measures_declare_are_params_or_reach_them_otherwise():
+    declared = _declared_keys()
+    assert set(declared) <= set(KEY_TABLE), "a measure declares a key the key table does not have"
+    params = {k.name for k in SCHEMA if k.param}
+    stray = set(declared) - params - NOT_PARAMS
+    assert not stray, f"keys measures read but the key table does not mark param=True: {sorted(stray)}"
+    unread = params - set(declared)
+    assert not unread, f"keys marked param=True that no measure declares in its params: {sorted(unread)}"
+
+
+def test_params_is_a_frozen_value():
+    import pickle
+
+    from inexeval.measures.registry import Params
+
+    p = Params(dcv=(5,), gains=((1, 2.0),))
+    assert p.dcv == (5,) and p.gains == ((1, 2.0),) and p.max_results == Params().max_results
+    assert p == Params(gains=((1, 2.0),), dcv=(5,)) and hash(p) == hash(Params(dcv=(5,), gains=((1, 2.0),)))
+    assert p != Params() and pickle.loads(pickle.dumps(p)) == p
+    assert repr(Params(dcv=(5,))).startswith("Params(dcv=(5,), max_results=1500, ")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.dcv = (10,)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        Params(bogus=1)
+
+
+@pytest.mark.parametrize("prop", sorted((Path(__file__).resolve().parents[1] / "configs").glob("*.prop")),
+                         ids=lambda p: p.name)
+def test_params_of_copies_every_param_key_of_the_shipped_configs(prop: Path):
+    from inexeval.config import PARAM_DEFAULTS
+    from inexeval.engine import params_of, resolve_measures
+
+    c = load_config(prop)
+    p = params_of(c, resolve_measures(c))
+    assert vars(p) == {name: getattr(c, name) for name in PARAM_DEFAULTS}
+

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from inexeval.config.load import KEY_ALIASES, KEYS, SCHEMA, parse_prop_text
+from inexeval.config import KEY_ALIASES, KEYS, SCHEMA, parse_prop_text
 from inexeval.devtools.configdoc import COMMAND, config_reference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,7 +16,7 @@ DOC = ROOT / "docs" / "config.md"
 
 def test_docs_config_md_is_generated_from_the_table():
     assert DOC.read_text(encoding="utf-8") == config_reference(), (
-        f"docs/config.md is out of date with inexeval/config/load.py or inexeval/tasks.py; regenerate it: {COMMAND}"
+        f"docs/config.md is out of date with inexeval/config/schema.py or inexeval/tasks.py; regenerate it: {COMMAND}"
     )
 
 

@@ -32,14 +32,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import inexeval.config.load as config_module
+import inexeval.config.values as config_module
 from inexeval.cli.command import main
-from inexeval.config.load import MAX_RANK, InputFile, load_config
+from inexeval.config import MAX_RANK, InputFile, load_config
 from inexeval.errors import ConfigErrors, EmptySelection, InexevalError, InputError, InvalidPath
 from inexeval.paths import is_ancestor, normalise_path
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.runs import read_run
-from inexeval.validate.checks import RunReport, format_reports, validate_run
+from inexeval.validate import RunReport, format_reports, validate_run
 
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
@@ -329,7 +329,7 @@ def test_fuzz_validate_gives_evaluations_verdict(data, task, max_results):
     """The same run, validated (with the assessments) and evaluated: validate is INVALID exactly when
     evaluation skips the run or leaves some of its results out, and says why at the same line."""
     import inexeval
-    from inexeval.validate.checks import assessments_from
+    from inexeval.validate import assessments_from
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -605,7 +605,7 @@ def test_fuzz_validate_trec_gives_evaluations_verdict(data):
     """`validate --task trec` and evaluation on the same TREC run: the same run skipped at the same line
     with the same message, the same results left out."""
     import inexeval
-    from inexeval.validate.checks import assessments_from
+    from inexeval.validate import assessments_from
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

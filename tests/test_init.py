@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from inexeval import starter
 from inexeval.cli.command import main
-from inexeval.config.load import BOOKKEEPING_FIELDS, SCHEMA, load_config, parse_prop_text
+from inexeval.config import BOOKKEEPING_FIELDS, SCHEMA, load_config, parse_prop_text
 from inexeval.tasks import TASKS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from inexeval.cli.command import main
-from inexeval.config.load import InputFile, load_config
+from inexeval.config import InputFile, load_config
 from inexeval.errors import ConfigErrors, InputError
 from inexeval.readers import as_utf8, wide_encoding
 from inexeval.readers.assessments import load_assessments
@@ -436,7 +436,7 @@ def test_an_empty_trec_run_is_a_warning_as_for_inex(tmp_path, text):
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:] if line.strip()}
         # r: AP(1) = (1/2)/1 = 0.5, AP(2) = 1/1 = 1, map = 0.75; 3 results retrieved
         assert rows == {"empty": empty_row, "r": ["0.7500", "3.0000"]}
-    from inexeval.validate.checks import validate_runs
+    from inexeval.validate import validate_runs
 
     (report,) = validate_runs([tmp_path / "runs" / "empty.run"], task="trec")
     assert report.valid and [f.kind for f in report.warnings] == ["empty"] and report.run_id == "empty"

@@ -16,7 +16,7 @@ from names_helpers import check_outputs, evaluate_all_formats, write_inex
 
 from inexeval.cli.command import main
 from inexeval.names import MAX_NAME, NameTable, cell, file_component, id_hash, text_columns, uncell
-from inexeval.validate.checks import validate_runs
+from inexeval.validate import validate_runs
 
 SAFE = re.compile(r"[A-Za-z0-9_+][A-Za-z0-9._+~-]*")
 
@@ -249,7 +249,7 @@ def test_fol_runs_share_a_run_id_but_not_a_file_name(tmp_path):
 
 def test_messages_naming_ids_stay_one_line(tmp_path):
     """Warnings, errors and validate's findings that quote an id hold no raw line end."""
-    from inexeval.validate.checks import format_reports
+    from inexeval.validate import format_reports
 
     cfg = write_inex(tmp_path, ["a\nb", "a\nb"], ["1"])
     run = tmp_path / "runs" / "r2.xml"

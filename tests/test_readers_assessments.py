@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inexeval.config.load import InputFile
+from inexeval.config import InputFile
 from inexeval.errors import InputError
 from inexeval.model import E_TOO_SMALL, Judgement
 from inexeval.readers import safe_iterparse
@@ -364,7 +364,7 @@ def test_lxml_view_of_the_dtd_is_a_second_defence():
 
 def test_count_beyond_any_document_is_an_error(tmp_path):
     """A size of 10^22 characters is refused with file and line (it would overflow integer arrays)."""
-    from inexeval.config.load import InputFile
+    from inexeval.config import InputFile
     from inexeval.errors import InputError
     from inexeval.readers.assessments import MAX_COUNT, load_assessments
 

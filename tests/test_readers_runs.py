@@ -18,7 +18,7 @@ from inexeval.readers import runs as runs_module
 from inexeval.readers import units as units_module
 from inexeval.readers.runs import RunObserver, RunReader, read_run
 from inexeval.readers.units import ELEMENT, UNITS, Unit, unit_named
-from inexeval.validate.checks import validate_run
+from inexeval.validate import validate_run
 
 A = "/article[1]"
 S1 = "/article[1]/sec[1]"

@@ -377,13 +377,13 @@ def test_lock_is_reentrant_and_removed(tmp_path):
 @pytest.mark.parametrize("command", ["compare", "validate"])
 def test_ctrl_c_in_every_command_is_130_and_one_line(tmp_path, monkeypatch, command):
     import inexeval.compare.workflow
-    import inexeval.validate.checks
+    import inexeval.validate
 
     def interrupted(*a, **k):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(inexeval.compare.workflow, "run_compare", interrupted)
-    monkeypatch.setattr(inexeval.validate.checks, "validate_runs", interrupted)
+    monkeypatch.setattr(inexeval.validate, "validate_runs", interrupted)
     run = tmp_path / "r.xml"
     run.write_text("x")
     args = ["compare", "-config", str(run)] if command == "compare" else ["validate", str(run)]

@@ -19,7 +19,7 @@ import inexeval.readers as readers_module
 import inexeval.readers.runs as runs_module
 from inexeval.errors import InputError
 from inexeval.readers.runs import RunObserver, RunReader, _RunBuilder, read_run
-from inexeval.validate.checks import format_reports, validate_run
+from inexeval.validate import format_reports, validate_run
 from inexfiles import write_config, write_t1_assessments
 from t1data import EL
 

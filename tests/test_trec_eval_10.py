@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from inexeval.measures import classic_sets
+from inexeval.measures import trec_catalogue
 from inexeval.measures.classic import parse_measure
 from inexeval.measures.classic_join import read_ranked_run, topic_table
 from inexeval.measures.classic_trec import relstrings, round_half_away
@@ -82,34 +82,72 @@ def test_all_trec_labels_in_trec_eval_order():
     rows = printed("out.test.aq")
     per_topic = [lab for lab, t, _ in rows if t == "301"]
     summary = [lab for lab, t, _ in rows if t == "all"]
-    labels = classic_sets.trec_eval_set("all_trec")
+    labels = trec_catalogue.trec_eval_set("all_trec")
     assert [x for x in labels if x not in ("runid", "num_q", "gm_map", "gm_bpref")] == per_topic
     assert [x for x in labels if x != "relstring"] == summary
-    assert classic_sets.trec_eval_set() == [
+    assert trec_catalogue.trec_eval_set() == [
         "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank"] + \
-        [f"iprec_at_recall_{x / 10:.2f}" for x in range(11)] + [f"P_{k}" for k in classic_sets.LONG_CUTOFFS["P"]]
+        [f"iprec_at_recall_{x / 10:.2f}" for x in range(11)] + [f"P_{k}" for k in trec_catalogue.BY_NAME["P"].default]
+
+
+def test_docs_list_the_catalogue():
+    """The measure order and sets of docs/trec-eval.md §2 and docs/measures.md §8.5 are the catalogue's,
+    and each family row of a trec_eval measure summarises as the catalogue says."""
+    import re
+
+    from inexeval.measures.classic import FAMILIES
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    cat = trec_catalogue.CATALOGUE
+    text = " ".join((docs / "trec-eval.md").read_text(encoding="utf-8").split())
+    order = re.search(r"fixed order \((.*?)\), not in the order given", text).group(1).split(", ")
+    groups = {"the preference measures (§4)": [m.name for m in cat if m.source == "prefs"],
+              "the judgement-group measures (§5)": [m.name for m in cat if m.source == "qrels_jg"]}
+    assert [n for x in order for n in groups.get(x, [x])] == [m.name for m in cat]
+    extra = re.search(r"official plus (.*?)\), `set`", text).group(1).split(", ")
+    extra = [n for x in extra for n in ([m.name for m in cat if m.name.startswith("set_")]
+                                        if x == "the set_ measures" else [x])]
+    nick = trec_catalogue.NICKNAMES
+    assert sorted(extra) == sorted(set(nick["all_trec"]) - set(nick["official"]))
+
+    section = (docs / "measures.md").read_text(encoding="utf-8").split("### 8.5")[1]
+    bullets = section.split("The sets, in trec_eval's printing order")[1].split("\n\n")[1].split("\n- ")
+    assert len(bullets) == 3
+    for item in bullets:
+        name = re.match(r"(?:- )?`(\w+)`", item).group(1)
+        named = [trec_catalogue.of_label(x) for x in re.findall(r"`(\w[\w.]*)`", item)[1:]]
+        listed = [m.name for m in named if m is not None]
+        if name == "all_trec":
+            listed = list(nick["official"]) + listed
+        assert list(dict.fromkeys(listed)) == list(nick[name]), name
+
+    for m in cat:
+        if m.name in FAMILIES:
+            f = FAMILIES[m.name]
+            assert (f.aggregate, f.integer, f.per_topic_reported) == (m.summary, m.summary == "sum",
+                                                                      m.summary != "gmean"), m.name
 
 
 def test_labels_of_measure_parameters():
-    assert classic_sets.labels("P", "5,7,3") == ["P_3", "P_5", "P_7"]
-    assert classic_sets.labels("ndcg_cut", "10,20,23.4") == ["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]
-    assert classic_sets.labels("Rprec_mult", "5.0,0.2,0.35") == ["Rprec_mult_0.20", "Rprec_mult_0.35",
-                                                                 "Rprec_mult_5.00"]
-    assert classic_sets.labels("iprec_at_recall", ".10,.20,.25,.75,.50")[-1] == "iprec_at_recall_0.75"
-    assert classic_sets.labels("utility", "2,-1,0,0") == ["utility_2,-1,0,0"]
-    assert classic_sets.labels("ndcg", "1=3,2=9,4=4.5") == ["ndcg_1=3,2=9,4=4.5"]
-    assert classic_sets.labels("relstring", "20") == ["relstring_20"]
+    assert trec_catalogue.labels("P", "5,7,3") == ["P_3", "P_5", "P_7"]
+    assert trec_catalogue.labels("ndcg_cut", "10,20,23.4") == ["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"]
+    assert trec_catalogue.labels("Rprec_mult", "5.0,0.2,0.35") == ["Rprec_mult_0.20", "Rprec_mult_0.35",
+                                                                   "Rprec_mult_5.00"]
+    assert trec_catalogue.labels("iprec_at_recall", ".10,.20,.25,.75,.50")[-1] == "iprec_at_recall_0.75"
+    assert trec_catalogue.labels("utility", "2,-1,0,0") == ["utility_2,-1,0,0"]
+    assert trec_catalogue.labels("ndcg", "1=3,2=9,4=4.5") == ["ndcg_1=3,2=9,4=4.5"]
+    assert trec_catalogue.labels("relstring", "20") == ["relstring_20"]
     with pytest.raises(ValueError):
-        classic_sets.labels("P", "5,5")
+        trec_catalogue.labels("P", "5,5")
     with pytest.raises(ValueError):
-        classic_sets.labels("nosuch")
-    assert [classic_sets.summary(x) for x in ("num_ret", "num_nonrel_judged_ret", "gm_bpref", "gm_map",
-                                              "relstring_20", "P_5", "utility_2,-1,0,0")] == \
+        trec_catalogue.labels("nosuch")
+    assert [trec_catalogue.summary(x) for x in ("num_ret", "num_nonrel_judged_ret", "gm_bpref", "gm_map",
+                                                "relstring_20", "P_5", "utility_2,-1,0,0")] == \
         ["sum", "sum", "gmean", "gmean", "none", "mean", "mean"]
 
 
 def test_every_all_trec_label_is_a_measure_name():
-    for label in classic_sets.trec_eval_set("all_trec"):
+    for label in trec_catalogue.trec_eval_set("all_trec"):
         if label not in ("runid", "num_q", "relstring"):
             assert parse_measure(label).name == label
     for label in ("utility_2,-1,0,0", "11pt_avg_.25,.5,.75", "ndcg_1=3,2=9,4=4.5", "Rprec_mult_5.00",
@@ -155,9 +193,9 @@ def test_rbp_rescales_gains_in_10_only():
 PYTREC = {
     "num_ret": ["num_ret"], "num_rel": ["num_rel"], "num_rel_ret": ["num_rel_ret"], "map": ["map"],
     "Rprec": ["Rprec"], "bpref": ["bpref"], "recip_rank": ["recip_rank"],
-    "iprec_at_recall": classic_sets.labels("iprec_at_recall"), "P.3,10,50": ["P_3", "P_10", "P_50"],
+    "iprec_at_recall": trec_catalogue.labels("iprec_at_recall"), "P.3,10,50": ["P_3", "P_10", "P_50"],
     "recall.4,100": ["recall_4", "recall_100"], "infAP": ["infAP"],
-    "Rprec_mult": classic_sets.labels("Rprec_mult"), "Rprec_mult.0.35,3.0": ["Rprec_mult_0.35", "Rprec_mult_3.00"],
+    "Rprec_mult": trec_catalogue.labels("Rprec_mult"), "Rprec_mult.0.35,3.0": ["Rprec_mult_0.35", "Rprec_mult_3.00"],
     "11pt_avg": ["11pt_avg"], "11pt_avg.0.25,0.5,0.75": ["11pt_avg_0.25,0.5,0.75"],
     "binG": ["binG"], "G": ["G"], "ndcg": ["ndcg"], "ndcg_rel": ["ndcg_rel"], "Rndcg": ["Rndcg"],
     "ndcg_cut.3,10": ["ndcg_cut_3", "ndcg_cut_10"], "map_cut.2,10,200": ["map_cut_2", "map_cut_10", "map_cut_200"],
@@ -215,7 +253,7 @@ def test_9_0_8_against_pytrec_eval(tmp_path, seed, rel_level):
                 continue
             if lab in GEO:
                 expect = math.exp(sum(vals) / len(vals))
-            elif classic_sets.summary(lab) == "sum":
+            elif trec_catalogue.summary(lab) == "sum":
                 expect = sum(vals)
             else:
                 expect = sum(vals) / len(vals)
@@ -283,6 +321,6 @@ def test_format_trec_eval_without_metrics_prints_trec_eval_default_set(tmp_path)
                                     "--quiet", "--results-dir", str(tmp_path)])
     assert res.exit_code == 0, res.output
     first_run = res.output.split("\nrunid")[0].splitlines()
-    assert [line.split("\t")[0].strip() for line in first_run] == classic_sets.trec_eval_set("official")
+    assert [line.split("\t")[0].strip() for line in first_run] == trec_catalogue.trec_eval_set("official")
     written = (tmp_path / "trec" / "summary.tsv").read_text().splitlines()[0].split("\t")
     assert set(DEFAULT_MEASURES) <= set(written)

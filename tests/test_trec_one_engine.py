@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from inexeval.cli.command import main as cli_main
-from inexeval.measures.classic_sets import trec_eval_set
+from inexeval.measures.trec_catalogue import trec_eval_set
 from inexeval.dropins.trec_eval.cli import main as trec_eval_main
 from tests import trecgen
 

@@ -1,4 +1,4 @@
-"""Run validator (inexeval.validate.checks): one crafted run per finding, formats, tasks, output.
+"""Run validator (inexeval.validate): one crafted run per finding, formats, tasks, output.
 
 Every XML run below is written one element per line, so a result's line is
 its position in the list ``lines`` + 1 (the ``<?xml?>`` declaration is line 1).
@@ -16,7 +16,7 @@ import pytest
 from inexeval.errors import ConfigError, InputError
 from inexeval.model import Assessments, TopicAssessment
 from inexeval.readers.runs import read_run
-from inexeval.validate.checks import (
+from inexeval.validate import (
     PROBLEM_KINDS,
     WARNING_KINDS,
     Finding,
@@ -501,7 +501,7 @@ def test_rsv_check_across_blocks_keeps_only_its_state(tmp_path, monkeypatch, blo
     from inexeval.readers import runs as runs_module
 
     from inexeval import readers as readers_module
-    from inexeval.validate import checks as validate_module
+    from inexeval.validate import element as validate_module
 
     monkeypatch.setattr(runs_module, "_BLOCK", block)
     monkeypatch.setattr(readers_module, "FEED_BYTES", 64)  # the reader hands blocks over between chunks
@@ -518,23 +518,64 @@ def test_rsv_check_across_blocks_keeps_only_its_state(tmp_path, monkeypatch, blo
     assert sum(calls) == 9 and (len(calls) > 1) == (block < 9), calls
 
 
-def test_repeated_field_pass_does_not_keep_the_results(tmp_path, monkeypatch):
-    """The second pass (several <file>/<rsv> in one result) removes each result once read: a topic of a
-    million results kept a million emptied elements (issue 15: 282 MB where evaluation takes 58)."""
+@pytest.mark.parametrize("feed, block", [(32768, 8192), (64, 1)])
+def test_repeated_fields_anywhere_on_one_line(tmp_path, monkeypatch, feed, block):
+    """Every <result> of the file is looked at, wherever it is (outside topics, nested in a result, in a
+    <topic> nested in another element), in the order of their end tags (the inner result before the one
+    around it), however the topic is handed over; a result with a <result> child counts its children from
+    that child on (its two <rsv> before it are not counted), as the former second pass over the file did."""
     from inexeval import readers as readers_module
+    from inexeval.readers import runs as runs_module
 
+    monkeypatch.setattr(readers_module, "FEED_BYTES", feed)
+    monkeypatch.setattr(runs_module, "_BLOCK", block)
+    p = tmp_path / "one-line.xml"
+    p.write_text('<?xml version="1.0"?>\n<inex-submission run-id="r1" task="CO.Focussed">'
+                 "<result><file>a</file><rank>1</rank><rank>2</rank></result>"
+                 '<topic topic-id="1">'
+                 "<result><file>f</file><path>/article[1]</path><path>/article[1]/p[1]</path></result>"
+                 "<result><file>f</file><rsv>2</rsv><rsv>1</rsv>"
+                 "<result><file>g</file><file>h</file><path>/article[1]</path></result>"
+                 "<path>/article[1]/p[2]</path><path>/article[1]/p[4]</path></result>"
+                 '<x><topic topic-id="7"><result><file>k</file><file>l</file><path>/a[1]</path></result></topic></x>'
+                 "<result><file>f</file><file>f</file><path>/article[1]/p[3]</path></result>"
+                 "</topic></inex-submission>\n")
+    r = validate_run(p)
+    several = "<result> with several {}: the last one of each is used"
+    assert [(f.topic, f.line, f.message) for f in r.warnings if f.kind == "repeated_field"] == [
+        (None, 2, several.format("<rank>")), ("1", 2, several.format("<path>")), (None, 2, several.format("<file>")),
+        ("1", 2, several.format("<path>")), ("7", 2, several.format("<file>")), ("1", 2, several.format("<file>"))]
+    assert [f.kind for f in r.problems] == ["malformed"] * 3
+
+
+def test_repeated_fields_are_found_in_the_one_reading_pass(tmp_path, monkeypatch):
+    """Several <file>/<rsv> in one result are told by the run reader as it reads (a second pass over the
+    file read the run twice, and once kept a million emptied results of a topic, issue 15): the file is
+    parsed once, and the tree still holds a block and a chunk of results, not the topic."""
+    from inexeval import readers as readers_module
+    from inexeval.readers import runs as runs_module
+
+    monkeypatch.setattr(runs_module, "_BLOCK", 50)
+    monkeypatch.setattr(readers_module, "FEED_BYTES", 1024)
     results = [res("f", f"/article[1]/p[{i + 1}]", rsv=1000 - i) for i in range(1000)]
     results[500] = results[500].replace("</result>", "<rsv>1</rsv></result>")
     p = xml_run(tmp_path, [("1", results)])
-    held = []
-    real = readers_module.safe_iterparse
+    parses, held = [], []
+    real = runs_module.safe_pullparse
 
     def spy(*args, **kwargs):
+        parses.append(kwargs.get("tag"))
         for event, elem in real(*args, **kwargs):
+            if elem is not None:
+                held.append(sum(1 for _ in elem.getroottree().iter("result")))
             yield event, elem
-            held.append(elem.getparent().index(elem))  # results still before it, once it is dealt with
 
-    monkeypatch.setattr(readers_module, "safe_iterparse", spy)
+    def second_pass(*args, **kwargs):
+        raise AssertionError("the run is parsed a second time")
+
+    monkeypatch.setattr(runs_module, "safe_pullparse", spy)
+    monkeypatch.setattr(readers_module, "safe_iterparse", second_pass)
     r = validate_run(p)
     assert [(f.kind, f.line) for f in r.warnings if f.kind == "repeated_field"] == [("repeated_field", 504)]
-    assert len(held) == 1000 and max(held) == 0, "the results read before are gone"
+    assert len(parses) == 1
+    assert 0 < max(held) <= 50 + 1024 // 60 + 1 < 1000, "the results read before are gone"

@@ -36,7 +36,7 @@ from inexeval.measures.fol import (
     score_fol_run,
 )
 from inexeval.readers.fol import FolLine, FolQrels, FolRunFile, read_fol_qrels, read_fol_run, split_fields
-from inexeval.validate.checks import PROBLEM_KINDS, WARNING_KINDS, format_reports, validate_run, validate_runs
+from inexeval.validate import PROBLEM_KINDS, WARNING_KINDS, format_reports, validate_run, validate_runs
 
 QRELS = [
     "A Q0 a1 100 1000 50 100:100",
@@ -230,7 +230,7 @@ def fol_rows(monkeypatch):
 
 
 def test_fol_task_letters():
-    from inexeval.validate.checks import fol_task_letter
+    from inexeval.validate import fol_task_letter
 
     assert {fol_task_letter(name) for name in FOL_ROWS} == set("tfrbi")
     assert [fol_task_letter(TASK[t]) for t in "tfrbi"] == list("tfrbi")
@@ -240,7 +240,7 @@ def test_fol_task_letters():
 
 
 def test_a_passage_task_of_unknown_strategy_is_a_config_error(monkeypatch):
-    from inexeval.validate.checks import fol_task_letter
+    from inexeval.validate import fol_task_letter
 
     row = tasks.Task("FOL.Other", strategy="fol-other", unit="passage")
     monkeypatch.setitem(tasks.TASKS, row.name, row)
@@ -449,7 +449,7 @@ def test_new_kinds_are_listed_and_disjoint():
     assert {"multiple_results", "negative_length", "would_crash"} <= set(PROBLEM_KINDS)
     assert "unjudged_topic" in WARNING_KINDS
     assert not set(PROBLEM_KINDS) & set(WARNING_KINDS)
-    import inexeval.validate.checks as module
+    import inexeval.validate as module
 
     for kind in PROBLEM_KINDS + WARNING_KINDS:
         assert f"\n{kind} " in module.__doc__

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import inexeval
 from inexeval.cli.command import main
-from inexeval.validate.checks import assessments_from, validate_run
+from inexeval.validate import assessments_from, validate_run
 
 REPO = Path(__file__).resolve().parent.parent
 TREC = REPO / "sample_data" / "trec"

@@ -46,7 +46,7 @@ message; the first one listed is what evaluation reports.  With
 @click.pass_context
 def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
     """Check submission runs before evaluating them: one report per run."""
-    from inexeval.validate import checks as validate
+    from inexeval import validate
 
     debug = debug or ctx.find_root().params.get("debug", False)  # `inexeval --debug validate` too
     from inexeval.tasks import find_task

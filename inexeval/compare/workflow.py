@@ -22,7 +22,7 @@ from inexeval.api import Echo, evaluate_and_write, report
 from inexeval.config.source import ConfigSource, load
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
 
 
 @dataclass(frozen=True)

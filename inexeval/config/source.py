@@ -1,5 +1,5 @@
 """A config as the Python API and the workflows take it: a file's path, a mapping of config keys, or
-a loaded :class:`~inexeval.config.load.Config`, with ``KEY=VALUE`` overrides (``--set``) and keyword
+a loaded :class:`~inexeval.config.schema.Config`, with ``KEY=VALUE`` overrides (``--set``) and keyword
 overrides (``METRICS="q"``, ``DCV=[5, 10]``)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
 
 #: what :func:`inexeval.evaluate` and the workflows take as a config
 ConfigSource = Union[str, os.PathLike, Mapping, "Config"]
@@ -23,7 +23,8 @@ def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str |
     ``results_dir`` replaces RESULTS_DIR (relative to the current directory).
     A loaded Config takes only ``results_dir``: its file is not read again.
     """
-    from inexeval.config.load import Config, load_config
+    from inexeval.config.load import load_config
+    from inexeval.config.schema import Config
 
     if results_dir is not None and any(str(o).split("=", 1)[0].strip().upper() == "RESULTS_DIR" for o in overrides):
         from inexeval.errors import ConfigError

@@ -1,20 +1,31 @@
-"""Value parsers of the configuration keys (docs/config.md).
+"""Value parsers of the configuration keys and path expansion (docs/config.md).
 
 Every parser takes (raw value, base directory) and returns the value of a
-:class:`~inexeval.config.load.Config` field, or raises :class:`Problem` with
+:class:`~inexeval.config.schema.Config` field, or raises :class:`Problem` with
 messages that the loader prefixes with the key and locates by file and line.
-Only the path keys use the base directory; their parsers live in
-:mod:`inexeval.config.load` with the path expansion.
+Only the path keys (ASSESSMENTS_DIR, SUBMISSIONRUNS_DIR, RESULTS_DIR,
+COLLECTION_DIR) use the base directory: their parsers, at the end, expand
+files, directories, globs and comma lists into :class:`InputFile` rows
+(:func:`expand_paths`); :data:`~inexeval.readers.STDIN` (``-``) is standard input.
+
+This is the bottom of :mod:`inexeval.config`: it knows no key table (that is
+:mod:`inexeval.config.schema`, which names these parsers in its rows) and no
+config syntax (:mod:`inexeval.config.syntax`).
 """
 
 from __future__ import annotations
 
 import difflib
+import glob
 import math
+import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
+from inexeval.errors import ConfigError, ConfigErrors
+from inexeval.readers import STDIN
 from inexeval.tasks import find_task, unknown_task_message
 
 #: (raw value, base directory) -> value; raises Problem.
@@ -320,3 +331,183 @@ def parse_answer_match(raw: str, base: Path) -> str:
     if mode is None:
         raise Problem(f"{text!r} is not 'exact' or 'normalised'")
     return mode
+
+
+# --------------------------------------------------------------------------
+# Paths
+
+
+class InputFile(NamedTuple):
+    """A file matched by a path value, with the root (file, dir or glob base) it was found under.
+
+    ``problem`` says why an entry of a directory listing or a glob cannot be
+    read (a dangling symbolic link, a FIFO, ...); the reader of that input
+    reports it with the path instead of reading it (docs/formats.md §1.5).
+    The path ``-`` is standard input.
+    """
+
+    path: Path
+    root: Path
+    problem: str | None = None
+
+
+def _absolute(base: Path, text: str) -> Path:
+    """TEXT relative to BASE (``~`` expanded), absolute and normalised, links kept."""
+    return Path(os.path.abspath(os.path.join(base, os.path.expanduser(text))))
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False when the path cannot be examined (e.g. PermissionError;
+    found by tests/test_fuzz.py on a symlink into /proc)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()``, False when the path cannot be examined (see _is_file)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _walk(root: Path) -> list[InputFile]:
+    """Every file below ROOT, hidden files and hidden directories skipped.
+
+    An entry that is not a regular file (a dangling symbolic link, a FIFO, a
+    socket, a device, one that cannot be examined) or a symbolic link to a
+    directory (not followed) is listed with its ``problem``, so that it is
+    reported rather than silently left out (docs/formats.md §1.5).
+    """
+    found = []
+    for here, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in dirs:
+            path = Path(here, name)
+            if path.is_symlink():
+                found.append(InputFile(path, root, "a symbolic link to a directory, not followed"))
+        for name in files:
+            path = Path(here, name)
+            if not name.startswith("."):
+                found.append(_listed(path, root))
+    return found
+
+
+def _listed(path: Path, root: Path) -> InputFile:
+    """The InputFile of an entry a listing or glob found: with a ``problem`` unless a regular file."""
+    if _is_file(path):
+        return InputFile(path, root)
+    from inexeval.readers import entry_problem
+
+    return InputFile(path, root, entry_problem(path) or "cannot be examined")
+
+
+def _expand_item(item: str, base: Path) -> list[InputFile]:
+    """The files one path item names: ``-`` (standard input), a file, a directory, or a glob (* ? **).
+
+    A named path that exists but is not a regular file (a pipe such as
+    ``/dev/stdin``) is read as it is: it was named on purpose."""
+    if item == STDIN:
+        return [InputFile(Path(STDIN), Path(STDIN))]
+    if "*" not in item and "?" not in item:
+        path = _absolute(base, item)
+        if _is_dir(path):
+            return _walk(path)
+        return [InputFile(path, path)] if _is_file(path) or _exists(path) else []
+    # Only *, ? and ** are wildcards (docs/config.md): a '[' is a literal character.
+    pattern = os.path.expanduser(item).replace("[", "[[]")
+    if not os.path.isabs(pattern):
+        pattern = os.path.join(glob.escape(str(base)), pattern)
+    # The root of everything a glob matches is its fixed prefix (the directories
+    # before the first wildcard), so that `CO+S/*/` and `CO+S*/` both keep a
+    # `main/` directory below the root (pool selection, docs/formats.md §1.2).
+    fixed = []
+    for part in Path(pattern).parts:
+        if "*" in part or "?" in part:
+            break
+        fixed.append(part)
+    root = Path(os.path.abspath(os.path.join(*fixed).replace("[[]", "["))) if fixed else Path(base)
+    found = []
+    for match in glob.glob(pattern, recursive=True):
+        path = Path(os.path.abspath(match))
+        if _is_dir(path):
+            found.extend(InputFile(f.path, root, f.problem) for f in _walk(path))
+        else:
+            found.append(_listed(path, root))
+    return found
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _find_files(value: str, base: Path) -> tuple[tuple[InputFile, ...], list[str]]:
+    """The files of a path value (see expand_paths), or the problems (messages without the key)."""
+    items = split_items(value)
+    if not items:
+        return (), ["no path given"]
+    found: list[InputFile] = []
+    problems: list[str] = []
+    for item in items:
+        matched = _expand_item(item, Path(base))
+        if not matched:
+            problems.append(f"{item!r} matches no file")
+        found.extend(matched)
+    if problems:
+        return (), problems
+    found.sort(key=lambda f: (f.path.parts, f.root.parts))
+    unique: dict[Path, InputFile] = {}
+    for f in found:
+        unique.setdefault(f.path, f)
+    if not any(f.problem is None for f in unique.values()):
+        return (), [f"{f.path}: {f.problem}" for f in unique.values()]
+    return tuple(unique.values()), []
+
+
+def expand_paths(value: str, base: Path, key: str, source: object, line: int | None) -> tuple[InputFile, ...]:
+    """The files of a path value (docs/config.md), sorted, each file once.
+
+    Each comma-separated item is a file (its own root), a directory (searched
+    recursively, hidden files and directories skipped; the directory is the
+    root) or a glob with ``*``, ``?``, ``**`` (a matched directory is searched
+    like a directory; the root of every match is the glob's fixed prefix, the
+    directories before its first wildcard).  Relative items are relative to BASE.  Files are sorted by
+    path; a file reached under several roots keeps the outermost one.  An
+    item that matches no file is an error naming KEY, SOURCE and LINE; all
+    such errors are raised together as ConfigErrors.
+    """
+    found, problems = _find_files(value, Path(base))
+    if problems:
+        raise ConfigErrors([ConfigError(f"{key}: {problem}", source, line) for problem in problems])
+    return found
+
+
+def parse_input_files(raw: str, base: Path) -> tuple[InputFile, ...]:
+    """ASSESSMENTS_DIR / SUBMISSIONRUNS_DIR: every file the value names."""
+    found, problems = _find_files(raw, base)
+    if problems:
+        raise Problem(*problems)
+    return found
+
+
+def default_results_dir(base: Path) -> Path:
+    """RESULTS_DIR when the configuration does not set it: ``results`` in the base directory."""
+    return _absolute(base, "results")
+
+
+def parse_results_dir(raw: str, base: Path) -> Path:
+    """RESULTS_DIR: one path, not expanded; it need not exist yet."""
+    return _absolute(base, one(raw))
+
+
+def parse_collection_dir(raw: str, base: Path) -> Path:
+    """COLLECTION_DIR: one existing directory, not expanded."""
+    path = _absolute(base, one(raw))
+    if not _is_dir(path):
+        raise Problem(f"{path} is not a directory")
+    return path

@@ -2,7 +2,7 @@
 
 ``python -m inexeval.devtools.configdoc > docs/config.md`` rewrites it;
 ``tests/test_configdoc.py`` fails when the file and :func:`config_reference`
-differ.  The per-key sections come from :data:`inexeval.config.load.SCHEMA`, the
+differ.  The per-key sections come from :data:`inexeval.config.schema.SCHEMA`, the
 per-task defaults from :data:`inexeval.tasks.TASKS`; only the preface on the
 file formats is written here.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import textwrap
 
-from inexeval.config.load import PER_TASK, SCHEMA, Computed, Key, value_as_written
+from inexeval.config.schema import PER_TASK, SCHEMA, Computed, Key, value_as_written
 from inexeval.tasks import TASKS
 
 COMMAND = "python -m inexeval.devtools.configdoc > docs/config.md"
@@ -20,7 +20,7 @@ COMMAND = "python -m inexeval.devtools.configdoc > docs/config.md"
 _PREFACE = f"""\
 # Configuration
 
-<!-- Generated from the key table of inexeval/config/load.py and the task table of
+<!-- Generated from the key table of inexeval/config/schema.py and the task table of
 inexeval/tasks.py; edit those, not this file, then run
 {COMMAND} -->
 

@@ -1,44 +1,25 @@
-"""Names of the classic measures (docs/measures.md §8) and their computation for a ranking.
+"""The classic measures (docs/measures.md §8): their names and their computation for a ranking.
 
-Measure names (``METRICS``; matched case-insensitively, written canonically):
+One row per measure family, in :data:`FAMILIES` (a :class:`Family`): its canonical name, how its
+names are written (:data:`Family.names`: the bare name, a cut-off ``P_10``, a fraction
+``iprec_at_recall_0.10``, trec_eval's parameters ``ndcg_1=3,2=9`` or ``utility_2,-1,0,0``,
+inexeval's ``nDCG@10(b=3,agr)``: each syntax says which parameters it takes and checks them), the
+line ``inexeval metrics`` shows, its kernel, and how its values are summarised and printed.
+:func:`parse_measure` reads a ``METRICS`` name (case-insensitively, written canonically) with these
+rows; :func:`compute` runs the kernels.  trec_eval's measures are named as trec_eval prints them
+(the labels of :mod:`inexeval.measures.trec_catalogue`, docs/measures.md §8.2, §8.5), inexeval's
+graded ones as docs/measures.md §8.3 writes them.
 
-trec_eval's, named as trec_eval prints them, with its meanings (see
-:mod:`inexeval.measures.classic_trec` and :mod:`inexeval.measures.classic_trec_more`):
-``num_ret``, ``num_rel``, ``num_rel_ret``, ``map``, ``gm_map``, ``Rprec``,
-``bpref``, ``recip_rank``, ``iprec_at_recall_x`` (x = 0.00 … 1.00, two
-decimals), ``P_k``, ``recall_k``, ``ndcg``, ``ndcg_cut_k`` (any k >= 1;
-the default set uses trec_eval's cut-offs 5, 10, 15, 20, 30, 100, 200, 500,
-1000), ``infAP``, ``gm_bpref``, ``Rprec_mult_x``, ``utility``, ``11pt_avg``,
-``binG``, ``G``, ``ndcg_rel``, ``Rndcg``, ``map_cut_k``, ``relative_P_k``,
-``success_k``, ``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``,
-``set_F``, ``num_nonrel_judged_ret``, ``rbp``, ``rbp_resid``, ``unj_k``, and
-the parameterised labels trec_eval prints: ``utility_2,-1,0,0``,
-``11pt_avg_.25,.5,.75``, ``set_F_0.5``, ``ndcg_1=3,2=9`` (also ``ndcg_rel_…``,
-``Rndcg_…``, ``G_…``: level=gain pairs), ``rbp_p=0.8``.  :func:`trec_eval_set`
-lists trec_eval's ``official`` (default), ``all_trec`` and ``set`` measure sets
-in its order; :func:`trec_eval_labels` turns ``-m name.params`` into labels.
-
-Beyond trec_eval (see :mod:`inexeval.measures.classic_graded`); parameters
-go in parentheses, ``name=value``, comma-separated, and are written only
-when they differ from the default:
-
-- ``F@k`` and ``E@k``, optional ``b`` (default 1): ``F@10``, ``E@10(b=0.5)``;
-- ``CG@k``; ``DCG@k`` and ``nDCG@k``, optional log base ``b`` (default 2):
-  ``nDCG@10``, ``DCG@10(b=3)``;
-- ``AWP``, ``R-WP``; ``Q`` and ``R`` with optional ``beta`` (default: the
-  ``Q_BETA`` setting): ``Q``, ``Q(beta=0.5)``;
-- the flag ``agr`` on ``AWP``, ``R-WP``, ``Q``, ``R`` and ``CG``/``DCG``/
-  ``nDCG`` uses Sakai's topic-adjusted gains: ``Q(agr)``,
-  ``R(beta=0.5,agr)``; ``AGR`` is Sakai's name for ``AWP(agr)``;
-- ``MRR@k``: reciprocal rank with rank threshold k; ``MRR`` without k is
-  ``recip_rank``.
-
-trec_eval's ``ndcg_cut_10`` (log2(i+1) discount, gain = rel) and
-``nDCG@10`` (Järvelin–Kekäläinen discount, ``GAINS``) are different measures.
+A new classic measure is one row here and its kernel (a method of the states below:
+:mod:`inexeval.measures.classic_trec`, :mod:`inexeval.measures.classic_trec_gains`,
+:mod:`inexeval.measures.classic_graded`), and for a measure of trec_eval's its row in trec_eval's
+catalogue; docs/adding-a-measure.md §8.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,110 +32,11 @@ from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_trec import TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.registry import Params
+from inexeval.measures.trec_catalogue import CATALOGUE, measure_labels
 
-#: trec_eval's default cut-offs for P, recall and ndcg_cut.
-CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_POINTS = tuple(f"{p / 10:.2f}" for p in range(11))
 _ELEVEN = tuple(p / 10 for p in range(11))
-
-#: The default measure set: trec_eval's standard measures plus recall and ndcg (docs/measures.md §8).
-DEFAULT_MEASURES: tuple[str, ...] = (
-    ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank")
-    + tuple(f"iprec_at_recall_{x}" for x in RECALL_POINTS)
-    + tuple(f"P_{k}" for k in CUTOFFS)
-    + tuple(f"recall_{k}" for k in CUTOFFS)
-    + ("ndcg",)
-    + tuple(f"ndcg_cut_{k}" for k in CUTOFFS)
-)
-
-#: Measures whose value over topics is a sum, not a mean (trec_eval).
-SUMMED = frozenset({"num_ret", "num_rel", "num_rel_ret"})
-#: Measures printed as integers by trec_eval.
-INTEGER = SUMMED
-
-#: Supported measure names (patterns) with one-line descriptions, for ``inexeval metrics``.
-MEASURES: dict[str, str] = {
-    "num_ret": "trec_eval: number of results retrieved (summed over topics)",
-    "num_rel": "trec_eval: number of relevant documents (summed over topics)",
-    "num_rel_ret": "trec_eval: number of relevant documents retrieved (summed over topics)",
-    "map": "trec_eval: mean average precision",
-    "gm_map": "trec_eval: geometric mean of average precision (floor 0.00001)",
-    "Rprec": "trec_eval: precision at rank R (number of relevant documents)",
-    "bpref": "trec_eval: binary preference (Buckley and Voorhees)",
-    "recip_rank": "trec_eval: reciprocal rank of the first relevant result",
-    "iprec_at_recall_x": "trec_eval: interpolated precision at recall x (0.00 ... 1.00); x*R rounded (10.0) "
-                         "or truncated after + 0.9 (9.0.8), TREC_EVAL_VERSION",
-    "P_k": "trec_eval: precision at rank k",
-    "recall_k": "trec_eval: recall at rank k",
-    "ndcg": "trec_eval: nDCG over the whole list (gain = rel, discount log2(i+1))",
-    "ndcg_cut_k": "trec_eval: nDCG cut at rank k",
-    "F@k(b=1)": "seed 004: F-measure at rank k (b weights recall)",
-    "E@k(b=1)": "seed 004: E-measure at rank k, 1 - F@k(b)",
-    "CG@k": "seed 004: cumulated gain at rank k (GAINS)",
-    "DCG@k(b=2)": "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b",
-    "nDCG@k(b=2)": "seed 004: DCG@k over the ideal DCG@k",
-    "AWP": "seed 003: average weighted precision (Kando et al.)",
-    "R-WP": "seed 003: R-weighted precision, cg(R)/cig(R)",
-    "Q(beta=Q_BETA)": "seed 003: Sakai's Q-measure",
-    "R(beta=Q_BETA)": "seed 003: Sakai's R-measure",
-    "AGR": "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG",
-    "MRR@k": "seed 004: reciprocal rank with rank threshold k (MRR: no threshold)",
-    "infAP": "trec_eval: inferred AP (Yilmaz and Aslam), qrels value -1 = pooled but unjudged",
-    "gm_bpref": "trec_eval: geometric mean of bpref (floor 0.00001)",
-    "Rprec_mult_x": "trec_eval: precision at rank trunc(x*R + 0.9) (x = 0.20 ... 2.00)",
-    "utility": "trec_eval: set utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret "
-               "(utility_a,b,c,d; default 1,-1,0,0)",
-    "11pt_avg": "trec_eval: mean interpolated precision at recall 0.0, 0.1, ... 1.0 (11pt_avg_x,y,...)",
-    "binG": "trec_eval: binary G, mean over relevant of 1/log2(2 + nonrelevant above)",
-    "G": "trec_eval: normalised gain G (gains: G_level=gain,...)",
-    "ndcg_level=gain,...": "trec_eval: ndcg with the given gains per relevance level",
-    "ndcg_rel": "trec_eval: ndcg averaged over the relevant documents (ndcg_rel_level=gain,...)",
-    "Rndcg": "trec_eval: ndcg averaged at the ranks where the ideal gain changes (Rndcg_level=gain,...)",
-    "map_cut_k": "trec_eval: average precision over the first k results",
-    "relative_P_k": "trec_eval: precision at k over the best possible, count(k)/min(k, R)",
-    "success_k": "trec_eval: 1 if a relevant result is in the first k",
-    "set_P": "trec_eval: relevant retrieved / retrieved",
-    "set_relative_P": "trec_eval: relevant retrieved / min(retrieved, R)",
-    "set_recall": "trec_eval: relevant retrieved / R",
-    "set_map": "trec_eval: set_P * set_recall",
-    "set_F": "trec_eval: (x+1)PR/(xP+R) of set_P and set_recall, x = 1 (set_F_x)",
-    "num_nonrel_judged_ret": "trec_eval: judged non-relevant documents retrieved (summed over topics)",
-    "rbp": "trec_eval: rank-biased precision, persistence p = 0.9 (rbp_p=x)",
-    "rbp_resid": "trec_eval: rank-biased precision residual of the unjudged results (p = 0.9; rbp_resid_p=x)",
-    "unj_k": "trec_eval 10.0: fraction of unjudged results in the first k",
-    "dcg": "trec_eval 10.0: DCG of the whole list (gain = rel, discount log2(i+1); dcg_level=gain,...)",
-    "ideal_dcg": "trec_eval 10.0: DCG of the ideal list (ideal_dcg_level=gain,...)",
-    "yaap": "trec_eval 10.0: log((1 + sum of precisions at relevant) / (1 + R - that sum))",
-}
-
-_FIXED = {
-    n.lower(): n
-    for n in ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "ndcg",
-              "infAP", "gm_bpref", "utility", "11pt_avg", "binG", "G", "ndcg_rel", "Rndcg", "set_P",
-              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid",
-              "dcg", "ideal_dcg", "yaap")
-}
-_CUT_CANON = {"p": "P", "recall": "recall", "ndcg_cut": "ndcg_cut", "map_cut": "map_cut",
-              "relative_p": "relative_P", "success": "success", "unj": "unj"}
-_TREC_CUT = re.compile(r"^(p|recall|ndcg_cut|map_cut|relative_p|success|unj)_(\d+)$")
-_IPREC = re.compile(r"^iprec_at_recall_(\d*\.?\d+)$")
-_RPREC_MULT = re.compile(r"^rprec_mult_(\d*\.?\d+)$")
-#: trec_eval's name=value parameters, printed after the name: ndcg_1=3,2=9
-_PAIRS = re.compile(r"^(ndcg_rel|ndcg|rndcg|g|rbp_resid|rbp|ideal_dcg|dcg)_([^_].*=.*)$")
-#: trec_eval's comma-separated numbers, printed after the name: utility_2,-1,0,0
-_LISTS = re.compile(r"^(utility|11pt_avg|set_f)_(.+)$")
-_PARAM_CANON = {"ndcg_rel": "ndcg_rel", "ndcg": "ndcg", "rndcg": "Rndcg", "g": "G", "rbp": "rbp",
-                "rbp_resid": "rbp_resid", "dcg": "dcg", "ideal_dcg": "ideal_dcg",
-                "utility": "utility", "11pt_avg": "11pt_avg", "set_f": "set_F"}
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_EXTRA = re.compile(r"^(f|e|cg|dcg|ndcg|awp|r-wp|q|r|agr|mrr)(?:@(\d+))?(?:\((.*)\))?$")
-_EXTRA_CANON = {"f": "F", "e": "E", "cg": "CG", "dcg": "DCG", "ndcg": "nDCG", "awp": "AWP",
-                "r-wp": "R-WP", "q": "Q", "r": "R", "agr": "AGR", "mrr": "MRR"}
-_NEEDS_K = {"F", "E", "CG", "DCG", "nDCG"}
-_NO_K = {"AWP", "R-WP", "Q", "R", "AGR"}
-_PARAMS = {"F": {"b"}, "E": {"b"}, "DCG": {"b", "agr"}, "nDCG": {"b", "agr"}, "CG": {"agr"},
-           "AWP": {"agr"}, "R-WP": {"agr"}, "Q": {"beta", "agr"}, "R": {"beta", "agr"},
-           "AGR": set(), "MRR": set()}
+#: a number as trec_eval's parameters write one
+_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
 
 
 def _num(x: float) -> str:
@@ -175,111 +57,210 @@ class MeasureSpec:
         return dict(self.params).get(key, default)
 
 
-def parse_measure(raw: str, *, source: object | None = None, line: int | None = None) -> MeasureSpec:
-    """Parse one measure name (case-insensitive) into its canonical spec; ConfigError if unknown."""
-    text = raw.strip()
-    low = text.lower().replace(" ", "")
-    if low in _FIXED:
-        return MeasureSpec(_FIXED[low], _FIXED[low])
-    m = _TREC_CUT.match(low)
-    if m:
-        fam = _CUT_CANON[m.group(1)]
-        k = int(m.group(2))
+# ------------------------------------------------------------------ how names are written ----
+#
+# Each syntax recognises the names of a family (KEY: its name in lower case) in a name written in
+# lower case without blanks (``match``), and builds the parsed name from the match (``spec``),
+# raising ConfigError for a bad parameter.  (Plain classes, not dataclasses: the trec-eval drop-in
+# imports this module, and a class is quicker to create.)
+
+class _Name:
+    """The name being parsed: as written (TEXT) and where (SOURCE, LINE), for error messages."""
+
+    __slots__ = ("text", "source", "line")
+
+    def __init__(self, text: str, source: object | None, line: int | None):
+        self.text, self.source, self.line = text, source, line
+
+    def error(self, why: str) -> ConfigError:
+        """``measure 'TEXT'`` followed by WHY (``: …`` or `` needs …``)."""
+        return ConfigError(f"measure {self.text!r}{why}", self.source, self.line)
+
+
+class Syntax:
+    """The family's name followed by what matches TAIL (a regular expression), to the end."""
+
+    tail = ""
+
+    def match(self, key: str, low: str) -> re.Match | None:
+        return re.match(f"^{re.escape(key)}{self.tail}$", low)
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        raise NotImplementedError
+
+
+class Plain(Syntax):
+    """The name alone: ``map``, ``ndcg``."""
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        return MeasureSpec(fam.name, fam.name)
+
+
+class Cut(Syntax):
+    """``name_k``, a rank cut-off k >= 1: ``P_10`` (:attr:`MeasureSpec.k`)."""
+
+    tail = r"_(\d+)"
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        k = int(m.group(1))
         if k < 1:
-            raise ConfigError(f"measure {text!r}: the cut-off must be >= 1", source, line)
-        return MeasureSpec(f"{fam}_{k}", fam, k)
-    m = _IPREC.match(low)
-    if m:
-        x = float(m.group(1))
-        if not 0.0 <= x <= 1.0:
-            raise ConfigError(f"measure {text!r}: recall must be in [0, 1]", source, line)
-        return MeasureSpec(f"iprec_at_recall_{x:.2f}", "iprec_at_recall", params=(("x", x),))
-    if low == "relstring" or low.startswith("relstring_"):
-        raise ConfigError(f"measure {text!r} is text (trec_eval's relevance string), not a number: "
-                          "'inexeval trec-eval' prints it (docs/measures.md §8.5)", source, line)
-    m = _RPREC_MULT.match(low)
-    if m:
-        x = float(m.group(1))
-        return MeasureSpec(f"Rprec_mult_{x:.2f}", "Rprec_mult", params=(("x", x),))
-    spec = _parse_trec_params(text, low, source, line)
-    if spec is not None:
-        return spec
-    m = _EXTRA.match(low)
-    if not m:
-        raise ConfigError(f"unknown measure {text!r} (see 'inexeval metrics')", source, line)
-    fam = _EXTRA_CANON[m.group(1)]
-    k = int(m.group(2)) if m.group(2) else None
-    if fam in _NEEDS_K and k is None:
-        raise ConfigError(f"measure {text!r} needs a rank cut-off, e.g. {fam}@10", source, line)
-    if fam in _NO_K and k is not None:
-        raise ConfigError(f"measure {text!r} takes no rank cut-off", source, line)
-    if k is not None and k < 1:
-        raise ConfigError(f"measure {text!r}: the cut-off must be >= 1", source, line)
-    params: dict[str, float] = {}
-    for item in filter(None, (m.group(3) or "").split(",")):
-        key, eq, val = item.partition("=")
-        if key not in _PARAMS[fam] or (key == "agr") == bool(eq):
-            raise ConfigError(f"measure {text!r}: unknown parameter {item!r}", source, line)
-        try:
-            params[key] = 1.0 if key == "agr" else float(val)
-        except ValueError:
-            raise ConfigError(f"measure {text!r}: bad value {val!r}", source, line) from None
-        bad = (key == "b" and fam in ("DCG", "nDCG") and not params[key] > 1) or (
-            key in ("b", "beta") and not (np.isfinite(params[key]) and params[key] >= 0)
-        )
-        if bad:
-            raise ConfigError(f"measure {text!r}: {key} out of range", source, line)
-    default_b = 2.0 if fam in ("DCG", "nDCG") else 1.0
-    if params.get("b") == default_b:
-        del params["b"]
-    name = fam + (f"@{k}" if k is not None else "")
-    shown = [f"{key}={_num(v)}" for key, v in sorted(params.items()) if key != "agr"]
-    if "agr" in params:
-        shown.append("agr")
-    if shown:
-        name += "(" + ",".join(shown) + ")"
-    if fam == "AGR":
-        params["agr"] = 1.0
-    return MeasureSpec(name, fam, k, tuple(sorted(params.items())))
+            raise name.error(": the cut-off must be >= 1")
+        return MeasureSpec(f"{fam.name}_{k}", fam.name, k)
 
 
-def _parse_trec_params(text: str, low: str, source: object | None, line: int | None) -> MeasureSpec | None:
-    """trec_eval's parameterised labels (``utility_2,-1,0,0``, ``ndcg_1=3,2=9``), or None."""
-    m = _PAIRS.match(low)
-    if m:
-        fam, raw = _PARAM_CANON[m.group(1)], m.group(2)
+class Fraction(Syntax):
+    """``name_x``, a number, written with two decimals: ``Rprec_mult_0.20`` (parameter ``x``);
+    BOUNDS, if given: the range it must lie in, and WHAT it is, for the message."""
+
+    tail = r"_(\d*\.?\d+)"
+
+    def __init__(self, bounds: tuple[float, float] | None = None, what: str = ""):
+        self.bounds, self.what = bounds, what
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        x = float(m.group(1))
+        if self.bounds is not None and not self.bounds[0] <= x <= self.bounds[1]:
+            lo, hi = self.bounds
+            raise name.error(f": {self.what} must be in [{_num(lo)}, {_num(hi)}]")
+        return MeasureSpec(f"{fam.name}_{x:.2f}", fam.name, params=(("x", x),))
+
+
+class Pairs(Syntax):
+    """trec_eval's ``name_key=value,…``, kept as written: gains per relevance level (LEVELS, an
+    integer key: ``ndcg_1=3,2=9``) and/or the persistence (P: ``rbp_p=0.8``)."""
+
+    tail = r"_([^_].*=.*)"
+
+    def __init__(self, levels: bool = True, p: bool = False):
+        self.levels, self.p = levels, p
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        raw = m.group(1)
         pairs = []
         for item in raw.split(","):
             key, eq, val = item.partition("=")
-            persistence = fam in ("rbp", "rbp_resid") and key == "p"
-            ok_key = persistence or (fam != "rbp_resid" and bool(re.fullmatch(r"[+-]?\d+", key)))
-            if not eq or not ok_key or not _NUMBER.match(val):
-                want = {"rbp": "p=x or level=gain", "rbp_resid": "p=x"}.get(fam, "level=gain")
-                raise ConfigError(f"measure {text!r}: {item!r} is not {want}", source, line)
+            ok_key = (self.p and key == "p") or (self.levels and bool(re.fullmatch(r"[+-]?\d+", key)))
+            if not eq or not ok_key or not re.match(_NUMBER, val):
+                want = " or ".join((["p=x"] if self.p else []) + (["level=gain"] if self.levels else []))
+                raise name.error(f": {item!r} is not {want}")
             pairs.append((key, float(val)))
-        return MeasureSpec(f"{fam}_{raw}", fam, params=tuple(pairs))
-    m = _LISTS.match(low)
-    if m:
-        fam, raw = _PARAM_CANON[m.group(1)], m.group(2)
+        return MeasureSpec(f"{fam.name}_{raw}", fam.name, params=tuple(pairs))
+
+
+class Numbers(Syntax):
+    """trec_eval's ``name_x,y,…``, numbers kept as written (``utility_2,-1,0,0``,
+    :attr:`MeasureSpec.values`); COUNT: how many it takes, if fixed."""
+
+    tail = r"_(.+)"
+
+    def __init__(self, count: int | None = None):
+        self.count = count
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        raw = m.group(1)
         items = raw.split(",")
-        if not all(_NUMBER.match(v) for v in items):
-            raise ConfigError(f"measure {text!r}: the parameters must be numbers, comma-separated", source, line)
-        want = {"utility": 4, "set_F": 1}.get(fam)
-        if want is not None and len(items) != want:
-            raise ConfigError(f"measure {text!r}: {fam} takes {want} number(s)", source, line)
-        return MeasureSpec(f"{fam}_{raw}", fam, values=tuple(float(v) for v in items))
-    return None
+        if not all(re.match(_NUMBER, v) for v in items):
+            raise name.error(": the parameters must be numbers, comma-separated")
+        if self.count is not None and len(items) != self.count:
+            raise name.error(f": {fam.name} takes {self.count} number(s)")
+        return MeasureSpec(f"{fam.name}_{raw}", fam.name, values=tuple(float(v) for v in items))
 
 
-def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpec]:
-    """Parse a METRICS list (None: the default set), dropping repeated measures."""
-    specs, seen = [], set()
-    for raw in DEFAULT_MEASURES if names is None else names:
-        spec = parse_measure(raw)
-        if spec.name not in seen:
-            seen.add(spec.name)
-            specs.append(spec)
-    return specs
+class Graded(Syntax):
+    """inexeval's ``name@k(key=value,flag)``.
+
+    K: the rank cut-off is ``needed``, ``none`` (refused) or ``optional``.  PARAMS: the ``key=value``
+    parameters it takes, each with its default (left out of the canonical name when given; None: no
+    default written in the name) and the check of its value.  FLAGS: the flags it takes (``agr``).
+    IMPLIES: parameters the name itself sets (``AGR`` is ``AWP(agr)``).  Parameters are written in
+    the canonical name sorted, flags last: ``R(beta=0.5,agr)``.
+    """
+
+    tail = r"(?:@(\d+))?(?:\((.*)\))?"
+
+    def __init__(self, k: str, params: dict[str, tuple[float | None, Callable[[float], bool]]] | None = None,
+                 flags: tuple[str, ...] = (), implies: tuple[tuple[str, float], ...] = ()):
+        self.k, self.params, self.flags, self.implies = k, params or {}, flags, implies
+
+    def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
+        k = int(m.group(1)) if m.group(1) else None
+        if self.k == "needed" and k is None:
+            raise name.error(f" needs a rank cut-off, e.g. {fam.name}@10")
+        if self.k == "none" and k is not None:
+            raise name.error(" takes no rank cut-off")
+        if k is not None and k < 1:
+            raise name.error(": the cut-off must be >= 1")
+        params: dict[str, float] = {}
+        for item in filter(None, (m.group(2) or "").split(",")):
+            key, eq, val = item.partition("=")
+            flag = key in self.flags
+            if not (flag or key in self.params) or flag == bool(eq):
+                raise name.error(f": unknown parameter {item!r}")
+            try:
+                params[key] = 1.0 if flag else float(val)
+            except ValueError:
+                raise name.error(f": bad value {val!r}") from None
+            if not flag and not self.params[key][1](params[key]):
+                raise name.error(f": {key} out of range")
+        for key, (default, _) in self.params.items():
+            if default is not None and params.get(key) == default:
+                del params[key]
+        text = fam.name + (f"@{k}" if k is not None else "")
+        shown = [f"{key}={_num(v)}" for key, v in sorted(params.items()) if key not in self.flags]
+        shown += [f for f in self.flags if f in params]
+        if shown:
+            text += "(" + ",".join(shown) + ")"
+        params.update(self.implies)
+        return MeasureSpec(text, fam.name, k, tuple(sorted(params.items())))
+
+
+class Text(Syntax):
+    """A measure whose values are text, printed by ``inexeval trec-eval`` only (``relstring``,
+    ``relstring_k``, WHAT it is): not a ``METRICS`` name, refused with a message saying so."""
+
+    def __init__(self, what: str):
+        self.what = what
+
+    def match(self, key: str, low: str) -> bool:
+        return low == key or low.startswith(key + "_")
+
+    def spec(self, fam: Family, m: object, name: _Name) -> MeasureSpec:
+        raise name.error(f" is text ({self.what}), not a number: 'inexeval trec-eval' prints it "
+                         "(docs/measures.md §8.5)")
+
+
+def _non_negative(v: float) -> bool:
+    return math.isfinite(v) and v >= 0
+
+
+def _log_base(v: float) -> bool:
+    return v > 1 and _non_negative(v)
+
+
+# ------------------------------------------------------------------ the family table ----
+
+def _never(p: Params, s: MeasureSpec) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Family:
+    """One classic measure family: its names, its ``inexeval metrics`` line, its kernel, how it averages
+    and how trec_eval prints it."""
+
+    name: str  # canonical spelling (MeasureSpec.family); names are matched in lower case
+    names: tuple[Syntax, ...]  # how its names are written, and the parameters each way takes
+    shown: str  # its name pattern in `inexeval metrics` ("": not listed)
+    description: str  # its line there
+    kernel: Callable[[Kernels, MeasureSpec], np.ndarray | list]  # values for every topic of the ranking
+    aggregate: str = "mean"  # over topics: mean, sum, gmean (docs/measures.md §10) or none (text)
+    integer: bool = False  # a count, printed as an integer
+    per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
+    bounded: bool = True  # values in [0, 1]
+    lower_is_better: bool = False  # E@k = 1 - F@k: the smaller, the better
+    #: whether the ideal run (the relevant documents by decreasing relevance) scores 1 on every topic
+    ideal: Callable[[Params, MeasureSpec], bool] = _never
+    also_shown: tuple[tuple[str, str], ...] = ()  # more lines of `inexeval metrics`: (pattern, description)
 
 
 class Kernels:
@@ -321,20 +302,6 @@ def _agr(s: MeasureSpec) -> bool:
     return bool(s.param("agr", 0.0))
 
 
-@dataclass(frozen=True)
-class Family:
-    """One row of the classic family table: its kernel, how it averages, how trec_eval prints it."""
-
-    kernel: Callable[[Kernels, MeasureSpec], np.ndarray]  # values for every topic of the ranking
-    aggregate: str = "mean"  # over topics: mean, sum or gmean (docs/measures.md §10)
-    integer: bool = False  # a count, printed as an integer
-    per_topic_reported: bool = True  # False: trec_eval -q does not print it per topic
-    bounded: bool = True  # values in [0, 1]
-    lower_is_better: bool = False  # E@k = 1 - F@k: the smaller, the better
-    #: whether the ideal run (the relevant documents by decreasing relevance) scores 1 on every topic
-    ideal: Callable[[Params, MeasureSpec], bool] = lambda p, s: False
-
-
 def _always(p: Params, s: MeasureSpec) -> bool:
     return True
 
@@ -368,63 +335,209 @@ def _rbp(k: Kernels, s: MeasureSpec) -> np.ndarray:
     return k.gain_state(gains, rescale=k.version == "10.0").rbp(_p(s))
 
 
-#: The classic family table (docs/measures.md §8): measure family -> kernel and aggregation.
-FAMILIES: dict[str, Family] = {
-    "num_ret": Family(lambda k, s: k.trec.num_ret(), "sum", integer=True, bounded=False),
-    "num_rel": Family(lambda k, s: k.trec.num_rel_(), "sum", integer=True, bounded=False),
-    "num_rel_ret": Family(lambda k, s: k.trec.num_rel_ret_(), "sum", integer=True, bounded=False),
-    "map": Family(lambda k, s: k.trec.ap(), ideal=_always),
-    "gm_map": Family(lambda k, s: k.trec.ap(), "gmean", per_topic_reported=False, ideal=_always),
-    "Rprec": Family(lambda k, s: k.trec.rprec(), ideal=_always),
-    "bpref": Family(lambda k, s: k.trec.bpref(), ideal=_always),
-    "recip_rank": Family(lambda k, s: k.trec.recip_rank(), ideal=_always),
-    "iprec_at_recall": Family(lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0)), ideal=_always),
-    "P": Family(lambda k, s: k.trec.precision(s.k)),
-    "recall": Family(lambda k, s: k.trec.recall(s.k)),
-    "ndcg": Family(lambda k, s: k.gain_state(s.params).ndcg(), ideal=_trec_gains),
-    "ndcg_cut": Family(lambda k, s: ndcg_cut(k.gain_state(), s.k), ideal=_trec_gains),
-    "F": Family(lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
-    "E": Family(lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0)), lower_is_better=True),
-    "CG": Family(lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
-    "DCG": Family(lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
-    "nDCG": Family(lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),
-    "AWP": Family(lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
-    "AGR": Family(lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
-    "R-WP": Family(lambda k, s: k.graded(_agr(s)).r_wp(), ideal=_gains_follow_levels),
-    "Q": Family(lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
-    "R": Family(lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
-    "MRR": Family(lambda k, s: k.graded().mrr(s.k), ideal=_always),
-    # trec_eval's all_trec measures (docs/measures.md §8.2)
-    "infAP": Family(lambda k, s: k.trec.infap()),
-    "gm_bpref": Family(lambda k, s: k.trec.bpref(), "gmean", per_topic_reported=False),
-    "Rprec_mult": Family(lambda k, s: k.trec.rprec_mult(s.param("x", 1.0))),
-    "utility": Family(lambda k, s: k.trec.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
-    "11pt_avg": Family(lambda k, s: k.trec.eleven_pt_avg(s.values or _ELEVEN)),
-    "binG": Family(lambda k, s: k.trec.bin_g()),
-    "G": Family(lambda k, s: k.gain_state(s.params).g_measure(), bounded=False),
-    "dcg": Family(lambda k, s: k.gain_state(s.params).dcg(), bounded=False),
-    "ideal_dcg": Family(lambda k, s: k.gain_state(s.params).ideal_dcg(), bounded=False),
-    "ndcg_rel": Family(lambda k, s: k.gain_state(s.params).ndcg_rel(), bounded=False),
-    "Rndcg": Family(lambda k, s: k.gain_state(s.params).rndcg(k.trec.num_rel), bounded=False),
-    "map_cut": Family(lambda k, s: k.trec.map_cut(s.k)),
-    "relative_P": Family(lambda k, s: k.trec.relative_p(s.k)),
-    "success": Family(lambda k, s: k.trec.success(s.k)),
-    "set_P": Family(lambda k, s: k.trec.set_p()),
-    "set_relative_P": Family(lambda k, s: k.trec.set_relative_p()),
-    "set_recall": Family(lambda k, s: k.trec.set_recall()),
-    "set_map": Family(lambda k, s: k.trec.set_map()),
-    "set_F": Family(lambda k, s: k.trec.set_f(s.values[0] if s.values else 1.0)),
-    "num_nonrel_judged_ret": Family(lambda k, s: k.trec.num_nonrel_judged_ret(), "sum", integer=True,
-                                    bounded=False),
-    "rbp": Family(_rbp, bounded=False),
-    "rbp_resid": Family(lambda k, s: rbp_resid(k.ranking, _p(s))),
-    "unj": Family(lambda k, s: k.trec.unj(s.k)),
-    "yaap": Family(lambda k, s: k.trec.yaap(), bounded=False),
+_PLAIN = (Plain(),)
+_CUT = (Cut(),)
+_GAINS = (Plain(), Pairs())  # trec_eval's gain measures: ndcg, ndcg_1=3,2=9
+_B = (1.0, _non_negative)  # F's and E's b
+_LOG_BASE = (2.0, _log_base)  # DCG's and nDCG's b
+_BETA = (None, _non_negative)  # Q's and R's beta (default: Q_BETA, never written)
+_TE = "trec_eval: "
+_TE10 = "trec_eval 10.0: "
+
+#: The classic family table (docs/measures.md §8): trec_eval's measures in its printing order
+#: (:mod:`inexeval.measures.trec_catalogue`), then inexeval's graded ones.  A name is parsed by
+#: the row whose name it is (``map``, ``dcg``: a bare name is trec_eval's), else by the row with the
+#: longest name among those whose syntax matches it (``ndcg_rel_2=5`` is ndcg_rel's, not ndcg's).
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    # trec_eval's (docs/measures.md §8.2)
+    Family("num_ret", _PLAIN, "num_ret", _TE + "number of results retrieved (summed over topics)",
+           lambda k, s: k.trec.num_ret(), "sum", integer=True, bounded=False),
+    Family("num_rel", _PLAIN, "num_rel", _TE + "number of relevant documents (summed over topics)",
+           lambda k, s: k.trec.num_rel_(), "sum", integer=True, bounded=False),
+    Family("num_rel_ret", _PLAIN, "num_rel_ret", _TE + "number of relevant documents retrieved (summed over topics)",
+           lambda k, s: k.trec.num_rel_ret_(), "sum", integer=True, bounded=False),
+    Family("map", _PLAIN, "map", _TE + "mean average precision",
+           lambda k, s: k.trec.ap(), ideal=_always),
+    Family("gm_map", _PLAIN, "gm_map", _TE + "geometric mean of average precision (floor 0.00001)",
+           lambda k, s: k.trec.ap(), "gmean", per_topic_reported=False, ideal=_always),
+    Family("Rprec", _PLAIN, "Rprec", _TE + "precision at rank R (number of relevant documents)",
+           lambda k, s: k.trec.rprec(), ideal=_always),
+    Family("bpref", _PLAIN, "bpref", _TE + "binary preference (Buckley and Voorhees)",
+           lambda k, s: k.trec.bpref(), ideal=_always),
+    Family("recip_rank", _PLAIN, "recip_rank", _TE + "reciprocal rank of the first relevant result",
+           lambda k, s: k.trec.recip_rank(), ideal=_always),
+    Family("iprec_at_recall", (Fraction((0.0, 1.0), "recall"),), "iprec_at_recall_x",
+           _TE + "interpolated precision at recall x (0.00 ... 1.00); x*R rounded (10.0) "
+           "or truncated after + 0.9 (9.0.8), TREC_EVAL_VERSION",
+           lambda k, s: k.trec.iprec_at_recall(s.param("x", 0.0)), ideal=_always),
+    Family("P", _CUT, "P_k", _TE + "precision at rank k",
+           lambda k, s: k.trec.precision(s.k)),
     # text, printed by the trec-eval drop-in only (not a METRICS name)
-    "relstring": Family(lambda k, s: relstrings(k.ranking, int(s.values[0]) if s.values else 10), "none",
-                        bounded=False),
+    Family("relstring", (Text("trec_eval's relevance string"),), "", "",
+           lambda k, s: relstrings(k.ranking, int(s.values[0]) if s.values else 10), "none", bounded=False),
+    Family("recall", _CUT, "recall_k", _TE + "recall at rank k",
+           lambda k, s: k.trec.recall(s.k)),
+    Family("infAP", _PLAIN, "infAP", _TE + "inferred AP (Yilmaz and Aslam), qrels value -1 = pooled but unjudged",
+           lambda k, s: k.trec.infap()),
+    Family("gm_bpref", _PLAIN, "gm_bpref", _TE + "geometric mean of bpref (floor 0.00001)",
+           lambda k, s: k.trec.bpref(), "gmean", per_topic_reported=False),
+    Family("Rprec_mult", (Fraction(),), "Rprec_mult_x",
+           _TE + "precision at rank trunc(x*R + 0.9) (x = 0.20 ... 2.00)",
+           lambda k, s: k.trec.rprec_mult(s.param("x", 1.0))),
+    Family("utility", (Plain(), Numbers(4)), "utility",
+           _TE + "set utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret "
+           "(utility_a,b,c,d; default 1,-1,0,0)",
+           lambda k, s: k.trec.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
+    Family("11pt_avg", (Plain(), Numbers()), "11pt_avg",
+           _TE + "mean interpolated precision at recall 0.0, 0.1, ... 1.0 (11pt_avg_x,y,...)",
+           lambda k, s: k.trec.eleven_pt_avg(s.values or _ELEVEN)),
+    Family("binG", _PLAIN, "binG", _TE + "binary G, mean over relevant of 1/log2(2 + nonrelevant above)",
+           lambda k, s: k.trec.bin_g()),
+    Family("G", _GAINS, "G", _TE + "normalised gain G (gains: G_level=gain,...)",
+           lambda k, s: k.gain_state(s.params).g_measure(), bounded=False),
+    Family("dcg", _GAINS, "dcg",
+           _TE10 + "DCG of the whole list (gain = rel, discount log2(i+1); dcg_level=gain,...)",
+           lambda k, s: k.gain_state(s.params).dcg(), bounded=False),
+    Family("ideal_dcg", _GAINS, "ideal_dcg", _TE10 + "DCG of the ideal list (ideal_dcg_level=gain,...)",
+           lambda k, s: k.gain_state(s.params).ideal_dcg(), bounded=False),
+    Family("ndcg", _GAINS, "ndcg", _TE + "nDCG over the whole list (gain = rel, discount log2(i+1))",
+           lambda k, s: k.gain_state(s.params).ndcg(), ideal=_trec_gains,
+           also_shown=(("ndcg_level=gain,...", _TE + "ndcg with the given gains per relevance level"),)),
+    Family("ndcg_rel", _GAINS, "ndcg_rel", _TE + "ndcg averaged over the relevant documents (ndcg_rel_level=gain,...)",
+           lambda k, s: k.gain_state(s.params).ndcg_rel(), bounded=False),
+    Family("Rndcg", _GAINS, "Rndcg",
+           _TE + "ndcg averaged at the ranks where the ideal gain changes (Rndcg_level=gain,...)",
+           lambda k, s: k.gain_state(s.params).rndcg(k.trec.num_rel), bounded=False),
+    Family("ndcg_cut", _CUT, "ndcg_cut_k", _TE + "nDCG cut at rank k",
+           lambda k, s: ndcg_cut(k.gain_state(), s.k), ideal=_trec_gains),
+    Family("map_cut", _CUT, "map_cut_k", _TE + "average precision over the first k results",
+           lambda k, s: k.trec.map_cut(s.k)),
+    Family("relative_P", _CUT, "relative_P_k", _TE + "precision at k over the best possible, count(k)/min(k, R)",
+           lambda k, s: k.trec.relative_p(s.k)),
+    Family("success", _CUT, "success_k", _TE + "1 if a relevant result is in the first k",
+           lambda k, s: k.trec.success(s.k)),
+    Family("set_P", _PLAIN, "set_P", _TE + "relevant retrieved / retrieved",
+           lambda k, s: k.trec.set_p()),
+    Family("set_relative_P", _PLAIN, "set_relative_P", _TE + "relevant retrieved / min(retrieved, R)",
+           lambda k, s: k.trec.set_relative_p()),
+    Family("set_recall", _PLAIN, "set_recall", _TE + "relevant retrieved / R",
+           lambda k, s: k.trec.set_recall()),
+    Family("set_map", _PLAIN, "set_map", _TE + "set_P * set_recall",
+           lambda k, s: k.trec.set_map()),
+    Family("set_F", (Plain(), Numbers(1)), "set_F",
+           _TE + "(x+1)PR/(xP+R) of set_P and set_recall, x = 1 (set_F_x)",
+           lambda k, s: k.trec.set_f(s.values[0] if s.values else 1.0)),
+    Family("num_nonrel_judged_ret", _PLAIN, "num_nonrel_judged_ret",
+           _TE + "judged non-relevant documents retrieved (summed over topics)",
+           lambda k, s: k.trec.num_nonrel_judged_ret(), "sum", integer=True, bounded=False),
+    Family("yaap", _PLAIN, "yaap",
+           _TE10 + "log((1 + sum of precisions at relevant) / (1 + R - that sum))",
+           lambda k, s: k.trec.yaap(), bounded=False),
+    Family("rbp", (Plain(), Pairs(p=True)), "rbp", _TE + "rank-biased precision, persistence p = 0.9 (rbp_p=x)",
+           _rbp, bounded=False),
+    Family("rbp_resid", (Plain(), Pairs(levels=False, p=True)), "rbp_resid",
+           _TE + "rank-biased precision residual of the unjudged results (p = 0.9; rbp_resid_p=x)",
+           lambda k, s: rbp_resid(k.ranking, _p(s))),
+    Family("unj", _CUT, "unj_k", _TE10 + "fraction of unjudged results in the first k",
+           lambda k, s: k.trec.unj(s.k)),
+    # inexeval's graded measures (docs/measures.md §8.3)
+    Family("F", (Graded("needed", {"b": _B}),), "F@k(b=1)", "seed 004: F-measure at rank k (b weights recall)",
+           lambda k, s: k.graded().f_measure(s.k, s.param("b", 1.0))),
+    Family("E", (Graded("needed", {"b": _B}),), "E@k(b=1)", "seed 004: E-measure at rank k, 1 - F@k(b)",
+           lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0)), lower_is_better=True),
+    Family("CG", (Graded("needed", flags=("agr",)),), "CG@k", "seed 004: cumulated gain at rank k (GAINS)",
+           lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
+    Family("DCG", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "DCG@k(b=2)",
+           "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b",
+           lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
+    Family("nDCG", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "nDCG@k(b=2)",
+           "seed 004: DCG@k over the ideal DCG@k",
+           lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),
+    Family("AWP", (Graded("none", flags=("agr",)),), "AWP", "seed 003: average weighted precision (Kando et al.)",
+           lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
+    Family("R-WP", (Graded("none", flags=("agr",)),), "R-WP", "seed 003: R-weighted precision, cg(R)/cig(R)",
+           lambda k, s: k.graded(_agr(s)).r_wp(), ideal=_gains_follow_levels),
+    Family("Q", (Graded("none", {"beta": _BETA}, ("agr",)),), "Q(beta=Q_BETA)", "seed 003: Sakai's Q-measure",
+           lambda k, s: k.graded(_agr(s)).q_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
+    Family("R", (Graded("none", {"beta": _BETA}, ("agr",)),), "R(beta=Q_BETA)", "seed 003: Sakai's R-measure",
+           lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
+    Family("AGR", (Graded("none", implies=(("agr", 1.0),)),), "AGR",
+           "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG",
+           lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
+    Family("MRR", (Graded("optional"),), "MRR@k", "seed 004: reciprocal rank with rank threshold k (MRR: no threshold)",
+           lambda k, s: k.graded().mrr(s.k), ideal=_always),
+)}
+
+#: The names TASK trec takes (patterns) with one-line descriptions, for ``inexeval metrics``.
+MEASURES: dict[str, str] = {
+    pattern: text for f in FAMILIES.values() for pattern, text in ((f.shown, f.description), *f.also_shown) if pattern
 }
 
+#: The default measure set of TASK trec: trec_eval's official measures plus recall_k, ndcg and
+#: ndcg_cut_k, with trec_eval's default cut-offs, in its order (docs/measures.md §8.2).
+DEFAULT_MEASURES: tuple[str, ...] = tuple(
+    label for m in CATALOGUE
+    if m.kind != "special" and ("official" in m.sets or m.name in ("recall", "ndcg", "ndcg_cut"))
+    for label in measure_labels(m)[0]
+)
+
+
+# ------------------------------------------------------------------ parsing ----
+
+@functools.cache
+def _tables() -> tuple[dict[str, Family], list[tuple[Family, Syntax]]]:
+    """The rows by bare name, and every (row, syntax) that takes more than the bare name, longest
+    name first (rows in table order among equal lengths); built on first use."""
+    bare = {f.name.lower(): f for f in FAMILIES.values() if any(isinstance(x, Plain) for x in f.names)}
+    rest = [(f, x) for f in FAMILIES.values() for x in f.names if not isinstance(x, Plain)]
+    rest.sort(key=lambda fx: -len(fx[0].name))
+    return bare, rest
+
+
+def parse_measure(raw: str, *, source: object | None = None, line: int | None = None) -> MeasureSpec:
+    """Parse one measure name (case-insensitive) into its canonical spec; ConfigError if unknown."""
+    text = raw.strip()
+    low = text.lower().replace(" ", "")
+    bare, rest = _tables()
+    if low in bare:
+        return MeasureSpec(bare[low].name, bare[low].name)
+    for fam, syntax in rest:
+        m = syntax.match(fam.name.lower(), low)
+        if m:
+            return syntax.spec(fam, m, _Name(text, source, line))
+    raise ConfigError(f"unknown measure {text!r} (see 'inexeval metrics')", source, line)
+
+
+def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpec]:
+    """Parse a METRICS list (None: the default set), dropping repeated measures."""
+    specs, seen = [], set()
+    for raw in DEFAULT_MEASURES if names is None else names:
+        spec = parse_measure(raw)
+        if spec.name not in seen:
+            seen.add(spec.name)
+            specs.append(spec)
+    return specs
+
+
+def printing_order(names: list[str]) -> list[str]:
+    """NAMES (classic measure names, canonical) in the order trec_eval prints them: by its measure
+    order (:data:`inexeval.measures.trec_catalogue.CATALOGUE`), a family's cut-offs ascending,
+    parameterised labels as given; measures trec_eval does not have (``Q``, ``nDCG@10``, …) after
+    its own, as given."""
+    order = {m.name: i for i, m in enumerate(CATALOGUE)}
+
+    def key(item: tuple[int, str]):
+        i, name = item
+        spec = parse_measure(name)
+        if spec.family not in order:
+            return (len(order), 0.0, i)
+        cut = float(spec.k) if spec.k is not None else dict(spec.params).get("x", 0.0)
+        return (order[spec.family], cut, i)
+
+    return [n for _, n in sorted(enumerate(names), key=key)]
+
+
+# ------------------------------------------------------------------ computing ----
 
 def compute(
     ranking: Ranking,

@@ -26,7 +26,6 @@ from inexeval.readers.bytekeys import (
     alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
 )
 from inexeval.readers.trec import Qrels, TrecRun, read_run
-from inexeval.readers.runnames import empty_run_warning, run_id_from_name
 
 __all__ = ["topic_table", "rank_run", "join_ordered", "RankedRun", "read_ranked_run"]
 
@@ -329,6 +328,8 @@ def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:
     if len(run.tags) == 1:
         return run.tags[0]
     if not run.tags:
+        from inexeval.readers.runnames import run_id_from_name  # (the trec-eval drop-in never calls this)
+
         return run_id_from_name(run.source)
     from pathlib import Path  # (here: the trec-eval drop-in imports this module and never calls it)
 
@@ -354,6 +355,8 @@ class RankedRun:
 def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None,
                     single_precision: bool = False) -> RankedRun:
     """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
+    from inexeval.readers.runnames import empty_run_warning  # (the trec-eval drop-in never calls this)
+
     run = read_run(path)
     warnings: list[str] = [] if run.line.size else [empty_run_warning(run.source)]
     ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append,

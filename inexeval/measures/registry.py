@@ -40,12 +40,11 @@ Families whose names are patterns (``P_10``, ``nDCG@10(b=3)``) register a
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 if TYPE_CHECKING:
     from inexeval.model import TopicAssessment
-from inexeval.tasks import DEFAULT_DCV, DEFAULT_MAX_RESULTS
 
 #: Aggregations over topics (docs/measures.md §10); ``run``: the value is the run-level measure's own
 #: (:attr:`RunInput.averages`), not computed from the per-topic values.
@@ -65,22 +64,61 @@ class Setting:
         return f"{self.quant}_{self.overlap}" if self.quant else "default"
 
 
-@dataclass(frozen=True)
-class Params:
-    """Measure parameters taken from the config (docs/config.md)."""
+def _param_defaults() -> dict[str, object]:
+    """The attributes of :class:`Params` and their defaults: the key table's keys marked ``param``
+    (:data:`inexeval.config.schema.PARAM_DEFAULTS`).  Imported on first use, not with this module:
+    the trec_eval drop-in loads the registry for the classic measures and builds no Params, so it
+    loads no key table."""
+    from inexeval.config.schema import PARAM_DEFAULTS
 
-    dcv: tuple[int, ...] = DEFAULT_DCV
-    max_results: int | None = DEFAULT_MAX_RESULTS
-    q_beta: float = 1.0
-    bep_a: tuple[str, ...] = ("0.01", "0.1", "1", "10", "100")
-    avg_doc_length: float | None = None
-    rel_level: int = 1
-    gains: tuple[tuple[int | str, float], ...] | None = None  # GAINS: level (trec: integer; qa: S/A/B) -> gain
-    f_beta: float = 0.25  # F_BETA (FOL Relevant in Context)
-    bep_distance: int = 500  # BEP_DISTANCE (FOL Best in Context)
-    t2i_tolerance: int = 300  # T2I_TOLERANCE (FOL T2I)
-    trec_eval_version: str = "10.0"  # TREC_EVAL_VERSION (classic measures, docs/measures.md §8.4)
-    answer_match: str = "normalised"  # ANSWER_MATCH (qa)
+    return PARAM_DEFAULTS
+
+
+class Params:
+    """Measure parameters taken from the config (docs/config.md): a frozen view of the config keys
+    the measures read.
+
+    The attributes are not listed here: they are the keys of the key table
+    (:data:`inexeval.config.schema.SCHEMA`) whose row says ``param=True``,
+    each named like its Config field (``p.dcv``, ``p.max_results``,
+    ``p.q_beta``, ``p.bep_a``, ``p.gains``, ``p.answer_match``, ...), with the
+    key's default (a per-task default: the task table's own, ``DEFAULT_DCV``
+    and ``DEFAULT_MAX_RESULTS``).  :func:`inexeval.engine.params_of` fills
+    every one of them from a Config.  So a family that needs a new key adds
+    its row to the key table, with ``param=True``, names the key in its
+    measures' ``params`` and reads ``p.<field>``: neither this class nor
+    ``params_of`` changes.
+
+    ``Params(dcv=(10,), max_results=100)`` takes keyword arguments only, each
+    an attribute; those not given keep their default, an unknown one is a
+    TypeError.  Like the frozen dataclass it replaces, a Params cannot be
+    changed, and two are equal (and hash alike) when their values are.
+    """
+
+    def __init__(self, **values: Any):
+        defaults = _param_defaults()
+        for name in values:
+            if name not in defaults:
+                raise TypeError(f"Params.__init__() got an unexpected keyword argument {name!r}")
+        for name, default in defaults.items():
+            object.__setattr__(self, name, values.get(name, default))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return vars(self) == vars(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(vars(self).items()))
+
+    def __repr__(self) -> str:
+        return f"Params({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ a time, with which of them run hygiene keeps and their keys, and every
 :class:`Issue`.  :func:`read_run` (evaluation) builds a
 :class:`~inexeval.model.Run` with an observer that stops at the first error
 and words each kind of issue as one warning per run (docs/formats.md §9.3);
-``inexeval validate`` (:mod:`inexeval.validate.checks`) records every issue with
+``inexeval validate`` (:mod:`inexeval.validate`) records every issue with
 its line and adds its own checks.
 
 Run hygiene, per topic, in this order (docs/formats.md §1.3):
@@ -56,6 +56,12 @@ run_tag        warning  text line whose run-id column differs from the first lin
                         (``value``: that tag)
 empty_topic    note     ``<topic>`` without results (its ``topic-id``, or None)
 repeated_topic note     results of a topic after other topics' (``line``: the first)
+repeated_field note     XML, for an observer that asks (:attr:`RunObserver.wants_repeated_fields`):
+                        a ``<result>``, anywhere in the file, with several children of a
+                        name it asks for (``value``: those names, in its order; ``topic``:
+                        the parent's ``topic-id`` as written, or None); the last one of each
+                        is read.  Told when the result leaves the tree, in the order of the
+                        results' end tags (:class:`_RepeatedFields`)
 ============== ======== ================================================================
 
 Errors that end reading are :class:`~inexeval.errors.InputError` raised
@@ -204,6 +210,10 @@ class RunObserver:
 
     #: Whether :attr:`Block.rsvs` should be read (XML: one more XPath per topic).
     wants_rsv = False
+    #: The children of an XML ``<result>`` (``file``, ``path``, ...) that the observer is told about, in a
+    #: ``repeated_field`` issue, when one result has several of a name; () (the default): none, and
+    #: reading does not look for them.
+    wants_repeated_fields: tuple[str, ...] = ()
 
     def issue(self, issue: Issue) -> None:
         """One issue, as found: a block's hygiene issues just before :meth:`block` (for a text run,
@@ -419,6 +429,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
     source = reader.source
     unit = reader.unit
     wants_rsv = observer.wants_rsv
+    fields = _RepeatedFields(observer) if observer.wants_repeated_fields else None
     root = None
     current: _OpenTopic | None = None
     events = safe_pullparse(stream, source, events=("start", "end"), tag=("topic", SUBMISSION_ROOT))
@@ -426,9 +437,9 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         if event is None:  # between two chunks: hand over what is complete, if much is held
             if current is not None:
                 if len(current.elem) > _BLOCK:
-                    _hand_over(current, unit, hygiene, wants_rsv)
+                    _hand_over(current, unit, hygiene, wants_rsv, fields)
             elif root is not None and len(root) > _BLOCK:
-                _outside_before(root[-1], root, observer)
+                _outside_before(root[-1], root, observer, fields)
             continue
         if root is None:
             root = elem.getroottree().getroot()
@@ -446,12 +457,14 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         parent = elem.getparent()
         if event == "start":
             if parent is root:  # what precedes it is complete: found before any error inside the topic
-                _outside_before(elem, root, observer)
+                _outside_before(elem, root, observer, fields)
                 current = _OpenTopic(elem)
             continue
         if parent is not root:
             if _COUNT_ALL_RESULTS(elem):
                 _malformed(observer, None, elem.sourceline, f"<topic> inside <{parent.tag}>")
+            if fields is not None:
+                fields.set_aside(elem)
             elem.clear()
             continue
         n = int(_COUNT_RESULTS(elem))
@@ -469,14 +482,100 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
             for res in elem.iter("result"):
                 if res.getparent() is not elem:
                     _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+        if fields is not None:
+            fields.tell(fields.inside(elem), lambda: [elem])
         elem.clear()
     if root is None:
         raise InputError(f"not an INEX submission: no <{SUBMISSION_ROOT}> element", source, None)
     for res in root.iter("result"):  # after the last topic (topics are empty by now)
         _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+    if fields is not None:
+        fields.tell(fields.inside(root), lambda: [root])
 
 
-def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bool) -> None:
+class _RepeatedFields:
+    """The ``repeated_field`` issues of an observer that asks for them (:attr:`RunObserver.wants_repeated_fields`).
+
+    Every ``<result>`` of the file is looked at once, just before it leaves
+    the tree (a topic's children handed over, a topic cleared at its end,
+    the root's children deleted, the root at the end of the file): one
+    XPath over what leaves selects the results with a second child of a
+    name asked for, and only those are looked at in Python.  The issues are
+    told in the order of the results' end tags: in each part that leaves,
+    a result after the results inside it; the part of a ``<topic>`` nested
+    in another element (``malformed``), cleared at its end, is told where
+    that topic is when the element around it leaves.
+
+    A result with a ``<result>`` child counts its children from the last
+    such child on: the second pass over the file that validation made
+    before deleted the earlier ones, and its warnings are kept as they were.
+    """
+
+    def __init__(self, observer: RunObserver):
+        self.observer = observer
+        self.fields = tuple(observer.wants_repeated_fields)
+        twice = " or ".join(f"{f}[2]" for f in self.fields)
+        #: The results with a second child of a name asked for (a superset: see the class docstring),
+        #: in document order: inside an element; in an element and inside it; in the children of an
+        #: element but its last, and inside them.
+        self.inside = etree.XPath(f".//result[{twice}]")
+        self.under = etree.XPath(f"descendant-or-self::result[{twice}]")
+        self.before_last = etree.XPath(f"*[position() < last()]/descendant-or-self::result[{twice}]")
+        #: the issues of nested ``<topic>`` elements cleared at their end, by topic, in end-tag order
+        self._aside: dict[etree._Element, list[Issue]] = {}
+
+    def set_aside(self, topic: etree._Element) -> None:
+        """The issues of a nested ``<topic>`` about to be cleared, kept until the element around it leaves."""
+        issues = self._issues(self.inside(topic), lambda: [topic])
+        if issues:
+            self._aside[topic] = issues
+
+    def tell(self, found: list[etree._Element], parts: Callable[[], list[etree._Element]]) -> None:
+        """Tell the issues of the results ``found`` (document order) in the elements ``parts()``, which
+        leave the tree (``parts`` is called only when nested topics were set aside)."""
+        for issue in self._issues(found, parts):
+            self.observer.issue(issue)
+
+    def _issues(self, found: list[etree._Element], parts: Callable[[], list[etree._Element]]) -> list[Issue]:
+        items = found
+        if self._aside:  # nested topics set aside: their issues are told where the topic is
+            within = parts()
+            aside = [t for part in within for t in part.iter("topic") if t in self._aside]
+            if aside:
+                wanted = set(found) | set(aside)
+                items = [e for part in within for e in part.iter("result", "topic") if e in wanted]
+        if len(items) > 1:
+            items = _end_tag_order(items)
+        out: list[Issue] = []
+        for elem in items:
+            if elem.tag == "topic":
+                out += self._aside.pop(elem)
+                continue
+            tags = [child.tag for child in elem]
+            if "result" in tags:  # as the former second pass saw it (class docstring)
+                tags = tags[len(tags) - 1 - tags[::-1].index("result"):]
+            twice = tuple(t for t in self.fields if tags.count(t) > 1)
+            if twice:
+                parent = elem.getparent()
+                out.append(Issue("repeated_field", parent.get("topic-id") if parent is not None else None,
+                                 elem.sourceline, value=twice))
+        return out
+
+
+def _end_tag_order(elems: list[etree._Element]) -> list[etree._Element]:
+    """``elems`` (in document order) in the order of their end tags: each after those inside it."""
+    out: list[etree._Element] = []
+    open_: list[etree._Element] = []  # each inside the one before it
+    for elem in elems:
+        while open_ and not any(a is open_[-1] for a in elem.iterancestors()):
+            out.append(open_.pop())
+        open_.append(elem)
+    out.extend(reversed(open_))
+    return out
+
+
+def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bool,
+               fields: _RepeatedFields | None = None) -> None:
     """Hand over the results of an open ``<topic>`` that are complete and delete its complete children.
 
     Every child but the last is complete (the parser may be inside the
@@ -494,16 +593,21 @@ def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bo
         hygiene.add(_xml_block(elem, current.topic, k, unit, wants_rsv, first_k=True))
     current.done += k
     current.nested.extend(r.sourceline for r in _NESTED_BEFORE_LAST(elem))
+    if fields is not None:
+        fields.tell(fields.before_last(elem), lambda: list(elem)[:-1])
     del elem[: len(elem) - 1]
 
 
-def _outside_before(topic: etree._Element, root: etree._Element, observer: RunObserver) -> None:
+def _outside_before(topic: etree._Element, root: etree._Element, observer: RunObserver,
+                    fields: _RepeatedFields | None = None) -> None:
     """Delete the root's children before ``topic``, each ``<result>`` in them being ``malformed``."""
     while topic.getprevious() is not None:
         first = root[0]
         if first.tag != "topic":  # earlier topics are empty
             for res in first.iter("result"):
                 _malformed(observer, None, res.sourceline, "<result> outside <topic>")
+            if fields is not None and isinstance(first.tag, str):
+                fields.tell(fields.under(first), lambda: [first])
         del root[0]
 
 

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 from inexeval.numeric import TOLERANCE
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
+    from inexeval.config.schema import Config
     from inexeval.model import RunResult
-    from inexeval.validate.checks import RunReport
+    from inexeval.validate import RunReport
 
 
 @dataclass
@@ -112,7 +112,7 @@ def validate_config(config: Config) -> tuple[list[RunReport], str | None]:
     RESULTS_DIR), against the recall-base the evaluation uses; a run read from standard input cannot be
     read again and is not validated.  Returns the reports and, when the assessments could not be read,
     why they were not used."""
-    from inexeval.validate import checks as validate
+    from inexeval import validate
     from inexeval.errors import InexevalError
     from inexeval.inputs import UNITS
     from inexeval.resultsdir import runs_outside_results
@@ -133,7 +133,7 @@ def validate_config(config: Config) -> tuple[list[RunReport], str | None]:
 def report_key(report: RunReport) -> str | None:
     """The run id evaluation gives the run a validation report is about (FOL runs: their file name)."""
     from inexeval.readers.runs import run_id_from_name
-    from inexeval.validate.checks import fol_task_letter
+    from inexeval.validate import fol_task_letter
 
     if fol_task_letter(report.task) is not None:
         return run_id_from_name(report.path)

@@ -1,7 +1,7 @@
 """``inexeval validate --task qa``: question-answering runs checked as evaluation reads them
 (docs/formats.md §11.2, §9.2.7).
 
-Findings (:class:`inexeval.validate.checks.Finding`), with the verdict of evaluation:
+Findings (:class:`inexeval.validate.report.Finding`), with the verdict of evaluation:
 
 ==================== ======= =====================================================
 kind                 level   meaning
@@ -26,17 +26,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from inexeval.config.values import expand_paths
 from inexeval.errors import InputError
 from inexeval.readers.answers import AnswerSet
 from inexeval.readers.qa_runs import read_answer_lines
+from inexeval.validate.report import Finding, RunReport, missing_topics
 
-__all__ = ["validate_qa_run"]
+__all__ = ["validate_qa_run", "read_answer_assessments"]
 
 
-def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_results: int):
-    """The report of one QA run (:class:`inexeval.validate.checks.RunReport`)."""
-    from inexeval.validate.checks import Finding, RunReport, _missing_topics
-
+def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_results: int) -> RunReport:
+    """The report of one QA run."""
     try:
         f = read_answer_lines(path)
     except InputError as exc:
@@ -78,8 +78,20 @@ def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_res
             if qid not in data.questions:
                 report.problems.append(Finding("unknown_topic", qid, min(x.line for x in a),
                                                f"question {qid} is not in the answer file; evaluation ignores it"))
-        _missing_topics([q for q in data.questions if q not in f.questions], "question(s) of the answer file",
-                        report)
+        missing_topics([q for q in data.questions if q not in f.questions], "question(s) of the answer file",
+                       report)
     report.problems.sort(key=lambda x: (x.line is not None, x.line or 0))
     report.warnings.sort(key=lambda x: (x.line is not None, x.line or 0))
     return report
+
+
+def read_answer_assessments(path: str | Path, source: str) -> AnswerSet:
+    """The answer files under ``path`` (file, directory or glob, docs/config.md); the first problem
+    of a file is raised."""
+    from inexeval.readers.answers import read_answer_files
+
+    files = expand_paths(str(path), Path.cwd(), "ASSESSMENTS_DIR", source, None)
+    answers = read_answer_files([f.path for f in files if f.problem is None])
+    if answers.problems:
+        raise answers.problems[0]
+    return answers

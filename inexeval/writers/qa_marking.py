@@ -4,11 +4,13 @@ same code as the scores (:func:`inexeval.measures.qa.mark`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 if TYPE_CHECKING:
-    from inexeval.config.load import Config
-    from inexeval.inputs import RecallBase
+    from inexeval.config.schema import Config
+
+#: the recall-base of a QA evaluation (inexeval.inputs.RecallBase; not imported: inputs imports this module)
+RecallBase = Any
 
 
 def _level(level) -> str:

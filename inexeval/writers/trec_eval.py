@@ -74,8 +74,8 @@ def _trec_default_set(ev) -> list[RunResult]:
     trec_eval's own default set, not inexeval's larger default (docs/measures.md §8.5)."""
     from dataclasses import replace
 
-    from inexeval.measures.classic import STRATEGIES
-    from inexeval.measures.classic_sets import printing_order, trec_eval_set
+    from inexeval.measures.classic import STRATEGIES, printing_order
+    from inexeval.measures.trec_catalogue import trec_eval_set
 
     if ev.config.strategy not in STRATEGIES:
         return ev.results

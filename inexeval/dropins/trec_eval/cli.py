@@ -21,12 +21,12 @@ import sys
 from typing import BinaryIO, TextIO
 
 from inexeval.dropins.trec_eval.options import (
-    CATALOGUE, NICKNAMES, USAGE, VERSION, Options, Selected, TrecEvalExit, mark_measures, parse_args,
-    select_measures,
+    USAGE, VERSION, Options, Selected, TrecEvalExit, mark_measures, parse_args, select_measures,
 )
 from inexeval.dropins.trec_eval.read import RawRun, read_bytes, read_qrels, read_run, read_zscores
 from inexeval.dropins.trec_eval.evaluate import Evaluation, evaluate_qrels, wrong_format
 from inexeval.measures.classic_engine import MISSING_ZSCORE
+from inexeval.measures.trec_catalogue import CATALOGUE, NICKNAMES
 
 _REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 

@@ -9,7 +9,9 @@ Two parts:
 - :func:`select_measures`: ``-m name[.params]`` and the nicknames (``official``,
   ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) turned into the
   printed labels, in trec_eval's measure order, with each measure's parameters
-  (the first ``-m`` of a measure that carries parameters wins).
+  (the first ``-m`` of a measure that carries parameters wins); the measures, their
+  order, parameters and sets are trec_eval's catalogue
+  (:mod:`inexeval.measures.trec_catalogue`).
 
 Errors are :class:`TrecEvalExit` carrying trec_eval's message and exit status.
 """
@@ -17,6 +19,11 @@ Errors are :class:`TrecEvalExit` carrying trec_eval's message and exit status.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, atof, atol, measure_labels
+
+__all__ = ["VERSION", "USAGE", "NUMBERS_OF", "TrecEvalExit", "Options", "parse_args", "atol", "atof", "Selected",
+           "mark_measures", "select_measures"]
 
 VERSION = "10.0-rc3"
 USAGE = (
@@ -57,29 +64,6 @@ def _takes_value(letter: str) -> bool | None:
     if i < 0 or letter == ":":
         return None
     return _SHORT[i + 1 : i + 2] == ":"
-
-
-def atol(text: str) -> int:
-    """C's ``atol`` (glibc): optional blanks and sign, then the leading digits (0 if none), clamped to
-    the range of a 64-bit long."""
-    s = text.lstrip(" \t\n\v\f\r")
-    sign, i = 1, 0
-    if s[:1] in "+-" and s[:1]:
-        sign, i = (-1 if s[0] == "-" else 1), 1
-    j = i
-    while j < len(s) and s[j].isdigit() and s[j].isascii():
-        j += 1
-    value = sign * int(s[i:j]) if j > i else 0
-    return max(-(1 << 63), min(value, (1 << 63) - 1))
-
-
-def atof(text: str) -> float:
-    """C's ``atof``: the longest leading part that is a number (0.0 if none)."""
-    import re
-
-    m = re.match(r"[ \t\n\v\f\r]*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", text,
-                 re.IGNORECASE)
-    return float(m.group(1)) if m else 0.0
 
 
 @dataclass
@@ -200,85 +184,6 @@ def _apply(opts: Options, letter: str, value: str | None) -> None:
 
 # ------------------------------------------------------------------ measures ----
 
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_TENTHS = tuple(x / 10 for x in range(11))
-_MULTS = tuple(x / 10 for x in range(2, 21, 2))
-
-
-@dataclass(frozen=True)
-class TrecMeasure:
-    """One row of trec_eval's measure table: its name, how its parameters read, and what rel format it needs.
-
-    kind: ``plain`` (no parameters, the label is the name), ``cut_long`` (integer cut-offs, a label
-    ``name_k`` each, default DEFAULT), ``cut_double`` (cut-offs as numbers, labels ``name_%.2f``),
-    ``param`` (one value whose label is ``name_PARAMS`` when parameters are given), ``pairs`` (the
-    same with ``key=value`` pairs), ``special`` (runid, num_q).
-    """
-
-    name: str
-    kind: str = "plain"
-    default: tuple = ()
-    source: str = "qrels"  # the rel format its values come from: qrels, prefs, qrels_jg
-
-
-#: trec_eval 10.0's measures, in the order it computes and prints them.
-CATALOGUE: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", "special", source="any"),
-    TrecMeasure("num_q", "special", source="any"),
-    TrecMeasure("num_ret"), TrecMeasure("num_rel"), TrecMeasure("num_rel_ret"),
-    TrecMeasure("map"), TrecMeasure("gm_map"), TrecMeasure("Rprec"), TrecMeasure("bpref"),
-    TrecMeasure("recip_rank"),
-    TrecMeasure("iprec_at_recall", "cut_double", _TENTHS),
-    TrecMeasure("P", "cut_long", _CUTS),
-    TrecMeasure("relstring", "param"),
-    TrecMeasure("recall", "cut_long", _CUTS),
-    TrecMeasure("infAP"), TrecMeasure("gm_bpref"),
-    TrecMeasure("Rprec_mult", "cut_double", _MULTS),
-    TrecMeasure("utility", "param"),
-    TrecMeasure("11pt_avg", "param"),
-    TrecMeasure("binG"), TrecMeasure("G", "pairs"),
-    TrecMeasure("dcg", "pairs"), TrecMeasure("ideal_dcg", "pairs"),
-    TrecMeasure("ndcg", "pairs"), TrecMeasure("ndcg_rel", "pairs"), TrecMeasure("Rndcg", "pairs"),
-    TrecMeasure("ndcg_cut", "cut_long", _CUTS),
-    TrecMeasure("map_cut", "cut_long", _CUTS),
-    TrecMeasure("relative_P", "cut_long", _CUTS),
-    TrecMeasure("success", "cut_long", (1, 5, 10)),
-    TrecMeasure("set_P"), TrecMeasure("set_relative_P"), TrecMeasure("set_recall"), TrecMeasure("set_map"),
-    TrecMeasure("set_F", "param"),
-    TrecMeasure("num_nonrel_judged_ret"),
-    *(TrecMeasure(n, source="prefs") for n in (
-        "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
-        "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-        "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")),
-    TrecMeasure("map_avgjg", source="qrels_jg"),
-    TrecMeasure("P_avgjg", "cut_long", _CUTS, source="qrels_jg"),
-    TrecMeasure("Rprec_mult_avgjg", "cut_double", _MULTS, source="qrels_jg"),
-    TrecMeasure("yaap"),
-    TrecMeasure("rbp", "pairs"),
-    TrecMeasure("rbp_resid", "pairs"),
-    TrecMeasure("unj", "cut_long", (5, 10, 20)),
-)
-BY_NAME = {m.name: m for m in CATALOGUE}
-
-_PREFS_ALL = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
-              "prefs_pair", "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret",
-              "prefs_avgjg_ret", "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp")
-_OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-             "recip_rank", "iprec_at_recall", "P")
-#: trec_eval's measure nicknames.
-NICKNAMES: dict[str, tuple[str, ...]] = {
-    "official": _OFFICIAL,
-    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
-            "set_relative_P", "set_map", "set_F"),
-    "all_trec": _OFFICIAL + ("relstring", "recall", "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg",
-                             "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg",
-                             "binG", "G", "set_P", "set_recall", "set_relative_P", "set_map", "set_F",
-                             "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj"),
-    "all_prefs": ("runid", "num_q") + _PREFS_ALL,
-    "prefs": ("runid", "num_q") + _PREFS_ALL[:6],
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
-
 
 @dataclass(frozen=True)
 class Selected:
@@ -291,39 +196,6 @@ class Selected:
 
 def _cannot_init(name: str, why: str) -> TrecEvalExit:
     return TrecEvalExit(f"trec_eval: {why}\ntrec_eval: Cannot initialize measure '{name}'\n", 2)
-
-
-def _cut_long(name: str, params: str) -> tuple[int, ...]:
-    cuts = sorted(atol(p) for p in params.split(","))
-    if cuts[0] <= 0:
-        raise _cannot_init(name, "Negative cutoff detected")
-    if any(a == b for a, b in zip(cuts, cuts[1:])):
-        raise _cannot_init(name, "duplicate cutoffs detected")
-    return tuple(cuts)
-
-
-def _cut_double(name: str, params: str) -> tuple[float, ...]:
-    cuts = sorted(atof(p) for p in params.split(","))
-    if any(a == b for a, b in zip(cuts, cuts[1:])):
-        raise _cannot_init(name, "duplicate cutoffs detected")
-    return tuple(cuts)
-
-
-def _check_pairs(name: str, params: str) -> None:
-    """trec_eval's check of ``key=value,...``: every item needs one ``=``, the last character seen decides."""
-    last = ","
-    for ch in params:
-        if ch == ",":
-            if last == ",":
-                break
-            last = ","
-        elif ch == "=":
-            if last == "=":
-                last = ","
-                break
-            last = "="
-    if last != "=":
-        raise _cannot_init(name, f"malformed pair parameters in '{params}'")
 
 
 def mark_measures(args: list[str]) -> tuple[set[str], dict[str, str]]:
@@ -340,11 +212,12 @@ def mark_measures(args: list[str]) -> tuple[set[str], dict[str, str]]:
                 raise TrecEvalExit(f"trec_eval: improper measure in parameter '{name}'\n"
                                    f"trec_eval: illegal measure '{name}'\n", 1)
             params.setdefault(name, par)
-        names = NICKNAMES.get(name, (name,))
-        for n in names:
-            if n not in BY_NAME:
-                raise TrecEvalExit(f"trec_eval: illegal measure '{name}'\n", 1)
-            marked.add(n)
+        if name in NICKNAMES:
+            marked.update(NICKNAMES[name])
+        elif name in BY_NAME:
+            marked.add(name)
+        else:
+            raise TrecEvalExit(f"trec_eval: illegal measure '{name}'\n", 1)
     return marked, params
 
 
@@ -356,19 +229,10 @@ def select_measures(args: list[str]) -> list[Selected]:
     marked, params = mark_measures(args)
     out = []
     for m in CATALOGUE:
-        if m.name not in marked:
-            continue
-        par = params.get(m.name)
-        if m.kind == "cut_long":
-            cuts = _cut_long(m.name, par) if par is not None else m.default
-            out.append(Selected(m, tuple(f"{m.name}_{k}" for k in cuts), cuts))
-        elif m.kind == "cut_double":
-            cuts = _cut_double(m.name, par) if par is not None else m.default
-            out.append(Selected(m, tuple(f"{m.name}_{x:3.2f}" for x in cuts), cuts))
-        elif m.kind in ("param", "pairs"):
-            if par is not None and m.kind == "pairs":
-                _check_pairs(m.name, par)
-            out.append(Selected(m, (m.name if par is None else f"{m.name}_{par}",)))
-        else:
-            out.append(Selected(m, (m.name,)))
+        if m.name in marked:
+            try:
+                labels, cutoffs = measure_labels(m, params.get(m.name))
+            except ValueError as e:
+                raise _cannot_init(m.name, str(e)) from None
+            out.append(Selected(m, labels, cutoffs))
     return out

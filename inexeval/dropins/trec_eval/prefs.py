@@ -36,9 +36,6 @@ import numpy as np
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
 from inexeval.dropins.trec_eval.read import RawRun, _qrels_lines
 
-#: The preference measures whose per-topic value is a count (printed as an integer, summed over topics).
-COUNTS = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret")
-
 
 @dataclass
 class Prefs:
@@ -328,9 +325,10 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
     # trec_eval orders a topic's results by score, ties by docno ascending here (its form_prefs_counts)
     q = RawQrels(prefs.qid, prefs.docno, np.zeros(prefs.qid.size, dtype=np.int64))
     keys, evaluated, kept, stop = prepare_topics(q, run, opts, selected, ties="ascending")
-    labels = [s.measure.name for s in selected if s.measure.kind != "special"]
-    columns = {lab: Column(lab, [], integer=lab in COUNTS, aggregate="sum" if lab in COUNTS else "mean")
-               for lab in labels}
+    measures = [s.measure for s in selected if s.measure.kind != "special"]
+    labels = [m.name for m in measures]
+    # the counts (prefs_num_prefs_*) are summed and printed as integers, as the catalogue says
+    columns = {m.name: Column(m.name, [], integer=m.integer, aggregate=m.summary) for m in measures}
     pt = topic_codes(keys, prefs.qid)
     rt = topic_codes(keys, run.qid[kept])
     done: list[bytes] = []
