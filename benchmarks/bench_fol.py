@@ -141,7 +141,7 @@ def real_part(data: Path, tasks: str, repeat: int, jobs: int, jar: Path | None) 
 
 # ----------------------------------------------------------------- part 2: synthetic x10
 
-def _qrels_lines(data: Path | None, rng: random.Random) -> list[list[str]]:
+def qrels_lines(data: Path | None, rng: random.Random) -> list[list[str]]:
     """The public qrels' fields, or a synthetic stand-in of the same shape (120 topics x 86 articles)."""
     if data is not None and (data / "qrels.txt.gz").is_file():
         return [line.split() for line in gzip.open(data / "qrels.txt.gz", "rt")]
@@ -167,7 +167,7 @@ def synthetic(data: Path | None, scale: int, runs: int, passages: int, seed: int
         return d
     d.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
-    base = _qrels_lines(data, rng)
+    base = qrels_lines(data, rng)
     topics: dict[str, list[tuple[str, int]]] = {}  # topic -> (article, doc length)
     with (d / "qrels.txt").open("w") as f:
         for k in range(scale):

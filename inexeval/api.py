@@ -77,28 +77,16 @@ class EvalOptions:
 # ------------------------------------------------------------ workflow ----
 
 def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[str] | None:
-    """The per-topic values still needed once a run's files are written: with -q the
-    table columns, and the curves when per-topic graphs are drawn; without -q none
-    (None: all)."""
-    keep: set[str] = set()
-    if not per_query:
-        return keep
-    from inexeval.engine import params_of, resolve_measures
+    """The per-topic values still needed once a run's files are written (:meth:`ConfigPlan.kept`)."""
+    from inexeval.plan import plan_config
 
-    measures = resolve_measures(config)
-    params = params_of(config, measures)
-    for m in measures:
-        keep.update(m.scalars(params))
-        if topic_curves:
-            for c in m.curves(params):
-                keep.update(c.names)
-    return keep
+    return plan_config(config).kept(per_query, topic_curves)
 
 
 def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None, keep: set[str] | None,
                        on_run: Callable[[str], None] | None = None,
                        also: Callable[[Evaluation, Path], None] | None = None,
-                       incremental: bool = False) -> Evaluation:
+                       incremental: bool = False, plan=None) -> Evaluation:
     """Evaluate ``config``, each run's result files written as it is scored, then the
     summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`.
 
@@ -107,30 +95,34 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
     belongs to the new set (the graphs) before that.  Interrupted or failed,
     the evaluation leaves the old directory as it was.  ``incremental``: the runs
     unchanged since the last incremental evaluation are reused (:mod:`inexeval.incremental`;
-    what was reused is in ``Evaluation.incremental``).
+    what was reused is in ``Evaluation.incremental``).  ``plan``: the config's
+    :class:`~inexeval.plan.ConfigPlan`, made here when not given.
     """
     from inexeval.engine import evaluate as engine
+    from inexeval.plan import plan_config
     from inexeval.resultsdir import staged
     from inexeval.stamp import write_stamp
     from inexeval.writers.files import write_summary
 
+    plan = plan if plan is not None else plan_config(config)
+    evaluated = plan.config  # (its runs: those outside RESULTS_DIR)
     with staged(config.results_dir, config.task) as root:
-        plan = None
+        reuse = None
         if incremental:
-            from inexeval.incremental import plan as make_plan
+            from inexeval.incremental import plan as reuse_plan
 
-            plan = make_plan(config, empty_as_zero, root, keep)
+            reuse = reuse_plan(evaluated, empty_as_zero, root, keep)
         ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep,
-                    reused=plan and plan.reused, on_commit=plan and plan.committed, recall=plan)
+                    reused=reuse and reuse.reused, on_commit=reuse and reuse.committed, recall=reuse, plan=plan)
         if ev.results:
             write_summary(root, config.task, ev.results)
-            write_stamp(config, empty_as_zero, ev.results, ev.problems, ev.warnings, results_dir=root)
-            if plan is not None:
-                plan.write(root)
-        elif plan is not None:
-            plan.discard()
-        if plan is not None:
-            ev.incremental = plan.lines
+            write_stamp(evaluated, empty_as_zero, ev.results, ev.problems, ev.warnings, results_dir=root)
+            if reuse is not None:
+                reuse.write(root)
+        elif reuse is not None:
+            reuse.discard()
+        if reuse is not None:
+            ev.incremental = reuse.lines
         if also is not None:
             also(ev, root)
     return ev
@@ -155,12 +147,15 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     exit status (0, or 1 when some input was skipped); a bad config raises
     :class:`~inexeval.errors.ConfigError`.
     """
+    from inexeval.plan import plan_config
+
     check_options(options)
     config = load(config, options.overrides, options.results_dir)
     check_format(config, options.fmt)
+    plan = plan_config(config)
     # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
-    keep = None if options.keep_per_topic or options.fmt == "trec_eval" else kept_measures(
-        config, options.per_query, options.per_query and options.topic_graphs and options.draws)
+    keep = None if options.keep_per_topic or options.fmt == "trec_eval" else plan.kept(
+        options.per_query, options.per_query and options.topic_graphs and options.draws)
 
     def draw(ev: Evaluation, results_dir: Path) -> None:
         if options.draws:
@@ -174,7 +169,7 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
 
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
-                                on_run=tick, also=draw, incremental=options.incremental)
+                                on_run=tick, also=draw, incremental=options.incremental, plan=plan)
     if echo is not None:
         for line in ev.incremental:  # (not silenced by quiet)
             echo(line, err=True)

@@ -22,14 +22,14 @@ from typing import Callable
 
 from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
-from inexeval.config.schema import PARAM_DEFAULTS, Config
-from inexeval.errors import ConfigError, InexevalError, InputError
+from inexeval.config.schema import Config
+from inexeval.errors import InexevalError, InputError
 from inexeval.inputs import UNITS, RecallBase, collection_of
-from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, RunInput, Setting, TopicContext, TopicInput
 from inexeval.model import FileAssessment, RunResult, TopicAssessment
 from inexeval.names import NameTable, file_component
-from inexeval.resultsdir import held_fds, runs_outside_results
+from inexeval.plan import ConfigPlan, params_of, plan_config
+from inexeval.resultsdir import held_fds
 from inexeval.tasks import same_task
 from inexeval.writers.files import (
     commit_pending,
@@ -53,43 +53,6 @@ class Evaluation:
     columns: list[str] = field(default_factory=list)  # scalar measures shown in tables
     empty_as_zero: bool = False  # -e: every recall-base topic counted
     incremental: list[str] = field(default_factory=list)  # --incremental: what was reused and why (one line each)
-
-
-def resolve_measures(config: Config) -> list[Measure]:
-    """METRICS (or the task's default set) -> registered measures (ConfigError if unknown)."""
-    out: list[Measure] = []
-    names = config.metrics or tuple(registry.default_metrics(config.strategy))
-    for name in names:
-        try:
-            m = registry.find(name, config.strategy)
-        except ConfigError as e:  # a measure-name pattern with a bad parameter
-            raise ConfigError(e.message, config.source, config.line_of("METRICS")) from None
-        if m is None:
-            known = ", ".join(registry.names_for(config.strategy))
-            raise ConfigError(f"METRICS: {name!r} is not a measure of task {config.task} (known: {known})",
-                              config.source, config.line_of("METRICS"))
-        if m not in out:
-            out.append(m)
-    return out
-
-
-def settings_of(config: Config) -> list[Setting]:
-    if config.task_def.quantised:
-        return [Setting(q, o, config.alpha) for q in config.quant_functions for o in config.overlap]
-    return [Setting(None, None, config.alpha)]
-
-
-def params_of(config: Config, measures: list[Measure] | None = None, collection=None) -> Params:
-    """The measures' parameters from the config: the Config field of every key the key table marks
-    ``param`` (:data:`~inexeval.config.schema.PARAM_DEFAULTS`, the attributes of Params), so that a
-    new key is a row of the key table, not a line here.  AVG_DOC_LENGTH, when a measure reads it and
-    the config leaves it unset, is the collection's average document length (docs/config.md)."""
-    values = {name: getattr(config, name) for name in PARAM_DEFAULTS}
-    avg = config.avg_doc_length
-    if avg is None and collection is not None and config.collection_dir is not None \
-            and any("AVG_DOC_LENGTH" in m.params for m in measures or ()):
-        values["avg_doc_length"] = collection.average_length()
-    return Params(**values)
 
 
 class Scorer:
@@ -197,7 +160,8 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
              on_run: Callable[[str], None] | None = None, jobs: int | None = 1,
              write_to: Path | None = None, keep: set[str] | None = None,
              reused: dict[Path, Outcome] | None = None,
-             on_commit: Callable[[Outcome], None] | None = None, recall=None) -> Evaluation:
+             on_commit: Callable[[Outcome], None] | None = None, recall=None,
+             plan: ConfigPlan | None = None) -> Evaluation:
     """Evaluate every run of ``config``; unreadable runs are recorded in ``problems``.
 
     ``jobs`` > 1 scores runs in that many forked processes; the output is
@@ -214,13 +178,13 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
     ``on_commit`` is told of every run whose result files were put in place; ``recall``
     (:class:`inexeval.incremental.Plan`) may give the prepared recall-base of an earlier
     evaluation of the same inputs (``recall.load()``), and is given the one built
-    (``recall.keep(recall_base, contexts)``).
+    (``recall.keep(recall_base, contexts)``).  ``plan``: the config's plan (:mod:`inexeval.plan`), made
+    here when the caller has none.
     """
-    config, ignored = runs_outside_results(config)
-    measures = resolve_measures(config)
-    settings = settings_of(config)
+    plan = plan if plan is not None else plan_config(config)
+    config, ignored, measures, settings = plan.config, plan.ignored, list(plan.measures), list(plan.settings)
     collection = collection_of(config)
-    params = params_of(config, measures, collection)
+    params = params_of(config, measures, collection) if collection is not None else plan.params
     inputs = UNITS[config.task_def.unit]
     scorer = Scorer(config, measures, settings, params, collection)
     state = recall.load() if recall is not None else None

@@ -48,7 +48,6 @@ from inexeval.engine import Outcome
 from inexeval.model import RunResult
 from inexeval.names import one_line, uncell
 from inexeval.readers import STDIN
-from inexeval.resultsdir import runs_outside_results
 from inexeval.stamp import config_key
 from inexeval.writers.files import FILE_MODE, commit_pending, discard_pending, run_file_path, write_pending
 
@@ -267,7 +266,6 @@ MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 def plan(config: Config, empty_as_zero: bool, root: Path, keep: set[str] | None) -> Plan:
     """Decide what to reuse, and stage the reused result files in ROOT (the staging directory);
     a Plan that reuses nothing (and says why) when the cache cannot be used."""
-    config, _ = runs_outside_results(config)  # the runs the engine reads
     task_dir = Path(config.results_dir) / config.task
     try:
         cache = _read_cache(task_dir)

@@ -20,7 +20,6 @@ from inexeval.config.schema import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.names import file_component, uncell
-from inexeval.resultsdir import runs_outside_results
 from inexeval.writers.files import atomic_write, run_file_path
 
 STAMP = ".inexeval-stamp.json"
@@ -53,7 +52,8 @@ def config_key(config: Config) -> dict:
 
 
 def fingerprint(config: Config, empty_as_zero: bool) -> dict:
-    config, _ = runs_outside_results(config)  # the runs evaluate() reads
+    """What the result files were computed from; CONFIG is the plan's config (:mod:`inexeval.plan`:
+    its runs are those the evaluation reads)."""
     inputs = []
     for f in (*config.assessments, *config.runs):
         try:

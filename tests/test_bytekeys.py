@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inexeval.readers.bytekeys import distinct, order_codes, order_keys
-from inexeval.readers.trec import _sort_pairs
+from inexeval.readers.trec import sort_pairs
 
 # docno-like strings: a small alphabet (packed keys), embedded and trailing NULs, empty strings
 _small = st.lists(st.binary(max_size=9).map(lambda b: bytes(c % 5 + 45 if c > 4 else c for c in b)),
@@ -65,7 +65,7 @@ def test_packed_keys_are_used_when_they_fit_and_refused_when_not():
 def test_sort_pairs_orders_by_both_columns_in_byte_order():
     qid = np.array([b"2", b"10", b"2", b"10", b"2"])
     doc = np.array([b"b", b"a", b"a\0", b"a", b"ab"])
-    order, vocab, code = _sort_pairs(qid, doc)
+    order, vocab, code = sort_pairs(qid, doc)
     assert [(qid[i], doc[i]) for i in order] == [(b"10", b"a"), (b"10", b"a"), (b"2", b"a"), (b"2", b"ab"),
                                                  (b"2", b"b")]
     assert order.tolist()[:2] == [1, 3]  # stable
@@ -147,7 +147,7 @@ def test_sort_pairs_is_a_stable_sort_by_both_columns(one_key, qids, docs):
     a = np.array(qids[:n], dtype=bytes) if n else np.array([], dtype="S1")
     b = np.array(docs[:n], dtype=bytes) if n else np.array([], dtype="S1")
     with mock.patch.object(trec, "_KEY_LIMIT", 2**62 if one_key else 0):
-        order, vocab, code = _sort_pairs(a, b)
+        order, vocab, code = sort_pairs(a, b)
     assert order.tolist() == np.lexsort((b, a)).tolist()  # numpy's lexsort is stable
     assert vocab.tolist() == np.unique(b).tolist() and (vocab[code] == b).all()
 
@@ -157,5 +157,5 @@ def test_sort_pairs_keeps_file_order_among_equal_pairs_in_a_large_column():
     rng = np.random.default_rng(5)
     a = np.array([b"%d" % x for x in rng.integers(0, 3, 20_000)])
     b = np.array([b"D%d" % x for x in rng.integers(0, 10, 20_000)])
-    order, _, _ = _sort_pairs(a, b)
+    order, _, _ = sort_pairs(a, b)
     assert order.tolist() == np.lexsort((b, a)).tolist()

@@ -173,7 +173,7 @@ def test_params_is_a_frozen_value():
                          ids=lambda p: p.name)
 def test_params_of_copies_every_param_key_of_the_shipped_configs(prop: Path):
     from inexeval.config import PARAM_DEFAULTS
-    from inexeval.engine import params_of, resolve_measures
+    from inexeval.plan import params_of, resolve_measures
 
     c = load_config(prop)
     p = params_of(c, resolve_measures(c))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from inexeval.errors import InputError
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED
 from inexeval.readers.trec import read_qrels, read_run
-from inexeval.measures.classic_join import _doc_keys, rank_run, topic_table
+from inexeval.measures.classic_join import docno_keys, rank_run, topic_table
 from inexeval.trec import evaluate_trec
 
 
@@ -150,7 +150,7 @@ def test_doc_keys_order_and_equality_are_those_of_the_bytes(sample, vocab, docs)
                   np.arange(1, len(v) + 1))
     table = topic_table(qrels)
     with mock.patch.object(bytekeys, "SAMPLE_ROWS", sample or bytekeys.SAMPLE_ROWS):
-        vkey, dkey = _doc_keys(table, np.array(docs))
+        vkey, dkey = docno_keys(table, np.array(docs))
     keys = dict(zip(v, vkey.tolist()))
     for d, k in zip(docs, dkey.tolist()):
         if d in keys:

@@ -50,17 +50,13 @@ class CompareOptions:
         return ["kendall", "spearman"] if self.method == "both" else [self.method]
 
 
-def compared_measures(config: Config, measure: str | None) -> set[str] | None:
-    """The per-topic values ``compare`` reads: those of the measure it tests (None: all)."""
+def compared_measures(plan, measure: str | None) -> set[str] | None:
+    """The per-topic values ``compare`` reads: those of the measure it tests (None: all); PLAN: the
+    config's :class:`~inexeval.plan.ConfigPlan`."""
     from inexeval.compare.tables import tested_measure
-    from inexeval.engine import params_of, resolve_measures
 
-    measures = resolve_measures(config)
-    params = params_of(config, measures)
-    columns = [c for m in measures for c in m.scalars(params)]
-    from inexeval.compare.tables import headline
-
-    return ({tested_measure(columns, measure, headline(measures)), *difference_measures(config, columns, None)}
+    columns = plan.columns
+    return ({tested_measure(columns, measure, plan.headline), *difference_measures(plan.config, columns, None)}
             if columns else None)
 
 
@@ -82,7 +78,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     """
     from inexeval.compare import tables as compare
     from inexeval.errors import ConfigError
-    from inexeval.engine import params_of, resolve_measures
+    from inexeval.plan import plan_config
     from inexeval.resultsdir import locked
 
     say = echo if echo is not None else (lambda *a, **k: None)
@@ -94,21 +90,20 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     loaded = []
     for source in configs:  # every config and --measure checked before anything is evaluated
         config = load(source, options.overrides, options.results_dir)
-        measures = resolve_measures(config)
-        params = params_of(config, measures)
-        columns = [c for m in measures for c in m.scalars(params)]
-        chosen = compare.tested_measure(columns, options.measure, compare.headline(measures))
+        plan = plan_config(config)
+        columns = plan.columns
+        chosen = compare.tested_measure(columns, options.measure, plan.headline)
         if chosen not in columns:
             raise ConfigError(f"--measure: {chosen!r} is not a measure of {config.task} "
                               f"({', '.join(columns)})", config.source)
-        loaded.append((config, columns, chosen))
-    for config, columns, chosen in loaded:
+        loaded.append((config, plan, chosen))
+    for config, plan, chosen in loaded:
         out = Path(config.results_dir) / config.task
         first_out = first_out or (config.results_dir, config.task)
         # under the lock of RESULTS_DIR/<TASK>: the result files reused, and the tables written
         # beside them, belong to one complete set (inexeval.resultsdir)
         with locked(config.results_dir, config.task):
-            status = _compare_one(config, out, options, wanted, say, all_tables, status, columns, chosen)
+            status = _compare_one(config, plan, out, options, wanted, say, all_tables, status, chosen)
     if len(configs) > 1:
         avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
                            for kind in ("measures", "quantisations") for mth in options.methods) if t is not None]
@@ -120,19 +115,20 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     return status
 
 
-def _compare_one(config: Config, out: Path, options: CompareOptions, wanted: list[str] | None, say: Echo,
-                 all_tables: list, status: int, columns: list[str], chosen: str) -> int:
-    """One config of :func:`run_compare`: its results (reused or evaluated), tables and files."""
+def _compare_one(config: Config, plan, out: Path, options: CompareOptions, wanted: list[str] | None, say: Echo,
+                 all_tables: list, status: int, chosen: str) -> int:
+    """One config of :func:`run_compare` (PLAN: its plan): its results (reused or evaluated), tables and files."""
     from inexeval.compare import tables as compare
     from inexeval.errors import ConfigError
     from inexeval.names import file_component
     from inexeval.stamp import read_if_fresh, stamped_report
 
-    results = None if options.reevaluate else read_if_fresh(config, options.empty_as_zero)
+    columns = plan.columns
+    results = None if options.reevaluate else read_if_fresh(plan.config, options.empty_as_zero)
     if results is None:
         # each run's files are written as it is scored; only what compare reads is kept
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs,
-                                keep=compared_measures(config, options.measure))
+                                keep=compared_measures(plan, options.measure), plan=plan)
         report(ev, say, options.quiet)
         status = 1 if ev.problems else status
         results = ev.results

@@ -11,7 +11,7 @@ METRICS, DCV and MAX_RESULTS default per task, from the task table
 The keys the measures read are marked ``param=True`` in their row: they are
 the attributes of :class:`inexeval.measures.registry.Params`, named like
 their Config field, with the defaults of :data:`PARAM_DEFAULTS`, and
-:func:`inexeval.engine.params_of` copies them from a Config.  A measure
+:func:`inexeval.plan.params_of` copies them from a Config.  A measure
 family that needs a new key adds its row here (and its Config field), with
 ``param=True``, and names the key in its measures' ``params``: neither
 Params nor params_of lists the keys.
@@ -169,7 +169,7 @@ class Key:
     unset: str = "none"
     note: str = ""  # longer explanation for docs/config.md
     #: the measures read it: it is an attribute of :class:`inexeval.measures.registry.Params`, named
-    #: like ``field``, that :func:`inexeval.engine.params_of` copies from the Config (ALPHA, OVERLAP
+    #: like ``field``, that :func:`inexeval.plan.params_of` copies from the Config (ALPHA, OVERLAP
     #: and QUANT_FUNCTIONS reach the measures as their Setting, COLLECTION_DIR as the collection)
     param: bool = False
 

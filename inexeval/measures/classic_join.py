@@ -70,7 +70,7 @@ def _blocks(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # of qrels and run (one string sort).
 
 
-def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def docno_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes:
     the bytes themselves up to 8, else packed with an alphabet guessed from samples of both and
     widened to all their bytes when a packing finds one missing."""
@@ -108,7 +108,7 @@ def _doc_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def _union_ranks(vocab: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The general case of ``_doc_keys``: ranks in the union of VOCAB and DOCNO (byte order)."""
+    """The general case of ``docno_keys``: ranks in the union of VOCAB and DOCNO (byte order)."""
     both = np.concatenate(_same_kind(vocab, docno))
     _, inv = np.unique(both, return_inverse=True)
     inv = inv.ravel().astype(np.uint64)
@@ -153,7 +153,7 @@ def rank_run(
     Returns the :class:`Ranking` over every topic of TABLE (topics the run
     lacks are empty) and a boolean mask of the topics present in the run.
 
-    Steps, all on integer keys (see ``_doc_keys``): (1) sort the rows by
+    Steps, all on integer keys (see ``docno_keys``): (1) sort the rows by
     (topic, docno); equal neighbours are duplicates, of which the first
     line is kept; (2) in that order the (topic, docno) pairs increase, so the
     qrels are searched with sorted needles; (3) the final order (topic
@@ -174,7 +174,7 @@ def rank_run(
         keep = np.flatnonzero(tidx >= 0)
         tidx, docno, score = tidx[keep], docno[keep], score[keep]
     n = tidx.size
-    vkey, dkey = _doc_keys(table, docno)
+    vkey, dkey = docno_keys(table, docno)
 
     # (1) order by (topic, docno): one sort of the key topic·2^b + docno key when that fits in 64 bits;
     # else docno first, then a stable sort on the topic (radix for int16)
@@ -262,10 +262,10 @@ def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
     """The :class:`Ranking` of rows already in trec_eval's order (TIDX, their TABLE topics, ascending;
     within a topic, rank order) and without a repeated (topic, docno): :func:`rank_run`'s look-up
     without its sorts (the trec-eval drop-in orders and checks a run itself).  KEYS: the vocabulary's
-    and DOCNO's keys (:func:`_doc_keys`) if the caller has them."""
+    and DOCNO's keys (:func:`docno_keys`) if the caller has them."""
     n = tidx.size
     if n:
-        vkey, dkey = _doc_keys(table, docno) if keys is None else keys
+        vkey, dkey = docno_keys(table, docno) if keys is None else keys
         db = max(int(max(dkey.max(), vkey[-1] if vkey.size else 0)).bit_length(), 1)
         if max(int(table.size).bit_length(), 1) + db <= 64:
             # searched in (topic, docno) order: a binary search whose needles increase stays in cache

@@ -83,7 +83,7 @@ class Params:
     each named like its Config field (``p.dcv``, ``p.max_results``,
     ``p.q_beta``, ``p.bep_a``, ``p.gains``, ``p.answer_match``, ...), with the
     key's default (a per-task default: the task table's own, ``DEFAULT_DCV``
-    and ``DEFAULT_MAX_RESULTS``).  :func:`inexeval.engine.params_of` fills
+    and ``DEFAULT_MAX_RESULTS``).  :func:`inexeval.plan.params_of` fills
     every one of them from a Config.  So a family that needs a new key adds
     its row to the key table, with ``param=True``, names the key in its
     measures' ``params`` and reads ``p.<field>``: neither this class nor

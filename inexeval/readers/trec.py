@@ -132,7 +132,7 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
     return data, name
 
 
-def _drop_comments(data: bytes) -> bytes:
+def drop_comments(data: bytes) -> bytes:
     """Blank out ``#`` comment lines, keeping the line count (so line numbers stay right)."""
     if b"#" not in data:
         return data
@@ -231,7 +231,7 @@ def _field_words(data: bytes, s: np.ndarray, e: np.ndarray, k: int) -> np.ndarra
     return out
 
 
-def _column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+def column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     """The fields ``data[s[i]:e[i]]``: an ``S`` array, or an object array of ``bytes`` when the
     fixed width would cost more than :data:`_WIDE_FACTOR` times the text (one very long field)."""
     n = s.size
@@ -246,7 +246,7 @@ def _column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     return as_bytes(_field_words(data, s, e, k))
 
 
-def _records(data: bytes, ncols: int, name: str, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def records(data: bytes, ncols: int, name: str, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Start and end of every token of DATA, after checking that every record has NCOLS of them, and each
     record's line."""
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -279,11 +279,11 @@ def _finite_float(tok: bytes) -> float:
 def read_qrels(path: str | Path) -> Qrels:
     """Read a qrels file (``qid iter docno rel``); duplicates (qid, docno) are errors."""
     data, name = read_source(path)
-    data = _drop_comments(data)
-    starts, ends, lines = _records(data, 4, name, "qrels")
-    qid, docno = (_column(data, starts[c::4], ends[c::4]) for c in (0, 2))
-    rel = _integers(data, starts[3::4], ends[3::4], lines, name, "relevance value")
-    order, vocab, code = _sort_pairs(qid, docno)
+    data = drop_comments(data)
+    starts, ends, lines = records(data, 4, name, "qrels")
+    qid, docno = (column(data, starts[c::4], ends[c::4]) for c in (0, 2))
+    rel = integers(data, starts[3::4], ends[3::4], lines, name, "relevance value")
+    order, vocab, code = sort_pairs(qid, docno)
     qid, docno, rel, lines, code = qid[order], docno[order], rel[order], lines[order], code[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
     if dup.size:
@@ -300,12 +300,12 @@ def read_qrels(path: str | Path) -> Qrels:
     return Qrels(name, qid, docno, rel, lines, vocab, code)
 
 
-def _scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str) -> np.ndarray:
+def scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str) -> np.ndarray:
     """The score fields ``data[s[i]:e[i]]`` as finite float64 (:func:`_numbers`)."""
     return _numbers(data, s, e, lines, name, "score", plain_decimals, _finite_float)
 
 
-def _integers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str) -> np.ndarray:
+def integers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str) -> np.ndarray:
     """The fields ``data[s[i]:e[i]]`` as int64 (:func:`_numbers`)."""
     return _numbers(data, s, e, lines, name, what, plain_integers, int)
 
@@ -319,7 +319,7 @@ def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name:
     value, ok = plain(data, s, e)
     if not ok.all():
         rest = np.flatnonzero(~ok)
-        col = _column(data, s[rest], e[rest])
+        col = column(data, s[rest], e[rest])
         try:
             value[rest] = col.astype(value.dtype)
         except (ValueError, OverflowError):
@@ -333,7 +333,7 @@ def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name:
 _KEY_LIMIT = 2**62
 
 
-def _sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Stable order of rows by (a, b), both ``S`` arrays, in byte order; also the distinct values of B
     (sorted) and each row's index among them.
 
@@ -361,13 +361,13 @@ def read_run(path: str | Path) -> TrecRun:
     as for INEX runs, docs/formats.md §8).
     """
     data, name = read_source(path)
-    data = _drop_comments(data)
-    starts, ends, lines = _records(data, 6, name, "run")
+    data = drop_comments(data)
+    starts, ends, lines = records(data, 6, name, "run")
     if not lines.size:
         empty = np.empty(0, dtype="S1")
         return TrecRun(name, empty, empty.copy(), np.empty(0, dtype=np.float64), lines, [])
-    qid, docno, tag_col = (_column(data, starts[c::6], ends[c::6]) for c in (0, 2, 5))
-    score = _scores(data, starts[4::6], ends[4::6], lines, name)
+    qid, docno, tag_col = (column(data, starts[c::6], ends[c::6]) for c in (0, 2, 5))
+    score = scores(data, starts[4::6], ends[4::6], lines, name)
     if (tag_col == tag_col[0]).all():
         tags = [tag_col[0].decode("utf-8", "replace")]
     else:

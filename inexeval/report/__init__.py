@@ -58,12 +58,11 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
 
 
 def _check_measure(configs, measure: str) -> None:
-    from inexeval.engine import params_of, resolve_measures
     from inexeval.errors import ConfigError
+    from inexeval.plan import plan_config
 
     for config in configs:
-        measures = resolve_measures(config)
-        columns = [c for m in measures for c in m.scalars(params_of(config, measures))]
+        columns = plan_config(config).columns
         if measure not in columns:
             raise ConfigError(f"--measure: {measure!r} is not a measure of {config.task} ({', '.join(columns)})",
                               config.source)

@@ -85,21 +85,20 @@ def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) 
     """The results of ``config``: reused when fresh, else evaluated and written (its runs are validated
     with the graphs, :func:`validate_config`)."""
     from inexeval.api import evaluate_and_write
-    from inexeval.engine import params_of, resolve_measures, settings_of
+    from inexeval.plan import plan_config
     from inexeval.resultsdir import locked
     from inexeval.stamp import read_if_fresh, stamped_report
 
-    measures = resolve_measures(config)
-    params = params_of(config, measures)
-    columns = [c for m in measures for c in m.scalars(params)]
+    plan = plan_config(config)
+    measures, params, columns = list(plan.measures), plan.params, plan.columns
     with locked(config.results_dir, config.task):  # the files read belong to one complete set
-        results = None if reevaluate else read_if_fresh(config, empty_as_zero)
+        results = None if reevaluate else read_if_fresh(plan.config, empty_as_zero)
         reused = results is not None
         if reused:
             problems, warnings = stamped_report(config)
-            settings = settings_of(config)
+            settings = list(plan.settings)
         else:
-            ev = evaluate_and_write(config, empty_as_zero=empty_as_zero, jobs=jobs, keep=set(columns))
+            ev = evaluate_and_write(config, empty_as_zero=empty_as_zero, jobs=jobs, keep=set(columns), plan=plan)
             problems, warnings, results = list(ev.problems), list(ev.warnings), ev.results
             settings, measures, params, columns = ev.settings, ev.measures, ev.params, ev.columns
     view = SimpleNamespace(config=config, settings=settings, measures=measures, params=params, results=results,
@@ -115,10 +114,10 @@ def validate_config(config: Config) -> tuple[list[RunReport], str | None]:
     from inexeval import validate
     from inexeval.errors import InexevalError
     from inexeval.inputs import UNITS
-    from inexeval.resultsdir import runs_outside_results
+    from inexeval.plan import plan_config
     from inexeval.tasks import DEFAULT_MAX_RESULTS
 
-    config, _ = runs_outside_results(config)
+    config = plan_config(config).config  # (its runs: those evaluation reads)
     paths = [str(f.path) for f in config.runs if f.problem is None and str(f.path) != "-"]
     note = None
     try:

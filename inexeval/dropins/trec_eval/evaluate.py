@@ -112,7 +112,7 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
 
 def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple[np.ndarray, np.ndarray]) -> dict[int, bytes]:
     """Per topic index, the first docno (byte order) judged twice; BY_PAIR: the rows' order by topic
-    and docno and their docno codes (:func:`~inexeval.readers.trec._sort_pairs`)."""
+    and docno and their docno codes (:func:`~inexeval.readers.trec.sort_pairs`)."""
     t = topic_codes(keys, qrels.qid)
     o, dcode = by_pair
     same = np.flatnonzero((t[o][1:] == t[o][:-1]) & (dcode[o][1:] == dcode[o][:-1]))
@@ -183,15 +183,15 @@ def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: n
 
 def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
-    from inexeval.measures.classic_join import _doc_keys, join_ordered, topic_table
-    from inexeval.readers.trec import _sort_pairs
+    from inexeval.measures.classic_join import docno_keys, join_ordered, topic_table
+    from inexeval.readers.trec import sort_pairs
 
     # the qrels by (topic, docno): once for the check of docnos judged twice and for the table of
     # every topic, whose docno keys order the run's ties too
-    order, vocab, code = _sort_pairs(qrels.qid, qrels.docno)
+    order, vocab, code = sort_pairs(qrels.qid, qrels.docno)
     q = _sorted_qrels(qrels, order, vocab, code[order])
     table = topic_table(q, opts.level)
-    doc_keys = _doc_keys(table, run.docno)
+    doc_keys = docno_keys(table, run.docno)
     t = topic_codes(table.keys, run.qid)
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code),
                                                  keys=table.keys, run_codes=t, doc_codes=doc_keys[1])
@@ -201,7 +201,7 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     if len(evaluated) < keys.size:  # (-D, or a stop): the table of those topics only
         sel_keys = keys[evaluated] if evaluated else keys[:0]
         qrows = np.flatnonzero(topic_codes(sel_keys, qrels.qid) >= 0)
-        sub, vocab, code = _sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
+        sub, vocab, code = sort_pairs(qrels.qid[qrows], qrels.docno[qrows])
         q = _sorted_qrels(qrels, qrows[sub], vocab, code[sub])
         table = topic_table(q, opts.level)
         to_table = np.full(keys.size, -1, dtype=np.int64)

@@ -22,7 +22,7 @@ import numpy as np
 from inexeval.measures.classic_base import at_rank
 from inexeval.measures.classic_join import topic_table
 from inexeval.measures.classic_trec import TrecState
-from inexeval.readers.trec import Qrels, TrecRun, _sort_pairs
+from inexeval.readers.trec import Qrels, TrecRun, sort_pairs
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun, read_qrels
 
@@ -58,7 +58,7 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
     gcode = _codes(qrels.group[rows])
     seg_of_row = np.searchsorted(pairs[0] * (gcode.max(initial=0) + 1) + pairs[1],
                                  qt[rows] * (gcode.max(initial=0) + 1) + gcode)
-    order, vocab, code = _sort_pairs(seg_name[seg_of_row], qrels.docno[rows])
+    order, vocab, code = sort_pairs(seg_name[seg_of_row], qrels.docno[rows])
     q = Qrels("qrels_jg", seg_name[seg_of_row][order], qrels.docno[rows][order], qrels.rel[rows][order],
               np.zeros(rows.size, dtype=np.int64), vocab, code[order])
     table = topic_table(q, opts.level)

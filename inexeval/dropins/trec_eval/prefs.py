@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
-from inexeval.dropins.trec_eval.read import RawRun, _qrels_lines
+from inexeval.dropins.trec_eval.read import RawRun, qrels_lines
 
 
 @dataclass
@@ -51,11 +51,11 @@ class Prefs:
 def read_prefs(data: bytes, path: str, fmt: str) -> Prefs:
     """A ``prefs`` file (5 fields) or, for FMT ``qrels_prefs``, a qrels file read as preferences."""
     if fmt == "prefs":
-        rows = _qrels_lines(data, path, "get_prefs", 5)
+        rows = qrels_lines(data, path, "get_prefs", 5)
         cols = [np.array([r[i] for r in rows], dtype=bytes) for i in range(4)]
         level = [r[4] for r in rows]
     else:
-        rows = _qrels_lines(data, path, "get_qrels_prefs", 4)
+        rows = qrels_lines(data, path, "get_qrels_prefs", 4)
         cols = [np.array([r[0] for r in rows], dtype=bytes), np.array([r[1] for r in rows], dtype=bytes),
                 np.full(len(rows), b"0", dtype=bytes), np.array([r[2] for r in rows], dtype=bytes)]
         level = [r[3] for r in rows]

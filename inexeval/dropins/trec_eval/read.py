@@ -79,7 +79,7 @@ class RawQrels:
     group: np.ndarray | None = None  # the second field (qrels_jg: the judgement group), when asked for
 
 
-def _qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[list[bytes]]:
+def qrels_lines(data: bytes, path: str, label: str, nfields: int = 4) -> list[list[bytes]]:
     """trec_eval's line-by-line qrels reading: the fields of every data line."""
     out: list[list[bytes]] = []
     lines = data.split(b"\n")
@@ -115,15 +115,15 @@ def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = F
     second field too; LABEL: the reader trec_eval names in "Malformed line")."""
     if b"#" not in data and not _has_blank_line(data.rstrip(b"\n") if data.endswith(b"\n") else data):
         try:
-            starts, ends, lines = _trec._records(data, 4, path, "qrels")
+            starts, ends, lines = _trec.records(data, 4, path, "qrels")
             want = (0, 1, 2) if group else (0, 2)  # (the second field only for its groups)
-            qid, *grp, docno = (_trec._column(data, starts[c::4], ends[c::4]) for c in want)
+            qid, *grp, docno = (_trec.column(data, starts[c::4], ends[c::4]) for c in want)
             if qid.dtype != object and docno.dtype != object and not (grp and grp[0].dtype == object):
-                rel = _trec._integers(data, starts[3::4], ends[3::4], lines, path, "relevance value")
+                rel = _trec.integers(data, starts[3::4], ends[3::4], lines, path, "relevance value")
                 return RawQrels(qid, docno, rel, grp[0] if group else None)
         except (ValueError, OverflowError, _trec.InputError):
             pass
-    rows = _qrels_lines(data, path, label)
+    rows = qrels_lines(data, path, label)
     return RawQrels(np.array([r[0] for r in rows], dtype=bytes), np.array([r[2] for r in rows], dtype=bytes),
                     np.array([atol(r[3].decode("latin-1")) for r in rows], dtype=np.int64),
                     np.array([r[1] for r in rows], dtype=bytes) if group else None)
@@ -144,13 +144,13 @@ class RawRun:
 
 def read_run(data: bytes, path: str) -> RawRun:
     """The run (``qid iter docno rank score run_id [...]``) of DATA, as trec_eval 10.0 reads it."""
-    clean = _trec._drop_comments(data)
+    clean = _trec.drop_comments(data)
     try:
-        starts, ends, lines = _trec._records(clean, 6, path, "run")
+        starts, ends, lines = _trec.records(clean, 6, path, "run")
         if lines.size:
-            qid, docno = (_trec._column(clean, starts[c::6], ends[c::6]) for c in (0, 2))
+            qid, docno = (_trec.column(clean, starts[c::6], ends[c::6]) for c in (0, 2))
             if qid.dtype != object and docno.dtype != object:
-                score = _trec._scores(clean, starts[4::6], ends[4::6], lines, path)
+                score = _trec.scores(clean, starts[4::6], ends[4::6], lines, path)
                 # the run id: the last line's (as an S item: without trailing NULs)
                 return RawRun(qid, docno, score, clean[starts[-1]:ends[-1]].rstrip(b"\0"))
     except (ValueError, OverflowError, _trec.InputError):
