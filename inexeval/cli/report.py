@@ -1,4 +1,4 @@
-"""``inexeval report``: the command line of :mod:`inexeval.report` (attached in cli.py)."""
+"""``inexeval report``: the command line of :mod:`inexeval.report` (attached in cli/command.py)."""
 
 from __future__ import annotations
 
