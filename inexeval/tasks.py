@@ -28,26 +28,32 @@ DEFAULT_MAX_RESULTS = 1500
 RUN_CHECKS = ("overlap", "one_per_article", "contiguous_articles")
 
 
-@dataclass(frozen=True)
 class UnitFacts:
     """One row of the unit table: what a result unit means for the config keys and the commands, so
-    that no code compares unit names (how its inputs are read: :data:`inexeval.inputs.UNITS`)."""
+    that no code compares unit names (how its inputs are read: :data:`inexeval.inputs.UNITS`).
+    (A plain class: a dataclass costs every command about 1 ms to import.)
 
-    name: str
-    #: the judgements come in pool files (INEX): POOLS and QUERY_TYPE select them
-    pools: bool = False
-    #: the judgements are one file (a qrels or answer file), not a directory of pool files
-    qrels_file: bool = False
-    #: every result of a run counts (no MAX_RESULTS key), as the official tool counts them
-    counts_every_result: bool = False
-    #: why ``validate --max-results`` has no effect on these runs (None: it has)
-    max_results_note: str | None = None
-    #: validate's default --max-results is the task's MAX_RESULTS (question answering: L')
-    max_results_from_task: bool = False
-    #: GAINS are given to answer levels (S, A, B), not to integer relevance levels
-    gains_by_letter: bool = False
-    #: runs are marked against answer synsets (question answering: ``inexeval.qa.marking``)
-    marks_answers: bool = False
+    - ``pools``: the judgements come in pool files (INEX): POOLS and QUERY_TYPE select them;
+    - ``qrels_file``: the judgements are one file (a qrels or answer file), not a directory of pools;
+    - ``counts_every_result``: every result of a run counts (no MAX_RESULTS key), as the official
+      tool counts them;
+    - ``max_results_note``: why ``validate --max-results`` has no effect on these runs (None: it has);
+    - ``max_results_from_task``: validate's default --max-results is the task's MAX_RESULTS
+      (question answering: L');
+    - ``gains_by_letter``: GAINS are given to answer levels (S, A, B), not to integer levels;
+    - ``marks_answers``: runs are marked against answer synsets (``inexeval.qa.marking``).
+    """
+
+    __slots__ = ("name", "pools", "qrels_file", "counts_every_result", "max_results_note", "max_results_from_task",
+                 "gains_by_letter", "marks_answers")
+
+    def __init__(self, name: str, *, pools: bool = False, qrels_file: bool = False, counts_every_result: bool = False,
+                 max_results_note: str | None = None, max_results_from_task: bool = False,
+                 gains_by_letter: bool = False, marks_answers: bool = False):
+        self.name, self.pools, self.qrels_file = name, pools, qrels_file
+        self.counts_every_result, self.max_results_note = counts_every_result, max_results_note
+        self.max_results_from_task, self.gains_by_letter, self.marks_answers = \
+            max_results_from_task, gains_by_letter, marks_answers
 
 
 #: The unit table: ``Task.unit`` -> its facts.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import traceback
 
 import click
 
@@ -16,6 +15,8 @@ from inexeval.interrupts import signals_end_the_command
 
 def fail(err: InexevalError, debug: bool) -> None:
     if debug:
+        import traceback
+
         traceback.print_exc()
     for line in str(err).splitlines():
         click.echo(f"inexeval: error: {line}", err=True)
@@ -63,7 +64,22 @@ def refuse(ctx: click.Context, message: str) -> None:
 
 
 class Group(Once, click.Group):
-    """A group whose own options run the evaluation when no subcommand is given."""
+    """A group whose own options run the evaluation when no subcommand is given, and whose
+    subcommands are loaded when named (``lazy``: name -> "module:attribute"): ``inexeval --version``
+    and an evaluation import none of them."""
+
+    lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx, name):
+        if name in self.lazy and name not in self.commands:
+            import importlib
+
+            module, _, attr = self.lazy[name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
 
     def format_usage(self, ctx, formatter):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")

@@ -110,12 +110,13 @@ def metrics_cmd():
     click.echo(metrics_text())
 
 
-from inexeval.cli.assessments import assessments_cmd  # noqa: E402  (one module per subcommand)
-from inexeval.cli.compare import compare_cmd  # noqa: E402
-from inexeval.cli.dropins import inex_eval_cmd, trec_eval_cmd  # noqa: E402
-from inexeval.cli.init import init_cmd  # noqa: E402
-from inexeval.cli.report import report_cmd  # noqa: E402
-from inexeval.cli.validate import validate_cmd  # noqa: E402
-
-for _command in (compare_cmd, inex_eval_cmd, trec_eval_cmd, validate_cmd, assessments_cmd, init_cmd, report_cmd):
-    main.add_command(_command)
+#: The subcommands, one module each, loaded when named.
+main.lazy = {
+    "assessments": "inexeval.cli.assessments:assessments_cmd",
+    "compare": "inexeval.cli.compare:compare_cmd",
+    "inex-eval": "inexeval.cli.dropins:inex_eval_cmd",
+    "init": "inexeval.cli.init:init_cmd",
+    "report": "inexeval.cli.report:report_cmd",
+    "trec-eval": "inexeval.cli.dropins:trec_eval_cmd",
+    "validate": "inexeval.cli.validate:validate_cmd",
+}

@@ -4,24 +4,25 @@ command line's help and the Python API read them, and no code compares a format 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
 class Format:
-    """One output format: NAME, the UNITS it serves (None: all), and TEXT(evaluation, digits, per_query)."""
+    """One output format: NAME, TEXT(evaluation, digits, per_query), the UNITS it serves (None: all),
+    and whether it takes ``--digits`` (decimals of the values).  (A plain class: the command line
+    imports this table, and a dataclass costs about 1 ms to import.)"""
 
-    name: str
-    text: Callable[..., str]
-    units: frozenset[str] | None = None
-    #: takes ``--digits`` (decimals of the values)
-    digits: bool = False
+    __slots__ = ("name", "text", "units", "digits")
+
+    def __init__(self, name: str, text: Callable[..., str], units: frozenset[str] | None = None,
+                 digits: bool = False):
+        self.name, self.text, self.units, self.digits = name, text, units, digits
 
 
 def _tables(fmt: str) -> Callable[..., str]:
     def text(ev, digits: int | None, per_query: bool) -> str:
+        import json
+
         from inexeval.writers.table import render
 
         parts, json_rows = [], []
