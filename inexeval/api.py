@@ -175,10 +175,10 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
             echo(line, err=True)
         report(ev, echo, options.quiet)
         echo(results_text(ev, fmt=options.fmt, digits=options.digits, per_query=options.per_query), nl=False)
-        if options.per_query and options.fmt == "table":
-            from inexeval.inputs import UNITS
+        if options.per_query and options.fmt == "table" and config.task_def.facts.marks_answers:
+            from inexeval.writers.qa_marking import evaluation_marking  # which answers were marked, and why
 
-            echo(UNITS[config.task_def.unit].per_query_text(ev), nl=False)  # (question answering: the marking)
+            echo(evaluation_marking(ev), nl=False)
     if not ev.problems:
         return ev, 0
     if echo is not None:

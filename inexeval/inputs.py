@@ -104,10 +104,6 @@ class Unit:
     #: a run is read without the recall-base (so it may be read while the assessments are)
     reads_runs_alone = False
 
-    def per_query_text(self, ev) -> str:
-        """What ``-q`` adds to the tables of an evaluation (nothing, but for question answering)."""
-        return ""
-
 
 class ElementInputs(Unit):
     """INEX assessments and element runs."""
@@ -248,12 +244,6 @@ class AnswerInputs(Unit):
     """Question answering: answer files (answer synsets and levels) and runs of ranked exact answers
     (docs/formats.md §11)."""
 
-    def per_query_text(self, ev) -> str:
-        """Which answers of each run were marked, and why (``-q`` with the table format)."""
-        from inexeval.writers.qa_marking import marking_text
-
-        sources = list(dict.fromkeys(r.source for r in ev.results))
-        return marking_text(ev.config, self.load(ev.config), sources) if sources else ""
 
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
         """Every question of the answer files (TOPICS keeps some); a question with an error is left out

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
 
 #: Exhaustivity codes. ``?`` (too small) is kept apart from an explicit 0
 #: because genLifted treats it as relevant (docs/measures.md §4.1); ``None`` is unknown
@@ -95,3 +97,18 @@ class RunResult:
     average: dict[str, float | None]
     source: str = ""
     file_name: str | None = None  # its result file's stem when not file_component(run_id) (inexeval.names)
+
+
+class InputFile(NamedTuple):
+    """A file matched by a config's path value, with the root (file, dir or glob base) it was found
+    under (path expansion: :mod:`inexeval.config.values`).
+
+    ``problem`` says why an entry of a directory listing or a glob cannot be
+    read (a dangling symbolic link, a FIFO, ...); the reader of that input
+    reports it with the path instead of reading it (docs/formats.md §1.5).
+    The path ``-`` is standard input.
+    """
+
+    path: Path
+    root: Path
+    problem: str | None = None

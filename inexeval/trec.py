@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from inexeval.config.load import load_config_mapping
-from inexeval.config.values import InputFile
+from inexeval.model import InputFile
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.classic import DEFAULT_MEASURES, MEASURES
 from inexeval.model import RunResult

@@ -267,7 +267,7 @@ def compute_rows(loaded: Loaded) -> list[tuple]:
 def ranking(config, loaded: Loaded, qrels_b, jobs: int, say: Echo, quiet: bool) -> tuple[list[tuple], int]:
     """The rows of ``--agreement``: every run evaluated under each assessor (module docstring)."""
     from inexeval.api import report
-    from inexeval.config.values import InputFile
+    from inexeval.model import InputFile
     from inexeval.engine import evaluate
 
     both = sorted((t for t in loaded.official if t in loaded.additional), key=natural_key)

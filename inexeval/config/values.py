@@ -22,11 +22,11 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from inexeval.errors import ConfigError, ConfigErrors
 from inexeval.readers import STDIN
 from inexeval.tasks import find_task, unknown_task_message
+from inexeval.model import InputFile  # (re-exported: the config's listing of input files)
 
 #: (raw value, base directory) -> value; raises Problem.
 Parser = Callable[[str, Path], object]
@@ -335,20 +335,6 @@ def parse_answer_match(raw: str, base: Path) -> str:
 
 # --------------------------------------------------------------------------
 # Paths
-
-
-class InputFile(NamedTuple):
-    """A file matched by a path value, with the root (file, dir or glob base) it was found under.
-
-    ``problem`` says why an entry of a directory listing or a glob cannot be
-    read (a dangling symbolic link, a FIFO, ...); the reader of that input
-    reports it with the path instead of reading it (docs/formats.md §1.5).
-    The path ``-`` is standard input.
-    """
-
-    path: Path
-    root: Path
-    problem: str | None = None
 
 
 def _absolute(base: Path, text: str) -> Path:

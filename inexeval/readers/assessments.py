@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.aggregate import natural_key
-from inexeval.config.values import InputFile
+from inexeval.model import InputFile
 from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path

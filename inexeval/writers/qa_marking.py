@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
 
-#: the recall-base of a QA evaluation (inexeval.inputs.RecallBase; not imported: inputs imports this module)
+#: the recall-base of a QA evaluation (inexeval.inputs.RecallBase)
 RecallBase = Any
 
 
@@ -77,3 +77,11 @@ def marking_text(config: Config, recall_base: RecallBase, run_paths: Iterable) -
                                                "synset", "why"], tablefmt="simple", disable_numparse=True)
                      + "\n\n")
     return "".join(parts)
+
+
+def evaluation_marking(ev) -> str:
+    """The marking text of the runs an evaluation scored (``-q`` with the table format)."""
+    from inexeval.inputs import UNITS
+
+    sources = list(dict.fromkeys(r.source for r in ev.results))
+    return marking_text(ev.config, UNITS[ev.config.task_def.unit].load(ev.config), sources) if sources else ""
