@@ -248,20 +248,14 @@ class AnswerInputs(Unit):
     def load(self, config: Config, on_topic: Callable | None = None) -> RecallBase:
         """Every question of the answer files (TOPICS keeps some); a question with an error is left out
         and reported with its file and line, as is one whose strings ANSWER_MATCH makes ambiguous."""
-        from inexeval.measures.qa import AnswerClash, gains_of, match_table
+        from inexeval.measures.qa import gains_of, leave_out_clashes
         from inexeval.readers.answers import read_answer_files
 
         problems = [InputError(f"assessment file not read: {f.problem}", f.path)
                     for f in config.assessments if f.problem is not None]
         answers = read_answer_files([f.path for f in config.assessments if f.problem is None], config.topics)
+        leave_out_clashes(answers, config.answer_match, gains_of(config.gains))
         problems += answers.problems
-        gains = gains_of(config.gains)
-        for qid, q in list(answers.questions.items()):
-            try:
-                match_table(q, config.answer_match, gains)
-            except AnswerClash as clash:
-                problems.append(InputError(f"{clash}; question left out", q.source, clash.line))
-                del answers.questions[qid]
         warnings = list(answers.warnings)
         if config.topics is not None:
             missing = sorted(config.topics - set(answers.questions), key=natural_key)

@@ -427,3 +427,68 @@ def test_marking_lists_the_dropped_answers(tmp_path):
                     "MAX_RESULTS": "1"})
     assert [(r["answer"], r["mark"], r["why"]) for r in rows] == [
         ("Ringo", "B", "first answer of synset 4"), ("John Lennon", "-", "dropped: beyond MAX_RESULTS=1")]
+
+
+def _left_out_by_evaluation(ans: Path, run: Path, mode: str) -> set[str]:
+    """The questions an evaluation leaves out for errors of the answer file (from its problems)."""
+    res = inexeval.evaluate({"TASK": "qa", "ASSESSMENTS_DIR": str(ans), "SUBMISSIONRUNS_DIR": str(run),
+                             "ANSWER_MATCH": mode})
+    return {_left_out_question(p.message) for p in res.problems if p.message.endswith("left out")}
+
+
+def _left_out_question(message: str) -> str:
+    """The question a 'left out' message names ('...; question Q1 left out' or 'question Q1: ...; question
+    left out')."""
+    import re
+
+    m = re.search(r"question (\S+) left out$", message) or re.search(r"question (\S+?): ", message)
+    return m.group(1)
+
+
+def _left_out_by_validate(ans: Path, run: Path, mode: str) -> tuple[int, set[str], str]:
+    res = CliRunner().invoke(main, ["validate", "--task", "qa", "--answer-match", mode,
+                                    "--assessments", str(ans), str(run)])
+    left = {_left_out_question(ln) for ln in res.output.splitlines() if ": left_out_question: " in ln}
+    return res.exit_code, left, res.output
+
+
+def test_two_synsets_with_one_answer_validate_says_what_evaluation_does(tmp_path):
+    # 'paris' and 'Paris' are one answer under ANSWER_MATCH=normalised (case folded), two under exact
+    ans = write_answers(tmp_path / "a.tsv", {"Q1": [("1", "S", "Paris"), ("2", "A", "paris")],
+                                             "Q2": [("1", "S", "Rome")]})
+    run = write_run(tmp_path / "r.tsv", [("Q1", 1, "Paris"), ("Q2", 1, "Rome")], tag="r")
+    status, left, out = _left_out_by_validate(ans, run, "normalised")
+    assert status == 1 and left == {"Q1"} == _left_out_by_evaluation(ans, run, "normalised")
+    assert (f"left_out_question: answer file {ans}:2: question Q1: 'paris' (synset 2) and 'Paris' "
+            "(synset 1, line 1) are the same answer under ANSWER_MATCH=normalised; question left out") in out
+    assert "unknown_topic" not in out  # Q1 is left out, not unknown
+    status, left, out = _left_out_by_validate(ans, run, "exact")
+    assert (status, left) == (0, set()) and "VALID" in out and _left_out_by_evaluation(ans, run, "exact") == set()
+
+
+def test_answer_match_option_is_for_qa_only(tmp_path):
+    run = write_run(tmp_path / "r.tsv", [("Q1", 1, "x")], tag="r")
+    res = CliRunner().invoke(main, ["validate", "--answer-match", "exact", str(run)])
+    assert res.exit_code == 2 and "--answer-match applies to qa runs only" in res.output
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_validate_and_evaluation_leave_out_the_same_questions(tmp_path, seed):
+    """Random answer files (case, width and space variants across and within synsets, malformed lines,
+    NIL beside answers): the questions validate lists as left out are those evaluation leaves out."""
+    rng = random.Random(seed)
+    variants = ["Paris", "paris", "PARIS", " Paris ", "Par is", "Ｐａｒｉｓ", "Rome", "rome", "Oslo", "NIL"]
+    lines, qids = [], [f"Q{i}" for i in range(1, 7)]
+    for q in qids:
+        for _ in range(rng.randint(1, 4)):
+            if rng.random() < 0.08:
+                lines.append(f"{q}\t1\tZ\tbad level")
+                continue
+            lines.append(f"{q}\t{rng.randint(1, 3)}\t{rng.choice('SAB')}\t{rng.choice(variants)}")
+    ans = tmp_path / "a.tsv"
+    ans.write_text("\n".join(lines) + "\n")
+    run = write_run(tmp_path / "r.tsv", [(q, 1, "Paris") for q in qids], tag="r")
+    for mode in ("normalised", "exact"):
+        status, left, out = _left_out_by_validate(ans, run, mode)
+        assert left == _left_out_by_evaluation(ans, run, mode), out
+        assert status == (1 if left else 0), out

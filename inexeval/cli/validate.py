@@ -28,6 +28,9 @@ Warnings (scored as submitted): overlap (Focussed), interleaved articles
 <result>, task attribute differences, empty topics, a run id written
 under another file name.
 --task trec: the run read as evaluation reads it (--assessments: the qrels).
+--task qa: the answer files read as evaluation reads them with --answer-match
+(ANSWER_MATCH): each question it leaves out (an error of the answer file,
+such as two synsets holding one answer) is a problem of every run.
 FOL tasks (passage runs): every line inex_eval 3.1 would reject the run for
 (field count, interleaved articles, several results per article, overlapping
 passages, negative sizes) and every place where it would die, with its
@@ -40,11 +43,13 @@ message; the first one listed is what evaluation reports.  With
               help="Assessments (file, directory or glob; FOL tasks and trec: the qrels file) to check topics against.")
 @click.option("--max-results", type=click.IntRange(min=1), default=DEFAULT_MAX_RESULTS, show_default=True,
               help="Results counted per topic (MAX_RESULTS).")
+@click.option("--answer-match", type=click.Choice(["normalised", "exact"]), default="normalised", show_default=True,
+              help="qa: how answers are compared with the answer strings (ANSWER_MATCH of the config).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Text (one line per finding) or JSON (every finding, for scripts).")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks.")
 @click.pass_context
-def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
+def validate_cmd(ctx, runs, task, assessments, max_results, answer_match, fmt, debug):
     """Check submission runs before evaluating them: one report per run."""
     from inexeval import validate
 
@@ -58,8 +63,10 @@ def validate_cmd(ctx, runs, task, assessments, max_results, fmt, debug):
     elif unit is not None and unit.max_results_note is not None and given(ctx, "max_results"):
         refuse(ctx, f"--max-results has no effect on {row.name} runs: {unit.max_results_note}")
 
+    if given(ctx, "answer_match") and (unit is None or not unit.marks_answers):
+        refuse(ctx, "--answer-match applies to qa runs only (give --task qa)")
     try:
-        rb = validate.assessments_from(assessments, task=task) if assessments else None
+        rb = validate.assessments_from(assessments, task=task, answer_match=answer_match) if assessments else None
         reports = validate.validate_runs(runs, task=task, assessments=rb, max_results=max_results)
     except InexevalError as err:
         fail(err, debug)

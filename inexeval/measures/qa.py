@@ -29,7 +29,8 @@ import numpy as np
 
 from inexeval.measures.registry import Measure, Params, TopicContext, TopicInput, register
 from inexeval.measures.xcg import q_measure, r_measure
-from inexeval.readers.answers import LETTER_LEVELS, NIL, AnswerString, Question
+from inexeval.errors import InputError
+from inexeval.readers.answers import LETTER_LEVELS, NIL, AnswerSet, AnswerString, Question
 
 __all__ = ["match_key", "MatchTable", "Mark", "match_table", "mark", "qa_values", "count_values",
            "DEFAULT_GAINS", "MATCH_MODES", "AnswerClash"]
@@ -112,6 +113,19 @@ def match_table(q: Question, mode: str, gains: dict[str, float]) -> MatchTable:
     kept = sorted((b for b in best if b[0] > 0), key=lambda b: -b[0])  # stable: xmax order ties by synset
     return MatchTable(entries, [s.id for s in q.synsets], np.array([b[0] for b in kept], dtype=np.float64),
                       [b[1] for b in kept], q.nil)
+
+
+def leave_out_clashes(answers: AnswerSet, mode: str, gains: dict[str, float]) -> None:
+    """Leave out of ``answers`` each question that :func:`match_table` refuses (two synsets holding one
+    answer under ANSWER_MATCH ``mode``), each an InputError of ``answers.problems`` at its line: the one
+    rule of evaluation and of ``validate --task qa``."""
+    for qid, q in list(answers.questions.items()):
+        try:
+            match_table(q, mode, gains)
+        except AnswerClash as clash:
+            answers.problems.append(InputError(f"{clash}; question left out", q.source, clash.line))
+            del answers.questions[qid]
+            answers.left_out.add(qid)
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,7 @@ class AnswerSet:
     questions: dict[str, Question] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     problems: list[InputError] = field(default_factory=list)
+    left_out: set[str] = field(default_factory=set)  # questions left out for the problems
 
 
 def parse_level(text: str) -> str | float | None:
@@ -157,6 +158,7 @@ def read_answer_files(paths: Iterable[str | Path], topics: frozenset[str] | None
             out.questions[qid] = q
     for qid in bad:
         out.questions.pop(qid, None)
+    out.left_out.update(bad)
     return out
 
 

@@ -13,6 +13,10 @@ malformed            problem a line without 3 or 4 tab-separated columns, an emp
 beyond_max_results   problem a question with more answers than L′ = MAX_RESULTS (one
                              per question, at the first dropped answer's line)
 unknown_topic        problem with the answer file: a question it does not have
+left_out_question    problem with the answer file: a question evaluation leaves out, for
+                             an error of the answer file (the file and line are in the
+                             message), such as two synsets holding one answer under
+                             ANSWER_MATCH
 duplicate_rank       warning two answers of a question with one rank (positions follow
                              the file order)
 empty_answer         warning an empty answer string (it keeps its position, wrong)
@@ -24,6 +28,7 @@ missing_topic        warning with the answer file: questions absent from the run
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from inexeval.config.values import expand_paths
@@ -74,8 +79,10 @@ def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_res
     if not f.questions:
         report.warnings.append(Finding("empty", None, None, "the run has no answer"))
     if data is not None:
+        for problem in data.problems:
+            report.problems.append(Finding("left_out_question", None, None, f"answer file {problem}"))
         for qid, a in f.questions.items():
-            if qid not in data.questions:
+            if qid not in data.questions and qid not in data.left_out:
                 report.problems.append(Finding("unknown_topic", qid, min(x.line for x in a),
                                                f"question {qid} is not in the answer file; evaluation ignores it"))
         missing_topics([q for q in data.questions if q not in f.questions], "question(s) of the answer file",
@@ -85,13 +92,24 @@ def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_res
     return report
 
 
-def read_answer_assessments(path: str | Path, source: str) -> AnswerSet:
-    """The answer files under ``path`` (file, directory or glob, docs/config.md); the first problem
-    of a file is raised."""
+def read_answer_assessments(path: str | Path, source: str, answer_match: str = "normalised") -> AnswerSet:
+    """The answer files under ``path`` (file, directory or glob, docs/config.md) as evaluation reads
+    them with ANSWER_MATCH ``answer_match``: the questions it leaves out are in ``problems`` (each
+    run's report lists them); when no question is left at all, the first problem is raised."""
+    from inexeval.measures.qa import DEFAULT_GAINS, leave_out_clashes
     from inexeval.readers.answers import read_answer_files
 
     files = expand_paths(str(path), Path.cwd(), "ASSESSMENTS_DIR", source, None)
-    answers = read_answer_files([f.path for f in files if f.problem is None])
-    if answers.problems:
+    answers = read_answer_files([_shown(f.path) for f in files if f.problem is None])
+    answers.problems[:0] = [InputError(f"assessment file not read: {f.problem}", _shown(f.path))
+                            for f in files if f.problem is not None]
+    leave_out_clashes(answers, answer_match, dict(DEFAULT_GAINS))
+    if answers.problems and not answers.questions:
         raise answers.problems[0]
     return answers
+
+
+def _shown(path: str | Path) -> str:
+    """``path`` relative to the working directory when under it (as the user named it), else as is."""
+    rel = os.path.relpath(path) if os.path.isabs(path) else str(path)
+    return str(path) if rel.startswith("..") else rel

@@ -43,6 +43,8 @@ class UnitChecks:
     read_assessments: Callable[[str | Path, str], Any]
     #: the type of judgements only this unit's runs are checked against (None: INEX assessments)
     assessments: type | None = None
+    #: True when ``read_assessments`` takes ANSWER_MATCH (``answer_match=``), as evaluation reads them with it
+    takes_answer_match: bool = False
 
 
 #: The result units validate checks (:data:`inexeval.tasks.UNIT_FACTS`), by name.
@@ -50,7 +52,7 @@ UNIT_CHECKS: dict[str, UnitChecks] = {
     "element": UnitChecks(element.validate_element_run, element.read_inex_assessments),
     "document": UnitChecks(document.validate_trec_run, document.read_trec_assessments, TopicTable),
     "passage": UnitChecks(passage.validate_fol_run, passage.read_fol_assessments, FolQrels),
-    "answer": UnitChecks(answer.validate_qa_run, answer.read_answer_assessments, AnswerSet),
+    "answer": UnitChecks(answer.validate_qa_run, answer.read_answer_assessments, AnswerSet, True),
 }
 #: The checks of a run checked for no task (an INEX run, whatever its ``task`` attribute says).
 _NO_TASK = UNIT_CHECKS["element"]
@@ -147,15 +149,20 @@ def validate_runs(
     return reports
 
 
-def assessments_from(path: str | Path, *, source: str = "--assessments",
-                     task: str | None = None) -> Assessments | FolQrels:
+def assessments_from(path: str | Path, *, source: str = "--assessments", task: str | None = None,
+                     answer_match: str | None = None) -> Assessments | FolQrels:
     """Load the assessments under ``path`` (file, directory or glob, docs/config.md) for ``--assessments``.
 
     For a FOL ``task`` (:func:`fol_task_letter`) ``path`` is one FOL qrels
-    file (plain or gzip), read as inex_eval 3.1 reads it.  Raises
+    file (plain or gzip), read as inex_eval 3.1 reads it; for ``qa``, the
+    answer files read with ``answer_match`` (ANSWER_MATCH, default
+    ``normalised``), the questions evaluation leaves out listed.  Raises
     ConfigErrors for an unknown task or when nothing matches, and InputError
     for a bad assessment file.
     """
     chosen = required_task(task) if task is not None else None
     fol_task_letter(chosen)  # a ConfigError for a passage task inex_eval 3.1 has no option for
-    return _checks_of(chosen).read_assessments(path, source)
+    checks = _checks_of(chosen)
+    if checks.takes_answer_match and answer_match is not None:
+        return checks.read_assessments(path, source, answer_match=answer_match)
+    return checks.read_assessments(path, source)
