@@ -5,7 +5,8 @@ inex-eval ...`` (:mod:`inexeval.dropins.inex_eval`), go straight to their module
 file, in loops, as the tool it replaces is, so it does not load the click command line (about
 25 ms a call; docs/trec-eval.md §8).  Everything else goes through :mod:`inexeval.cli.command`.  A
 drop-in ends on a signal as every command does (:mod:`inexeval.interrupts`), and a reader that
-stops reading its output (``| head``) ends it with status 1, as the click command line did.
+stops reading its output (``| head``) changes nothing but what it reads, as for every command
+(:mod:`inexeval.cli.pipes`): the drop-in exits with its own status.
 """
 
 from __future__ import annotations
@@ -55,11 +56,13 @@ def drop_in(name: str, argv: list[str]) -> int:
     from inexeval.interrupts import signals_end_the_command
 
     _one_shot_process()
-    with signals_end_the_command():
+    from inexeval.cli.pipes import closed_pipes_ignored
+
+    with signals_end_the_command(), closed_pipes_ignored():
         run_cli = importlib.import_module(DROP_INS[name]).run_cli  # (Ctrl-C while numpy loads: as any other)
         try:
             return run_cli(argv)
-        except BrokenPipeError:
+        except BrokenPipeError:  # (standard output not the process's own: closed_pipes_ignored left it alone)
             # the reader is gone: what is still buffered goes nowhere (no second error at exit)
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)

@@ -84,6 +84,15 @@ class Group(Once, click.Group):
     def format_usage(self, ctx, formatter):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
 
+    def main(self, *args, **kwargs):
+        """A reader that stops reading (``| head``) changes nothing but what it reads: every file is
+        written and the exit status is the command's own (:mod:`inexeval.cli.pipes`), where click would
+        stop at the first write and exit 1 ("some input skipped")."""
+        from inexeval.cli.pipes import closed_pipes_ignored
+
+        with closed_pipes_ignored():
+            return super().main(*args, **kwargs)
+
     def invoke(self, ctx):
         """Every command ends on a signal as :mod:`inexeval.interrupts` says, not with a traceback
         and click's "Aborted!" (status 1)."""
