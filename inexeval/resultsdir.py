@@ -7,7 +7,10 @@ directory is renamed aside, the new one renamed in, the old one removed.  A
 reader therefore finds the complete old set or the complete new set (or,
 for the instant between the two renames, no directory at all); files of an
 earlier evaluation that this one did not write are gone with the old
-directory.  An interrupted or failed evaluation removes its staging
+directory, but for ``assessments/`` (:data:`CARRIED`, another command's) and
+``inexeval compare``'s files, which the new set keeps while the result files
+they were computed from are unchanged (:func:`inexeval.stamp.write_stamp`
+links them into the staged set, or says why not).  An interrupted or failed evaluation removes its staging
 directory and leaves the old set untouched.
 
 A lock file, ``RESULTS_DIR/.<TASK>.inexeval-lock`` (removed when released),

@@ -202,8 +202,8 @@ def _topic_tics(topics) -> list[str]:
     return [f"set xtics ({tics})", "plot base.'.dat' using 0:2 with boxes linecolor rgb '#1f77b4'"]
 
 
-def write_tables(out: Path, name: str, rows: list[dict]) -> None:
-    """``name.tsv`` (header + rows, full precision) and ``name.json``."""
+def write_tables(out: Path, name: str, rows: list[dict]) -> list[Path]:
+    """``name.tsv`` (header + rows, full precision) and ``name.json``; returns their paths."""
     cols = list(rows[0]) if rows else []
     lines = ["\t".join(cols)]
     for r in rows:
@@ -212,6 +212,7 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> None:
     # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10): JSON has no NaN
     clean = [{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in r.items()} for r in rows]
     atomic_write(out / f"{name}.json", json.dumps(clean, indent=1, default=_jsonable, allow_nan=False) + "\n")
+    return [out / f"{name}.tsv", out / f"{name}.json"]
 
 
 def _jsonable(v):

@@ -3,9 +3,11 @@
 For each config: the result files are reused when their stamp says they are
 up to date (:mod:`inexeval.stamp`), else the config is evaluated and they
 are written; then the correlation and significance tables of
-:mod:`inexeval.compare.tables` are printed and written, and with two runs their
-per-topic differences.  With several configs the correlation tables are
-also averaged.  Options travel as one :class:`CompareOptions`; what is
+:mod:`inexeval.compare.tables` are written, and with two runs their per-topic
+differences, then printed (every file first: a reader that stops reading loses
+none), with a record of the result files they were computed from
+(:mod:`inexeval.stamp`: the next evaluation keeps them while those are
+unchanged).  With several configs the correlation tables are also averaged.  Options travel as one :class:`CompareOptions`; what is
 printed goes through ``echo`` (see :mod:`inexeval.api`).
 """
 
@@ -80,6 +82,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
     from inexeval.errors import ConfigError
     from inexeval.plan import plan_config
     from inexeval.resultsdir import locked
+    from inexeval.stamp import record_compare_outputs
 
     say = echo if echo is not None else (lambda *a, **k: None)
     wanted = list(options.runs) or None
@@ -87,6 +90,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
         raise ConfigError("the per-topic difference graphs (-gnu, -png) are drawn for two runs: give --runs A,B",
                           "--runs")
     status, all_tables, first_out = 0, [], None
+    sources: list[dict] = []  # what each config's tables were computed from (inexeval.stamp)
     loaded = []
     for source in configs:  # every config and --measure checked before anything is evaluated
         config = load(source, options.overrides, options.results_dir)
@@ -103,25 +107,29 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
         # under the lock of RESULTS_DIR/<TASK>: the result files reused, and the tables written
         # beside them, belong to one complete set (inexeval.resultsdir)
         with locked(config.results_dir, config.task):
-            status = _compare_one(config, plan, out, options, wanted, say, all_tables, status, chosen)
+            status = _compare_one(config, plan, out, options, wanted, say, all_tables, status, chosen, sources)
     if len(configs) > 1:
         avg = [t for t in (compare.averaged([t for _, t in all_tables], kind, mth)
                            for kind in ("measures", "quantisations") for mth in options.methods) if t is not None]
         if avg:
+            with locked(*first_out) as results_dir:  # written, then printed (as each config's tables)
+                base = Path(results_dir) / first_out[1]
+                names = [base / f"correlations-average.{ext}" for ext in ("tsv", "json")]
+                record_compare_outputs(base, names, None)
+                written = compare.write_tables(base, "correlations-average", compare.correlation_rows("all", avg))
+                record_compare_outputs(base, written, sources)
             say("\n" + compare.format_correlations(avg, "all tasks"))
-            with locked(*first_out) as results_dir:
-                compare.write_tables(Path(results_dir) / first_out[1], "correlations-average",
-                                     compare.correlation_rows("all", avg))
     return status
 
 
 def _compare_one(config: Config, plan, out: Path, options: CompareOptions, wanted: list[str] | None, say: Echo,
-                 all_tables: list, status: int, chosen: str) -> int:
-    """One config of :func:`run_compare` (PLAN: its plan): its results (reused or evaluated), tables and files."""
+                 all_tables: list, status: int, chosen: str, sources: list[dict]) -> int:
+    """One config of :func:`run_compare` (PLAN: its plan): its results (reused or evaluated), tables and files;
+    what they were computed from is appended to SOURCES (:func:`inexeval.stamp.compare_source`)."""
     from inexeval.compare import tables as compare
     from inexeval.errors import ConfigError
     from inexeval.names import file_component
-    from inexeval.stamp import read_if_fresh, stamped_report
+    from inexeval.stamp import compare_source, read_if_fresh, record_compare_outputs, stamped_report
 
     columns = plan.columns
     results = None if options.reevaluate else read_if_fresh(plan.config, options.empty_as_zero)
@@ -145,29 +153,45 @@ def _compare_one(config: Config, plan, out: Path, options: CompareOptions, wante
             raise ConfigError(f"--runs: unknown run id(s) {', '.join(unknown)}")
         results = [r for r in results if r.run_id in wanted]
     settings = compare.sorted_settings(results)
+    # everything is computed and written first, then printed: a reader that stops reading standard
+    # output early (``| head``) loses no file (README "Exit status")
+    shown_text: list[str] = []
     tables = []
     for mth in options.methods:
         tables += compare.measure_correlations(results, settings, columns, mth)
         tables += compare.quantisation_correlations(results, settings, columns, mth)
     all_tables += [(config.task, t) for t in tables]
-    say(compare.format_correlations(tables, config.task))
-    compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
+    shown_text.append(compare.format_correlations(tables, config.task))
     sig_rows = []
     for s in settings:
         rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,
                                          samples=options.samples, seed=options.seed, alpha=options.level,
                                          runs=wanted)
-        say("\n" + compare.format_significance(rows, options.level))
+        shown_text.append("\n" + compare.format_significance(rows, options.level))
         sig_rows += rows
-    compare.write_tables(out, "significance", sig_rows)
+    histograms = []
     if wanted and len(wanted) == 2:
         for s in settings:
             for shown in difference_measures(config, columns, chosen):
                 text, topics, diffs = compare.topic_difference_text(results, s, shown, *wanted)
-                say("\n" + text)
+                shown_text.append("\n" + text)
                 if options.gnuplot or options.png:
                     stem = file_component(f"differences_{shown}_{wanted[0]}_vs_{wanted[1]}_{s}")
-                    compare.write_histogram(out / "graphs", stem, f"{config.task} {s} {shown}: "
-                                            f"{wanted[0]} - {wanted[1]}", topics, diffs,
-                                            gnuplot=options.gnuplot, png=options.png)
+                    histograms.append((stem, f"{config.task} {s} {shown}: {wanted[0]} - {wanted[1]}", topics,
+                                       diffs))
+    # what each file is computed from (inexeval.stamp): forgotten before the files are written again
+    exts = [e for e, on in (("dat", options.gnuplot), ("gp", options.gnuplot), ("png", options.png)) if on]
+    names = [out / f"{stem}.{ext}" for stem in ("correlations", "significance") for ext in ("tsv", "json")]
+    names += [out / "graphs" / f"{h[0]}.{ext}" for h in histograms for ext in exts]
+    record_compare_outputs(out, names, None)
+    source = compare_source(out, results, complete=not wanted)
+    sources.append(source)
+    written = compare.write_tables(out, "correlations", compare.correlation_rows(config.task, tables))
+    written += compare.write_tables(out, "significance", sig_rows)
+    for stem, title, topics, diffs in histograms:
+        written += compare.write_histogram(out / "graphs", stem, title, topics, diffs, gnuplot=options.gnuplot,
+                                           png=options.png)
+    record_compare_outputs(out, written, [source])
+    for text in shown_text:
+        say(text)
     return status
