@@ -27,15 +27,20 @@ def c_fixed(value: float, digits: int = 4) -> str:
 
 def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | None = None, *,
                      per_query: bool = False, integer: frozenset[str] = frozenset(),
-                     not_per_topic: frozenset[str] = frozenset()) -> str:
-    """Results in trec_eval's layout.
+                     not_per_topic: frozenset[str] = frozenset(), label_settings: bool = False) -> str:
+    """Results in trec_eval's layout, one block per run and setting.
+
+    With ``label_settings`` (a task with settings: quantisations, overlap), each block's ``runid``
+    line names its setting after the run id, ``runid all Medium[gen_off]`` (no space: still three
+    columns), so that the blocks of one run can be told apart.
 
     Values in full precision (``repr``) by default, ``digits=4`` for
     trec_eval's ``%.4f``; the ``integer`` measures (counts) as integers.
     With ``per_query`` (trec_eval ``-q``), each topic's lines first, topics
     in byte order and undefined values skipped (trec_eval never evaluates
     them), the ``not_per_topic`` measures (gm_map) not printed per topic, as
-    trec_eval; then the summary under ``all``, opened by ``runid`` and ``num_q``.
+    trec_eval; then the summary under ``all``, opened by ``runid`` and ``num_q`` (a block's per-topic
+    lines come before its ``runid`` line, as trec_eval prints them).
     """
     runs = [results] if isinstance(results, RunResult) else list(results)
     out: list[str] = []
@@ -52,7 +57,8 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
         num_q = res.average.get("num_q")
         if num_q is None:
             num_q = sum(1 for v in res.per_topic.values() if any(x is not None for x in v.values()))
-        out.append(f"{'runid':<22}\tall\t{cell(res.run_id)}\n")
+        label = f"{cell(res.run_id)}[{cell(res.setting)}]" if label_settings else cell(res.run_id)
+        out.append(f"{'runid':<22}\tall\t{label}\n")
         out.append(f"{'num_q':<22}\tall\t{_fmt('num_q', num_q, digits, frozenset({'num_q'}))}\n")
         for name in res.measures:
             v = res.average.get(name)
@@ -66,7 +72,7 @@ def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False)
     integer = frozenset(n for m in ev.measures for n in m.outputs(ev.params) if m.is_count(n))
     hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
     return format_trec_eval(_trec_default_set(ev), digits, per_query=per_query, integer=integer,
-                            not_per_topic=hidden)
+                            not_per_topic=hidden, label_settings=ev.config.task_def.quantised)
 
 
 def _trec_default_set(ev) -> list[RunResult]:
