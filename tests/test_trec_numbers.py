@@ -1,4 +1,5 @@
-"""Scores parsed straight from the bytes (inexeval.readers.trec_numbers) equal Python's float(), bit for bit."""
+"""Scores parsed straight from the bytes (inexeval.readers.trec_numbers) equal Python's float(), bit for bit;
+the config path's TREC numbers follow C's syntax, whole fields only (docs/formats.md §1.7)."""
 
 from __future__ import annotations
 
@@ -63,13 +64,31 @@ def test_fast_path_covers_plain_decimals_and_leaves_the_rest():
     assert np.isnan(val[~ok]).all()
 
 
-@pytest.mark.parametrize("tok", ["inf", "-Infinity", "nan", "1.2.3", "-", "1-", "0x10", "1e999"])
+@pytest.mark.parametrize("tok", ["inf", "-Infinity", "nan", "1.2.3", "-", "1-", "0x", "1e999", "1_0", "1e", "1e+",
+                                 "\u0661", "2x", "nan(1)", "0x1p", "1,5", ".", "+", "1d", "1.5f", "0x1p99999"])
 def test_bad_scores_name_their_line(tmp_path, tok):
     p = tmp_path / "run.txt"
     p.write_text("q1 Q0 a 1 1.5 r\n" * 5 + f"q1 Q0 b 2 {tok} r\n" + "q1 Q0 c 3 1.25 r\n" * 5)
     with pytest.raises(InputError) as e:
         read_run(p)
     assert e.value.line == 6 and "bad score" in e.value.message
+
+
+@pytest.mark.parametrize("tok, value", [("0x10", 16.0), ("0x1p-3", 0.125), ("-0X.8P1", -1.0), ("+.5", 0.5),
+                                        ("1E+02", 100.0), ("007.50", 7.5), ("1e-400", 0.0), ("4.9e-324", 5e-324)])
+def test_scores_in_c_syntax_are_read_as_strtod_reads_them(tmp_path, tok, value):
+    """A score is any field C's strtod reads to its end (trec_eval's atof gives the same value)."""
+    p = tmp_path / "run.txt"
+    p.write_text("q1 Q0 a 1 1.5 r\n" * 5 + f"q1 Q0 b 2 {tok} r\n")
+    assert read_run(p).score[5] == value
+
+
+def test_a_bad_score_says_what_trec_eval_would_read(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_text("q1 Q0 a 1 1_0 r\n")
+    with pytest.raises(InputError) as e:
+        read_run(p)
+    assert "trec_eval would read 1.0" in e.value.message
 
 
 INT_EDGE = ["0", "-0", "1", "-1", "-2", "007", "12345678", "-12345678", "123456789", "+1", "1.0", "1.5", "1e2",
@@ -111,3 +130,28 @@ def test_qrels_judgements_equal_int_and_bad_ones_name_their_line(tmp_path, seed)
     with pytest.raises(InputError) as e:
         read_qrels(p)
     assert e.value.line == 6 and "bad relevance value" in e.value.message
+
+
+@pytest.mark.parametrize("tok", ["1_0", "1.5", "1e5", "0x10", "\u0661", "+", "-", "2x", "1.0", "inf",
+                                 "9223372036854775808", "-9223372036854775809", "99999999999999999999"])
+def test_judgements_that_c_would_read_only_in_part_are_refused(tmp_path, tok):
+    """A judgement is [+-]digits within 64 bits: trec_eval's atol would read a prefix of the others
+    (``1_0`` as 1) or saturate; the config path names the line instead of guessing."""
+    from inexeval.readers.trec import read_qrels
+
+    p = tmp_path / "qrels"
+    p.write_text("q1 0 a 1\n" + f"q1 0 b {tok}\n" + "q1 0 c 0\n" * 3)
+    with pytest.raises(InputError) as e:
+        read_qrels(p)
+    assert e.value.line == 2 and "bad relevance value" in e.value.message and "trec_eval would read" in e.value.message
+
+
+@pytest.mark.parametrize("tok, value", [("+3", 3), ("-0", 0), ("0007", 7), ("9223372036854775807", 2**63 - 1),
+                                        ("-9223372036854775808", -2**63)])
+def test_judgements_in_c_syntax(tmp_path, tok, value):
+    from inexeval.readers.trec import read_qrels
+
+    p = tmp_path / "qrels"
+    p.write_text(f"q1 0 b {tok}\n" + "q1 0 c 0\n")
+    q = read_qrels(p)
+    assert q.rel[list(q.docno).index(b"b")] == value

@@ -10,8 +10,12 @@ A file may be plain or gzip-compressed (detected by its magic bytes), and
 dropped; a UTF-16 file (with its byte-order mark) is read as its UTF-8
 text; bytes that are not valid UTF-16 are an error.  Blank lines and lines whose first non-blank
 character is ``#`` are skipped.  A line with the wrong number of columns, a
-non-integer ``rel`` or a score that is not a finite number is an
-:class:`~inexeval.errors.InputError` naming file and line.
+``rel`` that is not an integer or a score that is not a finite number is an
+:class:`~inexeval.errors.InputError` naming file and line.  Numbers are read as C reads them
+(trec_eval's ``atol`` and ``atof``), but only when C would read the whole field: ``rel`` is
+``[+-]digits`` within 64 bits, a score anything ``strtod`` reads to its end (``1e-3``, ``+.5``,
+``0x1p-3``); ``1_0``, ``1.5`` as a ``rel``, ``١`` or ``2x`` are refused, where trec_eval would read
+a prefix of them (docs/formats.md §1.7, :mod:`inexeval.readers.trec_numbers`).
 
 Parsing is vectorised, with no Python code per line except on the error
 path (and for comment lines):
@@ -48,7 +52,7 @@ import numpy as np
 from inexeval.errors import InputError
 from inexeval.heap import keep_freed_memory
 from inexeval.readers.bytekeys import distinct, distinct_grouped
-from inexeval.readers.trec_numbers import plain_decimals, plain_integers
+from inexeval.readers.trec_numbers import c_integer, c_number, c_reading, only_decimal_bytes, plain_decimals, plain_integers
 
 if TYPE_CHECKING:  # (pathlib costs the drop-in 2.4 ms to import)
     from pathlib import Path
@@ -260,19 +264,35 @@ def as_bytes(words: np.ndarray) -> np.ndarray:
 
 
 def _bad_value(col: np.ndarray, lines: np.ndarray, convert, name: str, what: str) -> InputError:
-    """The error for the first value of COL that CONVERT rejects."""
+    """The error for the first value of COL that CONVERT rejects (its reason in parentheses)."""
     for i, tok in enumerate(col.tolist()):
         try:
             convert(tok)
-        except (ValueError, OverflowError):
-            return InputError(f"bad {what}: {tok.decode('utf-8', 'replace')!r}", name, int(lines[i]))
+        except (ValueError, OverflowError) as exc:
+            text = tok.decode('utf-8', 'replace')
+            shown = repr(text if len(text) <= 60 else text[:60] + "...")
+            why = f" ({exc})" if exc.args and isinstance(exc.args[0], str) else ""
+            return InputError(f"bad {what}: {shown}{why}", name, int(lines[i]))
     return InputError(f"bad {what}", name)  # pragma: no cover - numpy and Python disagree
 
 
 def _finite_float(tok: bytes) -> float:
-    x = float(tok)
-    if not np.isfinite(x):
-        raise ValueError(tok)
+    """A score: a field C's ``strtod`` reads to its end, finite (ValueError with the reason)."""
+    x = c_number(tok)
+    if x is None:
+        raise ValueError(f"not a number as C's strtod reads a whole field; trec_eval would read "
+                         f"{c_reading(tok)}")
+    if x - x != 0.0:
+        raise ValueError("not a finite number")
+    return x
+
+
+def _integer(tok: bytes) -> int:
+    """A judgement: ``[+-]digits`` within 64 bits (ValueError with the reason)."""
+    x = c_integer(tok)
+    if x is None:
+        raise ValueError(f"not an integer of at most 64 bits written [+-]digits; trec_eval would read "
+                         f"{c_reading(tok, integer=True)}")
     return x
 
 
@@ -307,13 +327,15 @@ def scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: s
 
 def integers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str) -> np.ndarray:
     """The fields ``data[s[i]:e[i]]`` as int64 (:func:`_numbers`)."""
-    return _numbers(data, s, e, lines, name, what, plain_integers, int)
+    return _numbers(data, s, e, lines, name, what, plain_integers, _integer)
 
 
 def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str, what: str,
              plain, convert) -> np.ndarray:
     """The fields ``data[s[i]:e[i]]`` as numbers: the plain ones straight from the bytes (PLAIN, from
-    :mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion to the same dtype;
+    :mod:`inexeval.readers.trec_numbers`), the others through numpy's conversion to the same dtype
+    when they hold only the bytes of decimal numbers (where Python's syntax, which numpy uses, is
+    C's: :func:`~inexeval.readers.trec_numbers.only_decimal_bytes`), else one by one with CONVERT;
     an error (what CONVERT rejects; for floats, also a value that is not finite) names the first
     bad field's line."""
     value, ok = plain(data, s, e)
@@ -321,7 +343,10 @@ def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name:
         rest = np.flatnonzero(~ok)
         col = column(data, s[rest], e[rest])
         try:
-            value[rest] = col.astype(value.dtype)
+            if only_decimal_bytes(data, s[rest], e[rest]):
+                value[rest] = col.astype(value.dtype)
+            else:
+                value[rest] = np.fromiter(map(convert, col.tolist()), dtype=value.dtype, count=rest.size)
         except (ValueError, OverflowError):
             raise _bad_value(col, lines[rest], convert, name, what) from None
         if value.dtype.kind == "f" and not np.isfinite(value[rest]).all():

@@ -1,4 +1,15 @@
-"""Plain decimal scores of a TREC run (and plain integer judgements of a qrels file), parsed
+"""Numbers of the text inputs, read by the rule each format documents (docs/formats.md §1.7):
+
+- C's ``strtod``/``atof`` and ``atol`` (:func:`strtod`, :func:`atof`, :func:`atol`), as trec_eval 10.0
+  reads its numbers (docs/trec-eval.md §3), and the whole-field forms the config path takes for TREC
+  scores and judgements (:func:`c_number`, :func:`c_integer`): a field is a number only when C's
+  parser reads all of it, so that every value accepted is the value trec_eval reads;
+- inexeval's own decimal syntax for the other formats (:func:`decimal_number`,
+  :func:`decimal_integer`): ASCII digits, an optional sign, point and exponent; no ``_``, no
+  ``inf``/``nan``, no hexadecimal, no other script's digits;
+- the fast path below for the usual TREC fields.
+
+Plain decimal scores of a TREC run (and plain integer judgements of a qrels file), parsed
 straight from the file's bytes, exactly.
 
 A score written ``[-]digits[.digits]`` with at most 8 digits before and 8
@@ -23,9 +34,154 @@ converts it the slow way and reports errors with file and line.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
-__all__ = ["plain_decimals", "plain_integers"]
+__all__ = ["plain_decimals", "plain_integers", "strtod", "atof", "atol", "c_number", "c_integer", "c_reading",
+           "decimal_number", "decimal_integer", "LONG_MIN", "LONG_MAX", "only_decimal_bytes"]
+
+# ------------------------------------------------------------------ C's strtod, atof, atol ----
+
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+#: glibc's ``strtod`` in the C locale: white space (``isspace``), then the longest prefix that is a
+#: hexadecimal float, a decimal float, ``inf``/``infinity`` or ``nan``/``nan(chars)`` (any case); an
+#: incomplete exponent (``1e``, ``1e+``, ``0x1p``) is not part of the number.
+_STRTOD = re.compile(
+    r"[ \t\n\v\f\r]*([+-]?)(?:"
+    r"(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?)"
+    r"|((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+    r"|([iI][nN][fF](?:[iI][nN][iI][tT][yY])?)"
+    r"|([nN][aA][nN](?:\([0-9A-Za-z_]*\))?)"
+    r")")
+#: ``strtol(s, NULL, 10)``: white space, an optional sign, ASCII digits.
+_STRTOL = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _text(s: str | bytes) -> str:
+    # (bytes: as Latin-1, one character a byte; no byte above 0x7F is part of a C number)
+    return s.decode("latin-1") if isinstance(s, (bytes, bytearray)) else s
+
+
+def strtod(s: str | bytes) -> tuple[float, int]:
+    """glibc's ``strtod(s, &end)`` in the C locale: the value and how many characters it read (0: no
+    number, value 0.0).  Decimal and hexadecimal values are correctly rounded, as glibc rounds them
+    (Python's ``float`` and ``float.fromhex``); too large is ±inf, too small ±0 or a denormal; ``-nan``
+    has its sign bit set."""
+    t = _text(s)
+    m = _STRTOD.match(t)
+    if m is None:
+        return 0.0, 0
+    sign, hexa, dec, inf, _nan = m.groups()
+    if dec is not None:
+        value = float(dec)
+    elif hexa is not None:
+        try:
+            value = float.fromhex(hexa)
+        except OverflowError:
+            value = float("inf")
+    elif inf is not None:
+        value = float("inf")
+    else:
+        value = float("nan")
+    return (-value if sign == "-" else value), m.end()
+
+
+def atof(s: str | bytes) -> float:
+    """C's ``atof``: :func:`strtod`'s value, 0.0 when S does not start with a number."""
+    return strtod(s)[0]
+
+
+def atol(s: str | bytes) -> int:
+    """C's ``atol`` (glibc: ``strtol`` base 10): white space, an optional sign, then the leading ASCII
+    digits (0 if none), saturated to the range of a 64-bit ``long``."""
+    m = _STRTOL.match(_text(s))
+    if m is None:
+        return 0
+    digits = m.group(1)
+    if len(digits) > 21:  # (no int() of a million digits: the value saturates anyway)
+        body = digits.lstrip("+-").lstrip("0")
+        if len(body) > 19:
+            return LONG_MIN if digits[0] == "-" else LONG_MAX
+    return max(LONG_MIN, min(int(digits), LONG_MAX))
+
+
+def c_reading(s: str | bytes, integer: bool = False) -> str:
+    """How trec_eval reads the field S (its ``atol`` when INTEGER, else ``atof``), for messages."""
+    value = atol(s) if integer else atof(s)
+    return str(value) if integer else repr(value)
+
+
+def c_number(s: str | bytes) -> float | None:
+    """The value of S when C's ``strtod`` reads all of it (no white space around), else None; may be
+    ±inf or nan (the caller decides whether those are numbers)."""
+    t = _text(s)
+    if not t or t[0] in " \t\n\v\f\r":
+        return None
+    value, used = strtod(t)
+    return value if used == len(t) else None
+
+
+def c_integer(s: str | bytes) -> int | None:
+    """The value of S when it is ``[+-]digits`` (ASCII) within a 64-bit ``long`` (so that ``atol``
+    reads all of it, without saturating), else None."""
+    t = _text(s)
+    if _INTEGER.fullmatch(t) is None:
+        return None
+    body = t.lstrip("+-").lstrip("0")
+    if len(body) > 19:
+        return None
+    v = int(t)
+    return v if LONG_MIN <= v <= LONG_MAX else None
+
+
+# ------------------------------------------------------------------ inexeval's own decimals ----
+
+
+def decimal_number(s: str) -> float | None:
+    """S as a decimal number: an optional sign, ASCII digits with an optional point (``12``, ``1.5``,
+    ``.5``, ``3.``), an optional exponent (``1e-3``); anything else (``1_0``, ``inf``, ``nan``, ``0x10``,
+    other scripts' digits, white space inside) is None.  A value too large for a double is None too."""
+    if _DECIMAL.fullmatch(s) is None:
+        return None
+    value = float(s)
+    return value if value - value == 0.0 else None
+
+
+def decimal_integer(s: str) -> int | None:
+    """S as a decimal integer: an optional sign and ASCII digits (``007``, ``-3``, ``+4``); anything
+    else (``1_0``, ``1.0``, ``1e3``, other scripts' digits) is None.  At most 4,000 digits."""
+    if _INTEGER.fullmatch(s) is None or len(s) > 4000:
+        return None
+    return int(s)
+
+
+#: Bytes that may appear in a decimal number (see :func:`only_decimal_bytes`).
+_DECIMAL_BYTES = np.zeros(256, dtype=bool)
+_DECIMAL_BYTES[list(b"0123456789+-.eE")] = True
+
+
+def only_decimal_bytes(data: bytes, s: np.ndarray, e: np.ndarray) -> bool:
+    """Whether the fields ``data[s[i]:e[i]]`` hold only the bytes ``0-9 + - . e E``.  On such text,
+    Python's ``float``/``int`` (and numpy's conversion, which uses them) accept exactly what
+    :func:`c_number` and :func:`c_integer` accept: their extensions (``_``, white space, ``inf``,
+    ``nan``, other scripts' digits) need other bytes, and C's hexadecimal needs ``x``."""
+    if not s.size:
+        return True
+    length = e - s
+    total = int(length.sum())
+    if total > 4 * len(data) + 64:  # (overlapping fields: not the reader's)
+        return False
+    buf = np.frombuffer(data, dtype=np.uint8)
+    # the bytes of every field, gathered: offsets s[i] + 0 .. length[i] - 1
+    idx = np.repeat(s - np.concatenate(([0], np.cumsum(length)[:-1])), length) + np.arange(total)
+    return bool(_DECIMAL_BYTES[buf[idx]].all())
+
+
+# ------------------------------------------------------------------ the fast path ----
 
 _WORD = np.dtype("<u8")
 _LOW = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)

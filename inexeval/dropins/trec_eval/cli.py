@@ -141,9 +141,15 @@ def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: byte
 
 
 def main(argv: list[str], out: BinaryIO, err: TextIO) -> int:
-    """Run trec_eval 10.0's command line ARGV; standard output to OUT (bytes), messages to ERR; the exit status."""
+    """Run trec_eval 10.0's command line ARGV; standard output to OUT (bytes), messages to ERR; the exit status.
+
+    numpy's floating-point warnings are off: trec_eval's arithmetic on odd parameters (a NaN recall
+    level, 0/0) prints nothing on standard error, and neither does the drop-in."""
+    import numpy as np
+
     try:
-        return _main(argv, out, err)
+        with np.errstate(all="ignore"):
+            return _main(argv, out, err)
     except TrecEvalExit as e:
         out.flush()
         err.write(e.message)

@@ -21,7 +21,8 @@ from inexeval.measures.classic_engine import BOGUS_DOCNO, Column
 from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
-           "make_ranking", "drop_unjudged", "wrong_format", "specs_of", "score_ranking"]
+           "make_ranking", "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
+           "negative_level_values"]
 
 #: A combined int64 sort key must stay below this (else the sort takes its parts as separate keys).
 _KEY_LIMIT = 2**62
@@ -135,6 +136,7 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
                 dup_prefix: str = "trec_eval.form_res_qrels") -> tuple[list[int], TrecEvalExit | None]:
     """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not)."""
     name = first_measure(selected)
+    broken = _calc_failure(selected)
     for n, t in enumerate(wanted):
         qid = keys[t].decode("utf-8", "surrogateescape")
         msg = None
@@ -146,7 +148,27 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
             msg = f"trec_eval.form_res_rels: duplicate docs {qrels_dups[t].decode('utf-8', 'surrogateescape')}\n"
         if msg is not None:
             return wanted[:n], TrecEvalExit(msg + f"trec_eval: Can't calculate measure '{name}'\n", 4)
+        if broken is not None:  # (after the first measure has checked the topic's documents)
+            return wanted[:n], broken
     return wanted, None
+
+
+def _raw_params(s: Selected) -> str | None:
+    """The parameters written after ``-m name.`` for a measure whose label carries them (None: none)."""
+    lab, name = s.labels[0], s.measure.name
+    return lab[len(name) + 1:] if lab != name else None
+
+
+def _calc_failure(selected: list[Selected]) -> TrecEvalExit | None:
+    """The stop (status 4) of a measure that cannot be computed on any topic, so trec_eval stops at the
+    first topic it evaluates: ``utility`` with other than 4 coefficients (``m_utility.c``)."""
+    for s in selected:
+        if s.measure.name == "utility":
+            raw = _raw_params(s)
+            if raw is not None and len(raw.split(",")) != 4:
+                return TrecEvalExit("trec_eval.calc_utility: improper number of coefficients\n"
+                                    "trec_eval: Can't calculate measure 'utility'\n", 4)
+    return None
 
 
 def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *,
@@ -249,24 +271,53 @@ def specs_of(selected: list[Selected]) -> list[tuple[str, object]]:
                        for lab, x in zip(s.labels, s.cutoffs))
         elif m.kind == "pairs":
             raw = s.labels[0][len(m.name) + 1:] if s.labels[0] != m.name else ""
-            out.append((s.labels[0], MeasureSpec(s.labels[0], m.name, params=_pairs(raw))))
+            out.append((s.labels[0], MeasureSpec(s.labels[0], m.name, params=_pairs(raw, m.name))))
         elif m.kind == "param":
             raw = s.labels[0][len(m.name) + 1:] if s.labels[0] != m.name else ""
             values = tuple(atof(v) for v in raw.split(",")) if raw else ()
+            if m.name == "utility" and raw and len(values) != 4:
+                continue  # (trec_eval stops at the first topic: _calc_failure)
             out.append((s.labels[0], MeasureSpec(s.labels[0], m.name, values=values)))
         else:
             out.append((m.name, MeasureSpec(m.name, m.name)))
     return out
 
 
-def _pairs(raw: str) -> tuple[tuple[str, float], ...]:
-    """trec_eval's ``get_param_pairs``: ``name=value`` items (already checked well formed), values by ``atof``."""
+#: Gains this far apart or more make trec_eval's sort of the gains undefined (``comp_rel_gain`` in
+#: ``gain_init.c`` returns their difference converted to ``int``).
+_GAIN_SPAN = 2.0**31
+
+
+def _pairs(raw: str, measure: str = "") -> tuple[tuple[str, float], ...]:
+    """trec_eval's ``get_param_pairs``: ``name=value`` items (already checked well formed), values by ``atof``.
+
+    A gain level (a name that is ``[+-]digits``) is read by ``atol``, which saturates: its name is
+    rewritten as the level trec_eval uses.  Gains that are not finite, or 2^31 or more apart, are
+    refused (status 2): trec_eval's order of them, and so its value, is undefined there
+    (docs/trec-eval.md §7)."""
     if not raw:
         return ()
+    from inexeval.readers.trec_numbers import atol
+
     out = []
+    gains = []
     for item in raw.split(","):
         name, _, value = item.partition("=")
-        out.append((name, atof(value)))
+        x = atof(value)
+        body = name[1:] if name[:1] in "+-" else name
+        if body and body.isascii() and body.isdigit():  # (trec_eval's valid_int: a gain level)
+            name = str(atol(name))
+            gains.append((item, x))
+        out.append((name, x))
+    if gains and measure not in ("rbp", "rbp_resid"):
+        xs = [x for _, x in gains] + [0.0]  # (with the default gain of level 0)
+        bad = next((item for item, x in gains if x - x != 0.0), None)
+        if bad is not None or max(xs) - min(xs) >= _GAIN_SPAN:
+            why = f"the gain {bad!r} is not a finite number" if bad is not None else \
+                "gains 2^31 or more apart (with the default gain 0 of level 0)"
+            raise TrecEvalExit(f"inexeval trec-eval: {why}: trec_eval's sort of the gains is undefined there "
+                               f"(docs/trec-eval.md, section 7)\ntrec_eval: Cannot initialize measure '{measure}'\n",
+                               2)
     return tuple(out)
 
 
@@ -278,8 +329,12 @@ def score_ranking(ranking, selected: list[Selected], opts: Options, stand_in: np
     evaluated = np.arange(ranking.table.size)
 
     def compute(specs):
-        return classic.compute(ranking, specs, version=opts.numbers_of, num_docs=opts.num_docs_in_coll,
-                               evaluated=evaluated)
+        own = [s for s in specs if s.family in NEGATIVE_LEVEL] if opts.level < 0 else []
+        out = classic.compute(ranking, [s for s in specs if s not in own] if own else specs,
+                              version=opts.numbers_of, num_docs=opts.num_docs_in_coll, evaluated=evaluated)
+        if own:
+            out.update(negative_level_values(ranking, own, opts.level, opts.numbers_of))
+        return out
 
     ev = classic_engine.evaluate(ranking, labelled, evaluated=evaluated, stand_in=stand_in, compute=compute)
     ev.num_queries = num_queries
@@ -326,3 +381,134 @@ def drop_unjudged(ranking):
     return Ranking(ranking.table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
 
 
+
+
+# ------------------------------------------------------------------ -l below 0 ----
+
+#: The measures whose trec_eval code, under a negative ``-l``, the classic engine does not follow:
+#: they are computed here, one topic at a time, as trec_eval's C code computes them.
+NEGATIVE_LEVEL = frozenset({"iprec_at_recall", "11pt_avg", "Rprec_mult", "yaap"})
+
+_LONG_MIN = -(1 << 63)
+
+
+def _c_long(v: float) -> int:
+    """C's conversion of a double to ``long`` on x86-64 (toward zero; NaN and values out of range give
+    LONG_MIN, what the ``cvttsd2si`` instruction returns), also glibc's ``lround`` out of range."""
+    if v != v or not -9.223372036854775808e18 <= v < 9.223372036854775808e18:
+        return _LONG_MIN
+    return int(v)
+
+
+def _c_lround(v: float) -> int:
+    """glibc's ``lround``: halves away from zero."""
+    if v != v or not -9.223372036854775808e18 <= v < 9.223372036854775808e18:
+        return _LONG_MIN
+    f = float(np.floor(abs(v)))
+    r = int(f) + (1 if abs(v) - f >= 0.5 else 0)
+    return -r if v < 0 else r
+
+
+def _c_div(a: float, b: float) -> float:
+    """A C double division (0/0 is the x86 default NaN, printed ``-nan``)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def _c_log(v: float) -> float:
+    """glibc's ``log``: -inf at 0, ``-nan`` below 0."""
+    import math
+
+    if v > 0:
+        return math.log(v) if v != math.inf else math.inf
+    return -math.inf if v == 0 else (v if v != v else -math.nan)
+
+
+def negative_level_values(ranking, specs: list, level: int, version: str) -> dict[str, np.ndarray]:
+    """Per-topic values of SPECS (of :data:`NEGATIVE_LEVEL`) under ``-l LEVEL`` < 0, transliterated
+    from ``m_iprec_at_recall.c``, ``m_11pt_avg.c``, ``m_Rprec_mult.c`` and ``m_yaap.c``.
+
+    Below 0 a ranked document counts as relevant when its code is at least LEVEL, and the codes of
+    documents that are not judged (-1) or judged below 0 (-2) can be; ``num_rel`` still counts the
+    judgements >= 0 and ``num_rel_ret`` the judged documents >= 0 ranked, so the walks of these
+    measures run on counts that disagree (docs/trec-eval.md §7)."""
+    from inexeval.measures.classic import _ELEVEN
+
+    table = ranking.table
+    start = ranking.start.tolist()
+    rels = ranking.rel.tolist()
+    num_rel = table.num_rel.tolist()
+    out: dict[str, np.ndarray] = {s.name: np.zeros(table.size) for s in specs}
+    for t in range(table.size):
+        rr = rels[start[t]:start[t + 1]]
+        R = num_rel[t]
+        S = sum(1 for r in rr if r >= 0 and r >= level)  # num_rel_ret: judged (not -1, -2) and relevant
+        for s in specs:
+            if s.family == "iprec_at_recall":
+                v = _walk_iprec(rr, level, S, R, [s.param("x", 0.0)], version)[0]
+            elif s.family == "11pt_avg":
+                xs = list(s.values or _ELEVEN)
+                v = _walk_iprec(rr, level, S, R, xs, version, total=True)[0]
+            elif s.family == "Rprec_mult":
+                v = _walk_rprec_mult(rr, level, S, R, s.param("x", 1.0))
+            else:  # yaap
+                rel_so_far, total = 0, 0.0
+                for i, r in enumerate(rr):
+                    if r >= level:
+                        rel_so_far += 1
+                        total += rel_so_far / (i + 1)
+                v = _c_log(_c_div(1.0 + total, 1.0 + R - total))
+            out[s.name][t] = v
+    return out
+
+
+def _walk_iprec(rr: list[int], level: int, S: int, R: int, xs: list[float], version: str,
+                total: bool = False) -> list[float]:
+    """``m_iprec_at_recall.c`` (the value of each of XS), or with TOTAL ``m_11pt_avg.c`` (their sum
+    divided by their number)."""
+    if version == "10.0":
+        cuts = [_c_lround(x * R) for x in xs]
+    else:
+        cuts = [_c_long(x * R + 0.9) for x in xs]
+    values = [0.0] * len(xs)
+    acc = 0.0
+    cur = len(xs) - 1
+    while cur >= 0 and cuts[cur] > S:
+        cur -= 1
+    n = len(rr)
+    int_precis = precis = _c_div(S, n)
+    rel_so_far = S
+    i = n
+    while i > 0 and rel_so_far > 0:
+        precis = rel_so_far / i
+        if int_precis < precis:
+            int_precis = precis
+        if rr[i - 1] >= level:
+            while cur >= 0 and rel_so_far == cuts[cur]:
+                values[cur] = int_precis
+                acc += int_precis
+                cur -= 1
+            rel_so_far -= 1
+        i -= 1
+    while cur >= 0:
+        values[cur] = int_precis
+        acc += int_precis
+        cur -= 1
+    return [acc / len(xs)] if total else values
+
+
+def _walk_rprec_mult(rr: list[int], level: int, S: int, R: int, x: float) -> float:
+    """``m_Rprec_mult.c`` for one cut-off."""
+    c = _c_long(x * R + 0.9)
+    n = len(rr)
+    if c > n:
+        return _c_div(S, c)
+    rel_so_far = S
+    i = n
+    while i > 0 and rel_so_far > 0:
+        if i == c:
+            return rel_so_far / i
+        if rr[i - 1] >= level:
+            rel_so_far -= 1
+        i -= 1
+    return 0.0

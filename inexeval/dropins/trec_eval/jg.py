@@ -94,11 +94,27 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
                 columns[lab] = Column(lab, per_topic(state.precision(k)))
         elif name == "Rprec_mult_avgjg":
             for lab, x in zip(s.labels, s.cutoffs):
+                if opts.level < 0:  # (the backward walk of m_Rprec_mult_avgjg.c, one group at a time)
+                    columns[lab] = Column(lab, per_topic(_rprec_mult_below_zero(ranking, x, opts.level)))
+                    continue
                 k = np.trunc(x * state.num_rel.astype(np.float64) + 0.9).astype(np.int64)
                 got = at_rank(state.count, state.start, k).astype(np.float64)
                 val = np.divide(got, k, out=np.zeros(k.shape), where=k > 0)
                 columns[lab] = Column(lab, per_topic(val))
     return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop)
+
+
+def _rprec_mult_below_zero(ranking, x: float, level: int) -> np.ndarray:
+    """Rprec_mult_avgjg_x of every (topic, group) segment under ``-l LEVEL`` < 0, as trec_eval walks it
+    (:func:`inexeval.dropins.trec_eval.evaluate.negative_level_values`)."""
+    from inexeval.dropins.trec_eval.evaluate import _walk_rprec_mult
+
+    start, rels, num_rel = ranking.start.tolist(), ranking.rel.tolist(), ranking.table.num_rel.tolist()
+    out = np.zeros(ranking.table.size)
+    for t in range(ranking.table.size):
+        rr = rels[start[t]:start[t + 1]]
+        out[t] = _walk_rprec_mult(rr, level, sum(1 for r in rr if r >= 0 and r >= level), num_rel[t], x)
+    return out
 
 
 def _codes(values: np.ndarray) -> np.ndarray:

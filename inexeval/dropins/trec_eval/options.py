@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, atof, atol, measure_labels
+from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, measure_labels
+from inexeval.readers.trec_numbers import atof, atol
 
 __all__ = ["VERSION", "USAGE", "NUMBERS_OF", "TrecEvalExit", "Options", "parse_args", "atol", "atof", "Selected",
            "mark_measures", "select_measures"]
@@ -231,8 +232,63 @@ def select_measures(args: list[str]) -> list[Selected]:
     for m in CATALOGUE:
         if m.name in marked:
             try:
-                labels, cutoffs = measure_labels(m, params.get(m.name))
+                labels, cutoffs = _labels(m, params.get(m.name))
             except ValueError as e:
                 raise _cannot_init(m.name, str(e)) from None
             out.append(Selected(m, labels, cutoffs))
     return out
+
+
+def _labels(m: TrecMeasure, params: str | None) -> tuple[tuple[str, ...], tuple]:
+    """The labels and cut-offs of ``-m name.PARAMS`` for M, as trec_eval 10.0 makes them (``meas_init.c``).
+
+    Cut-offs are read with C's ``atol``/``atof`` (:mod:`inexeval.readers.trec_numbers`: ``0x1p-1`` is
+    0.5, ``١`` is 0).  Integer cut-offs are sorted by value and must be > 0 and distinct.  Fractions
+    are sorted as glibc's ``qsort`` sorts them with trec_eval's ``comp_double`` (a merge sort, in
+    which NaN compares equal to everything), must be distinct, and are labelled ``name_%3.2f`` cut to
+    the 9 characters trec_eval allots after the name (``append_double``: ``iprec_at_recall.1e10``
+    prints ``iprec_at_recall_10000000``).  ValueError with trec_eval's complaint."""
+    if params is None or m.kind not in ("cut_long", "cut_double"):
+        return measure_labels(m, params)
+    if m.kind == "cut_long":
+        cuts = sorted(atol(p) for p in params.split(","))
+        if cuts[0] <= 0:
+            raise ValueError("Negative cutoff detected")
+        if any(a == b for a, b in zip(cuts, cuts[1:])):
+            raise ValueError("duplicate cutoffs detected")
+        return tuple(f"{m.name}_{k}" for k in cuts), tuple(cuts)
+    xs = _glibc_qsort([atof(p) for p in params.split(",")], _comp_double)
+    if any(a == b for a, b in zip(xs, xs[1:])):
+        raise ValueError("duplicate cutoffs detected")
+    return tuple(f"{m.name}_{_c_fixed2(x)}"[:len(m.name) + 9] for x in xs), tuple(xs)
+
+
+def _comp_double(a: float, b: float) -> int:
+    return -1 if a < b else (1 if a > b else 0)
+
+
+def _glibc_qsort(items: list, cmp) -> list:
+    """ITEMS sorted as glibc's ``qsort`` sorts a small array (``msort_with_tmp``: a merge sort that
+    splits at n/2 and takes from the left half while ``cmp(left, right) <= 0``)."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    a, b = _glibc_qsort(items[: n // 2], cmp), _glibc_qsort(items[n // 2:], cmp)
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if cmp(a[i], b[j]) <= 0:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
+def _c_fixed2(x: float) -> str:
+    """C's ``%3.2f`` of X (a NaN with its sign bit set prints ``-nan``)."""
+    import math
+
+    if x != x:
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"
+    return "%3.2f" % x
