@@ -219,9 +219,15 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
             _remove_pending(write_to, config.task, settings, tag)
         raise
     for setting, topics in undefined.items():
-        ev.warnings.append(f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out "
-                           "of every average: " + ", ".join(sorted(topics, key=natural_key)))
+        ev.warnings.append(undefined_warning(setting, topics))
     return ev
+
+
+def undefined_warning(setting: str, topics) -> str:
+    """The warning naming the topics with nothing relevant under SETTING (--incremental reads it back
+    from the stamp)."""
+    return (f"{len(topics)} topic(s) have nothing relevant under {setting} and are left out of every average: "
+            + ", ".join(sorted(topics, key=natural_key)))
 
 
 def _load_and_prepare(scorer: Scorer, config: Config, inputs, state) -> None:

@@ -3,12 +3,21 @@
 An incremental evaluation writes, beside the stamp, the cache
 ``RESULTS_DIR/<TASK>/.inexeval-runs.json``: the SHA-256 of every input
 (assessment, collection and run file), the inexeval (and Python, numpy,
-lxml) version, the normalised config and ``-e``, and for each run file
-scored what the engine keeps of its outcome (run id, the path it was read
-from, its warnings, the topics with nothing relevant, each setting's
-measures and averages) with the SHA-256 of each of its result files; and
-``.inexeval-recallbase.pickle``, the prepared recall-base.  The next
-``--incremental`` evaluation of the same task directory:
+lxml) version, the normalised config and ``-e``, the SHA-256 of the stamp,
+and for each run file scored what the engine keeps of its outcome that no
+result file holds (the path it was read from, the line of its run id, its
+warnings, the topics with nothing relevant) with the SHA-256 of each of its
+result files; and ``.inexeval-recallbase.pickle``, the prepared recall-base.
+The cache ends with its own SHA-256 (``seal``, over the rest of it).
+
+Nothing reused is taken from the cache on trust: a cache whose seal is not
+its content's is not used (a full evaluation, saying so); the numbers
+(measures, per-topic values, averages) are read back from the result files,
+each checked against its SHA-256; the run id from the stamp (checked against
+its SHA-256), which lists every result file with its run id; the settings
+must be the config's, in its order, one result file each.  So a cache edited
+by hand, or damaged, gives either a full evaluation's outputs or a full
+evaluation.  The next ``--incremental`` evaluation of the same task directory:
 
 - evaluates everything when it cannot prove that the cache describes the
   files in ``RESULTS_DIR/<TASK>`` (no cache, unreadable cache, a stamp or a
@@ -16,8 +25,8 @@ measures and averages) with the SHA-256 of each of its result files; and
   ``-e``, an assessment file or a collection file changed;
 - otherwise stages the result files of every run file whose content and
   path are unchanged (hard links, checked against their recorded SHA-256)
-  and rebuilds their outcome from the cache (and, for the per-topic values
-  that ``-q`` or the API keep, from the files); the engine takes the
+  and rebuilds their outcome from those files, the stamp and the cache (as
+  said above); the engine takes the
   recall-base from the pickle (when its SHA-256, owner and mode are right;
   else it reads the assessments), scores the other runs and goes on exactly
   as a full evaluation does (run names, the summary, the stamp, the graphs,
@@ -54,7 +63,7 @@ from inexeval.writers.files import FILE_MODE, commit_pending, discard_pending, r
 CACHE = ".inexeval-runs.json"
 #: the prepared recall-base of the evaluation, pickled (read back only as the module docstring says)
 RECALL = ".inexeval-recallbase.pickle"
-FORMAT = 2
+FORMAT = 3
 #: a file's stat is trusted only when its times are this much older than when it was hashed (ns)
 RACY_NS = 2_000_000_000
 #: config fields that do not change any number or message of a run (where outputs go, where keys were written)
@@ -231,13 +240,12 @@ class Plan:
                 continue  # not hashable, touched while it was read, or values a file cannot give back
             known = self.digests.get(o.path, {})
             results = []
-            for r in o.results:
+            for r in o.results:  # (the numbers are the files', the run id the stamp's)
                 file = run_file_path(root, self.config.task, r)
                 digest = known.get(r.setting) or hashlib.sha256(file.read_bytes()).hexdigest()
-                results.append({"setting": r.setting, "file": file.relative_to(base).as_posix(), "sha256": digest,
-                                "measures": r.measures, "average": r.average})
+                results.append({"setting": r.setting, "file": file.relative_to(base).as_posix(), "sha256": digest})
             runs.append({"path": o.path, "state": state,
-                         "outcome": {"run_id": o.run_id, "run_id_line": o.run_id_line, "source": o.source,
+                         "outcome": {"run_id_line": o.run_id_line, "source": o.source,
                                      "warnings": list(o.warnings),
                                      "undefined": {s: sorted(t) for s, t in o.undefined.items()},
                                      "results": results}})
@@ -249,8 +257,14 @@ class Plan:
             self.recall_pending = None
             recall = {"file": RECALL, "sha256": self.recall_digest}
         stamp = hashlib.sha256((base / STAMP).read_bytes()).hexdigest()
-        atomic_write(base / CACHE, json.dumps({"format": FORMAT, **self.head, "stamp": stamp, "runs": runs,
-                                               "recall_base": recall}, separators=(",", ":")) + "\n")
+        cache = {"format": FORMAT, **self.head, "stamp": stamp, "runs": runs, "recall_base": recall}
+        atomic_write(base / CACHE, json.dumps({**cache, "seal": seal(cache)}, separators=(",", ":")) + "\n")
+
+
+def seal(cache: dict) -> str:
+    """The SHA-256 of CACHE (without its seal), keys sorted: what the cache says of itself."""
+    body = {k: v for k, v in cache.items() if k != "seal"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def _plain(results: list[RunResult]) -> bool:
@@ -282,7 +296,7 @@ def plan(config: Config, empty_as_zero: bool, root: Path, keep: set[str] | None)
         p.lines.append(f"{PREFIX} full evaluation: {why}")
         return p
     try:
-        _reuse(p, {r["path"]: r for r in cache["runs"]}, task_dir, root, keep)
+        _reuse(p, {r["path"]: r for r in cache["runs"]}, task_dir, root, keep, Stamped(cache))
         p.recall_entry = cache["recall_base"]
     except (CacheError, *MALFORMED) as e:
         _unstage(p)
@@ -320,11 +334,14 @@ def _read_cache(task_dir: Path) -> dict:
         cache = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(cache, dict) or cache.get("format") != FORMAT:
             raise CacheError(f"cache of another format ({path})")
+        if cache.get("seal") != seal(cache):
+            raise CacheError(f"the cache was changed after it was written (its seal is not its content's: {path})")
         for key in ("version", "runtime", "config", "empty_as_zero", "assessments", "collection", "stamp", "runs"):
             cache[key]  # noqa: B018 (present)
         for r in cache["runs"]:
             r["path"], r["state"]["sha256"], r["outcome"]["results"]  # noqa: B018
-        stamp = hashlib.sha256((task_dir / STAMP).read_bytes()).hexdigest()
+        data = (task_dir / STAMP).read_bytes()
+        stamp = hashlib.sha256(data).hexdigest()
     except CacheError:
         raise
     except FileNotFoundError:
@@ -333,6 +350,12 @@ def _read_cache(task_dir: Path) -> dict:
         raise CacheError(f"cache unreadable ({path}: {type(e).__name__}: {one_line(str(e))})") from None
     if stamp != cache["stamp"]:
         raise CacheError(f"the results in {task_dir} are not those the cache describes (stamp changed)")
+    try:  # the run id of each result file, from the stamp (checked above): the cache does not hold it
+        stamped = json.loads(data.decode("utf-8"))
+        cache["run_ids"] = {Path(f).as_posix(): run_id for f, run_id in stamped["files"] if isinstance(run_id, str)}
+        cache["warnings"] = {w for w in stamped["warnings"] if isinstance(w, str)}
+    except (ValueError, KeyError, TypeError) as e:
+        raise CacheError(f"the stamp {task_dir / STAMP} is unreadable ({type(e).__name__})") from None
     return cache
 
 
@@ -370,8 +393,33 @@ def _diff_files(old: dict, new: dict) -> str:
     return "; ".join(parts)
 
 
-def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[str] | None) -> None:
-    """Fill P.reused (result files staged in ROOT) from the cache entries OLD whose run file is unchanged."""
+class Stamped:
+    """What the stamp of the earlier evaluation (checked against the SHA-256 the cache records) says
+    of its runs: each result file's run id, and its warnings (each reused run's are among them, and
+    so are its topics with nothing relevant)."""
+
+    def __init__(self, cache: dict):
+        from inexeval.engine import undefined_warning
+
+        self.run_ids: dict[str, str] = cache["run_ids"]
+        self.warnings: set[str] = cache["warnings"]
+        self.undefined: dict[str, set[str]] = {}  # setting -> topics, as the warnings name them
+        before, after = undefined_warning("\0", ()).split("\0")
+        before = before.partition(" ")[2]  # (without the count)
+        for w in self.warnings:
+            count, _, rest = w.partition(" ")
+            if count.isdigit() and rest.startswith(before) and after in rest:
+                setting, _, topics = rest[len(before):].partition(after)
+                self.undefined[setting] = set(topics.split(", "))
+
+
+def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[str] | None,
+           stamped: Stamped) -> None:
+    """Fill P.reused (result files staged in ROOT) from the cache entries OLD whose run file is unchanged
+    (STAMPED: what the earlier evaluation's stamp says of its runs)."""
+    from inexeval.plan import settings_of
+
+    settings = [s.name for s in settings_of(p.config)]
     now = {str(f.path) for f in p.config.runs}
     gone = {r["state"]["sha256"]: path for path, r in old.items() if path not in now}
     reasons: dict[str, list[str]] = {}
@@ -383,7 +431,7 @@ def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[
             why = "read from standard input" if path == STDIN else "not a readable file"
             reasons.setdefault(f"not comparable ({why}), scored", []).append(path)
         elif entry is not None and entry["state"]["sha256"] == state["sha256"]:
-            p.reused[f.path] = _outcome(entry, path, task_dir, root, p.config.task, keep)
+            p.reused[f.path] = _outcome(entry, path, task_dir, root, p.config.task, keep, stamped, settings)
             p.digests[path] = {r["setting"]: r["sha256"] for r in entry["outcome"]["results"]}
         elif entry is not None:
             reasons.setdefault("edited, re-scored", []).append(path)
@@ -402,26 +450,39 @@ def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[
         p.lines.append(one_line(f"{PREFIX} {len(paths)} run(s) {why}: {', '.join(paths)}"))
 
 
-def _outcome(entry: dict, path: str, task_dir: Path, root: Path, task: str, keep: set[str] | None) -> Outcome:
+def _outcome(entry: dict, path: str, task_dir: Path, root: Path, task: str, keep: set[str] | None,
+             stamped: Stamped, settings: list[str]) -> Outcome:
     """The outcome of a reused run: its result files copied into ROOT (pending, as the engine's
-    are), its values read back from them."""
+    are), its numbers read back from them (each checked against its SHA-256), its run id the
+    stamp's, one result file for each of SETTINGS, in order; its warnings and topics with nothing
+    relevant must be among those of the stamp (STAMPED)."""
     rec = entry["outcome"]
+    out = Outcome(path=path)
     try:
-        out = Outcome(path=path, run_id=rec["run_id"], run_id_line=rec["run_id_line"], source=rec["source"],
-                      warnings=list(rec["warnings"]),
-                      undefined={s: set(t) for s, t in rec["undefined"].items()})
         for r in rec["results"]:
             parts = r["file"].split("/")
             if len(parts) != 2 or parts[0] != r["setting"] or parts[1] in ("", ".", "..") or "\\" in r["file"] \
                     or os.sep in parts[1] or not parts[1].endswith(".tsv"):
                 raise CacheError(f"cache unreadable (result file {r['file']!r} of {path})")
+        if [r["setting"] for r in rec["results"]] != settings:
+            raise CacheError(f"cache unreadable (the settings of {path} are not the config's)")
+        ids = {stamped.run_ids.get(r["file"]) for r in rec["results"]}
+        if len(ids) != 1 or None in ids:
+            raise CacheError(f"cache unreadable (the result files of {path} are not those the stamp lists)")
+        run_id = ids.pop()
+        if not all(isinstance(w, str) and w in stamped.warnings for w in rec["warnings"]) or not all(
+                s in settings and set(t) <= stamped.undefined.get(s, set()) for s, t in rec["undefined"].items()):
+            raise CacheError(f"cache unreadable (the warnings of {path} are not among those the stamp records)")
+        out = Outcome(path=path, run_id=run_id, run_id_line=rec["run_id_line"], source=rec["source"],
+                      warnings=list(rec["warnings"]),
+                      undefined={s: set(t) for s, t in rec["undefined"].items()})
+        for r in rec["results"]:
             file = task_dir / r["file"]
             final = root / task / r["file"]
             tmp, data = staged_copy(file, final, r["sha256"])
             out.pending.append((tmp, final))
-            measures, average = list(r["measures"]), dict(r["average"])
-            per_topic = parse_result_file(data, keep, file)[1] if keep is None or keep else {}
-            out.results.append(RunResult(run_id=rec["run_id"], setting=r["setting"], measures=measures,
+            measures, per_topic, average = parse_result_file(data, keep, file)
+            out.results.append(RunResult(run_id=run_id, setting=r["setting"], measures=measures,
                                          per_topic=per_topic, average=average, source=rec["source"]))
     except (KeyError, TypeError, AttributeError) as e:
         _discard(out)

@@ -251,10 +251,13 @@ def _cache(inc: Path, task: str) -> Path:
     return inc / task / incremental.CACHE
 
 
-def _edit_cache(inc: Path, change) -> None:
-    cache = json.loads(_cache(inc, "CO.Thorough").read_text())
+def _edit_cache(inc: Path, change, reseal: bool = True, task: str = "CO.Thorough") -> None:
+    """CHANGE the cache; RESEAL: and its seal with it (as a forger would: the checks behind the seal)."""
+    cache = json.loads(_cache(inc, task).read_text())
     change(cache)
-    _cache(inc, "CO.Thorough").write_text(json.dumps(cache))
+    if reseal:
+        cache["seal"] = incremental.seal(cache)
+    _cache(inc, task).write_text(json.dumps(cache))
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -436,3 +439,125 @@ def test_run_from_standard_input_is_always_scored(ws, tmp_path):
     assert (code, out) == run(tmp_path / "full")[:2]
     assert files(tmp_path / "inc") == files(tmp_path / "full")
     assert b"FromStdin" in files(tmp_path / "full")["CO.Thorough/summary.tsv"]
+
+
+# ------------------------------------------------------------------ nothing reused on the cache's word
+
+def _leaves(obj, path=()):
+    """(path, value) of every leaf of a JSON value (an empty list or object is a leaf)."""
+    if isinstance(obj, dict) and obj:
+        for k, v in obj.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(obj, list) and obj:
+        for i, v in enumerate(obj):
+            yield from _leaves(v, (*path, i))
+    else:
+        yield path, obj
+
+
+def _kind(path) -> tuple:
+    """The field a leaf is an instance of: list indices and config keys as '*'."""
+    return tuple("*" if isinstance(p, int) or (i == 1 and path[0] == "config") else p for i, p in enumerate(path))
+
+
+def _forged(v):
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int):
+        return v + 1
+    if isinstance(v, float):
+        return v * 1.5 + 0.125
+    if isinstance(v, str):
+        return v[:-1] + ("0" if v[-1:] != "0" else "1") if len(v) == 64 else v + "x"
+    if v is None:
+        return 1
+    return ["forged"] if isinstance(v, list) else {"gen_off": ["202"], "default": ["1"]}
+
+
+def _set(obj, path, value) -> None:
+    for p in path[:-1]:
+        obj = obj[p]
+    obj[path[-1]] = value
+
+
+#: what the cache alone says (no result file or stamp holds it): protected by the seal only, so a forger
+#: who seals what they wrote is believed on these (the run id's line and its source, in messages; and a
+#: warning or a topic with nothing relevant taken out, not one added: those must be the stamp's); every
+#: other field is checked or derived
+SEALED_ONLY = {("runs", "*", "outcome", f) for f in ("run_id_line", "source")}
+
+
+@pytest.mark.parametrize("name, task", [("trec", "trec"), ("co-thorough", "CO.Thorough")])
+def test_every_cached_field_tampered_gives_a_full_evaluations_bytes(ws, tmp_path, name, task):
+    """Each field of the cache edited by hand: the cache is refused (its seal), the outputs are a full
+    evaluation's, byte for byte, and the reuse report says so.  Edited and sealed again (a forger):
+    the result files, the stamp and the run files still decide (the outputs are a full evaluation's),
+    but for the few fields that only the cache holds (SEALED_ONLY)."""
+    pristine, full = tmp_path / "pristine", tmp_path / "full"
+    invoke(ws, name, pristine, "--incremental")
+    code_f, out_f, err_f = invoke(ws, name, full)
+    want = files(full)
+    original = json.loads(_cache(pristine, task).read_text())
+    assert original["seal"] == incremental.seal(original)
+    kinds = {}
+    for path, value in _leaves(original):
+        if path[0] != "seal":
+            kinds.setdefault(_kind(path), (path, value))
+    assert ("runs", "*", "outcome", "results", "*", "sha256") in kinds and ("stamp",) in kinds
+    assert not {k for k in kinds if k[-1] in ("average", "measures", "run_id")}, "numbers and ids are not cached"
+    believed = []
+    for kind, (path, value) in sorted(kinds.items(), key=repr):
+        for reseal in (False, True):
+            inc = tmp_path / f"inc-{len(list(tmp_path.glob('inc-*')))}"
+            shutil.copytree(pristine, inc)
+            _edit_cache(inc, lambda c: _set(c, path, _forged(value)), reseal=reseal, task=task)
+            code, out, err = invoke(ws, name, inc, "--incremental")
+            same = (code, out, [x for x in err.splitlines() if not x.startswith(incremental.PREFIX)], files(inc)) \
+                == (code_f, out_f, err_f.splitlines(), want)
+            if not reseal:
+                assert same, f"{path} edited: not a full evaluation's outputs"
+                assert re.search(r"full evaluation: (the cache was changed after it was written|cache of another "
+                                 r"format)", err), path
+            elif not same:
+                believed.append(kind)
+            shutil.rmtree(inc)
+    assert {k[:4] for k in believed} <= SEALED_ONLY, believed
+
+
+def test_topics_with_nothing_relevant_are_reused_as_the_stamp_names_them(ws, tmp_path):
+    """A topic with nothing relevant under one setting (strict: no exhaustivity 2 left): the runs are
+    reused, their topics with nothing relevant checked against the stamp's warning; one added in
+    the cache (sealed again) is refused."""
+    pool = ws / "sample_data/inex2005/assessments/CO+S/main/pool-263.xml"
+    pool.write_text(pool.read_text().replace('exhaustivity="2"', 'exhaustivity="1"'))
+    inc = tmp_path / "inc"
+    err, _ = check(ws, "co-thorough", inc, tmp_path)
+    assert "1 topic(s) have nothing relevant under strict_off and are left out of every average: 205" in err
+    undefined = [r["outcome"]["undefined"] for r in json.loads(_cache(inc, "CO.Thorough").read_text())["runs"]]
+    assert {"strict_off": ["205"]} in undefined
+    err, _ = check(ws, "co-thorough", inc, tmp_path)
+    assert "4 run(s) unchanged, reused; 0 scored" in err
+
+    def forged(c):
+        c["runs"][0]["outcome"]["undefined"] = {"strict_off": ["205", "202"]}
+
+    _edit_cache(inc, forged)
+    err, _ = check(ws, "co-thorough", inc, tmp_path)
+    assert "full evaluation: cache unreadable (the warnings of " in err
+
+
+@pytest.mark.parametrize("reseal", [False, True])
+def test_averages_come_from_the_checked_result_files_not_the_cache(ws, tmp_path, reseal):
+    """Issue 30: an average edited in the cache was printed (the table, summary.tsv) while the result
+    files held the true one.  The cache holds no average now; one written into it is not read (sealed
+    again) or makes the cache refused (not sealed again): the outputs are a full evaluation's."""
+    inc = tmp_path / "inc"
+    check(ws, "trec", inc, tmp_path)
+    entry = json.loads(_cache(inc, "trec").read_text())["runs"][0]["outcome"]["results"][0]
+    assert set(entry) == {"setting", "file", "sha256"}
+    _edit_cache(inc, lambda c: c["runs"][0]["outcome"]["results"][0].update(average={"map": 0.99}),
+                reseal=reseal, task="trec")
+    err, fs = check(ws, "trec", inc, tmp_path)
+    assert b"0.99" not in summary(fs)
+    assert ("3 run(s) unchanged, reused" in err) == reseal
+    assert ("full evaluation: the cache was changed after it was written" in err) != reseal
