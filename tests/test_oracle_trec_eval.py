@@ -291,6 +291,136 @@ def test_random_options(trec_eval, tmp_path, monkeypatch, seed):
     compare(trec_eval, [*expand(opts, case, rng), "qrels", "run"], tmp_path, monkeypatch)
 
 
+# ------------------------------------------------------------------ corner options ----
+
+#: Odd option values and measure parameters (issue 30): numbers read by atol/atof, empty, repeated,
+#: fractional and huge parameters, wrong parameter counts, -l below 0.  Each against trec_eval 10.0.
+CORNERS: list[tuple[str, list[str], str]] = [
+    ("l0", ["-q", "-l", "0"], "complete"),
+    ("l-1", ["-q", "-l", "-1", "-m", "all_trec"], "complete"),
+    ("l-2_cJ", ["-q", "-l", "-2", "-c", "-J", "-m", "all_trec"], "missing"),
+    ("l-3_M", ["-q", "-l", "-3", "-M", "4", "-m", "official", "-m", "11pt_avg.0.3,0.1", "-m", "yaap"], "complete"),
+    ("l-1_jg", ["-q", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg", "-m", "Rprec_mult_avgjg.0.5,1,2"], "jg"),
+    ("l-1_prefs", ["-q", "-l", "-1", "-R", "prefs", "-m", "all_prefs"], "prefs"),
+    ("l_abc", ["-q", "-l", "abc"], "complete"),
+    ("l_2x", ["-q", "-l", "2x"], "complete"),
+    ("l_space2", ["-q", "-l", " 2"], "complete"),
+    ("l_1000", ["-q", "-l", "1000", "-m", "P.5", "-m", "map"], "complete"),
+    ("l_long_max", ["-q", "-l", "99999999999999999999", "-m", "P.5", "-m", "map"], "complete"),
+    ("M0", ["-q", "-M0", "-m", "all_trec"], "complete"),
+    ("Mabc", ["-q", "-Mabc"], "complete"),
+    ("M2x", ["-q", "-M", "2x"], "complete"),
+    ("M_huge", ["-q", "-M", "99999999999999999999"], "complete"),
+    ("N_abc", ["-q", "-N", "abc", "-m", "utility.1,-1,0,0.5"], "complete"),
+    ("N_negative", ["-q", "-N", "-5", "-m", "utility.1,-1,0,0.5"], "complete"),
+    ("D_abc", ["-q", "-D", "abc"], "complete"),
+    ("D_garbage", ["-q", "-D", "1x.{qid}"], "complete"),
+    ("D_dot", ["-q", "-D", ".{qid}"], "complete"),
+    ("set_F_abc", ["-q", "-m", "set_F.abc"], "complete"),
+    ("set_F_empty_item", ["-q", "-m", "set_F.,1"], "complete"),
+    ("set_F_two", ["-q", "-m", "set_F.1,2"], "complete"),
+    ("set_F_inf", ["-q", "-m", "set_F.inf"], "complete"),
+    ("set_F_hex", ["-q", "-m", "set_F.0x1p1"], "complete"),
+    ("utility_abcd", ["-q", "-m", "utility.a,b,c,d"], "complete"),
+    ("utility_2", ["-q", "-m", "utility.1,2"], "complete"),
+    ("utility_1", ["-q", "-m", "map", "-m", "utility.1"], "complete"),
+    ("utility_3_c", ["-q", "-c", "-m", "map", "-m", "utility.1,2,3"], "missing"),
+    ("utility_5", ["-q", "-m", "utility.1,2,3,4,5"], "complete"),
+    ("utility_trailing_comma", ["-q", "-m", "utility.1,2,3,4,"], "complete"),
+    ("utility_2_dup", ["-q", "-m", "utility.1,2"], "dup"),
+    ("ndcg_abc_gain", ["-q", "-m", "ndcg.1=abc"], "complete"),
+    ("ndcg_abc_level", ["-q", "-m", "ndcg.abc=2"], "complete"),
+    ("ndcg_no_value", ["-q", "-m", "ndcg.="], "complete"),
+    ("ndcg_no_pair", ["-q", "-m", "ndcg.1"], "complete"),
+    ("ndcg_trailing_comma", ["-q", "-m", "ndcg.1=2,"], "complete"),
+    ("ndcg_empty_pair", ["-q", "-m", "ndcg.1=2,,3=4"], "complete"),
+    ("ndcg_two_equals", ["-q", "-m", "ndcg.1=2=3"], "complete"),
+    ("ndcg_repeated_level", ["-q", "-m", "ndcg.1=2,1=3"], "complete"),
+    ("ndcg_huge_level", ["-q", "-m", "ndcg.99999999999999999999=5"], "complete"),
+    ("ndcg_hex", ["-q", "-m", "ndcg.0x2=5,2=0x1p2"], "complete"),
+    ("rbp_abc", ["-q", "-m", "rbp.p=abc"], "complete"),
+    ("rbp_2", ["-q", "-m", "rbp.p=2"], "complete"),
+    ("iprec_2", ["-q", "-m", "iprec_at_recall.2"], "complete"),
+    ("iprec_abc", ["-q", "-m", "iprec_at_recall.abc"], "complete"),
+    ("iprec_negative", ["-q", "-m", "iprec_at_recall.-0.5"], "complete"),
+    ("iprec_repeated", ["-q", "-m", "iprec_at_recall.0.5,0.5"], "complete"),
+    ("iprec_zero_twice", ["-q", "-m", "iprec_at_recall.-0,0"], "complete"),
+    ("iprec_hex", ["-q", "-m", "iprec_at_recall.0x1p-1,0X.Cp0"], "complete"),
+    ("iprec_arabic_digit", ["-q", "-m", "iprec_at_recall.\u0661"], "complete"),
+    ("iprec_minus_nan", ["-q", "-m", "iprec_at_recall.-nan"], "complete"),
+    ("iprec_nan_first", ["-q", "-m", "iprec_at_recall.nan(12),0.5"], "complete"),
+    ("iprec_long_labels", ["-q", "-m", "iprec_at_recall.1e10,1e11,123456.789"], "complete"),
+    ("Rprec_mult_-1", ["-q", "-m", "Rprec_mult.-1"], "complete"),
+    ("Rprec_mult_0", ["-q", "-m", "Rprec_mult.0"], "complete"),
+    ("Rprec_mult_abc", ["-q", "-m", "Rprec_mult.abc"], "complete"),
+    ("Rprec_mult_long_label", ["-q", "-m", "Rprec_mult.-10000,-20000.5"], "complete"),
+    ("11pt_abc", ["-q", "-m", "11pt_avg.abc"], "complete"),
+    ("11pt_2", ["-q", "-m", "11pt_avg.2"], "complete"),
+    ("11pt_commas", ["-q", "-m", "11pt_avg.,"], "complete"),
+    ("relstring_0", ["-q", "-m", "relstring.0"], "complete"),
+    ("relstring_-3", ["-q", "-m", "relstring.-3"], "complete"),
+    ("relstring_abc", ["-q", "-m", "relstring.abc"], "complete"),
+    ("P_empty", ["-q", "-m", "P."], "complete"),
+    ("P_comma", ["-q", "-m", "P.,"], "complete"),
+    ("P_repeated", ["-q", "-m", "P.5,5"], "complete"),
+    ("P_fraction", ["-q", "-m", "P.5.5"], "complete"),
+    ("P_fraction_repeated", ["-q", "-m", "P.5.5,5"], "complete"),
+    ("P_huge", ["-q", "-m", "P.99999999999999999999"], "complete"),
+    ("P_-1", ["-q", "-m", "P.-1"], "complete"),
+    ("P_abc", ["-q", "-m", "P.abc"], "complete"),
+    ("P_hex", ["-q", "-m", "P.0x10"], "complete"),
+    ("P_underscore", ["-q", "-m", "P.1_0"], "complete"),
+    ("P_plus", ["-q", "-m", "P.+5"], "complete"),
+    ("P_space", ["-q", "-m", "P. 5"], "complete"),
+    ("success_0", ["-q", "-m", "success.0"], "complete"),
+    ("map_cut_0", ["-q", "-m", "map_cut.0"], "complete"),
+    ("recall_underscore", ["-q", "-m", "recall.1_0"], "complete"),
+]
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("name, options, kind", CORNERS, ids=[c[0] for c in CORNERS])
+def test_corner_option(trec_eval, tmp_path, monkeypatch, name, options, kind, seed):
+    rng = random.Random(f"corner/{name}/{seed}")
+    files, case = make_files(kind, rng)
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, [*expand(options, case, rng), "qrels", "run"], tmp_path, monkeypatch)
+
+
+#: Corner options where trec_eval 10.0 crashes (docs/trec-eval.md §7): the drop-in gives a result.
+CRASHES = [
+    ("M_negative", ["-q", "-M", "-1"]),  # form_res_rels.c takes -1 as the number of results
+    ("l_past_the_levels", ["-q", "-l", "100000"]),  # m_bpref.c reads rel_levels[0 .. l-1]
+]
+
+
+@pytest.mark.parametrize("name, options", CRASHES, ids=[c[0] for c in CRASHES])
+def test_corner_option_where_trec_eval_crashes(trec_eval, tmp_path, monkeypatch, name, options):
+    files, _ = make_files("complete", random.Random(f"crash/{name}"))
+    trecgen.write_case(tmp_path, files)
+    argv = [*options, "qrels", "run"]
+    assert run_oracle(trec_eval, argv, tmp_path).status < 0  # (the reason this one is documented)
+    monkeypatch.chdir(tmp_path)
+    got = run_inexeval(argv)
+    assert got.status == 0 and got.stderr == b"" and b"num_ret" in got.stdout
+
+
+def test_cutoffs_2_to_the_31_apart(trec_eval, tmp_path, monkeypatch):
+    """trec_eval sorts cut-offs with an int of their difference (comp_long, meas_init.c), which
+    overflows: P_4294967296 before P_1, and P_1 computed as the last cut-off (docs/trec-eval.md §7).
+    The drop-in sorts them by value and gives each its own value."""
+    files, _ = make_files("complete", random.Random("cutoffs"))
+    trecgen.write_case(tmp_path, files)
+    argv = ["-m", "P.4294967296,1", "qrels", "run"]
+    want = run_oracle(trec_eval, argv, tmp_path)
+    assert [ln.split()[0] for ln in want.stdout.splitlines()] == [b"P_4294967296", b"P_1"]
+    monkeypatch.chdir(tmp_path)
+    got = run_inexeval(argv)
+    assert [ln.split()[0] for ln in got.stdout.splitlines()] == [b"P_1", b"P_4294967296"]
+    one = run_inexeval(["-m", "P.1", "qrels", "run"])
+    assert got.stdout.splitlines()[0] == one.stdout.splitlines()[0]
+
+
 # ------------------------------------------------------------------ -Z ----
 
 ZMEASURES = [["-m", "official"], ["-m", "all_trec"], ["-m", "gm_map", "-m", "gm_bpref", "-m", "map"],

@@ -92,6 +92,8 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     else:
         o = np.lexsort((tie, srank, tr))
     ts = tr[o]
+    if np.isnan(score).any():
+        _nan_order(o, ts, run.docno[rows], score, ascending)
     if cap is not None:
         counts = np.bincount(ts, minlength=keys.size)
         rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
@@ -109,6 +111,31 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     for i in same.tolist():
         dups.setdefault(int(tk[i]), bytes(run.docno[kept[by[i]]]))
     return kept, dups
+
+
+def _nan_order(o: np.ndarray, ts: np.ndarray, docno: np.ndarray, score: np.ndarray, ascending: bool) -> None:
+    """Reorder, in place, the topics of O (rows by topic, then trec_eval's order) whose scores hold a NaN
+    as trec_eval orders them: its ``qsort`` with ``comp_sim_docno`` (NaN is neither above nor below any
+    score, so it falls to the docno comparison), which is glibc's merge sort of the topic's results
+    in docno order (``get_trec_results.c`` sorted them so, equal docnos in file order).  TS: the
+    topic of each entry of O; ASCENDING: ties by docno ascending (``form_prefs_counts.c``)."""
+    from inexeval.dropins.trec_eval.options import _glibc_qsort
+
+    nan_topics = np.unique(ts[np.isnan(score[o])])
+    for k in nan_topics.tolist():
+        lo, hi = np.searchsorted(ts, k, side="left"), np.searchsorted(ts, k, side="right")
+        idx = sorted(o[lo:hi].tolist())  # (file order)
+        items = sorted(((bytes(docno[i]), float(score[i]), i) for i in idx), key=lambda x: x[0])
+
+        def cmp(a, b):
+            if a[1] > b[1]:
+                return -1
+            if a[1] < b[1]:
+                return 1
+            x, y = (a[0], b[0]) if ascending else (b[0], a[0])
+            return (x > y) - (x < y)
+
+        o[lo:hi] = [i for _, _, i in _glibc_qsort(items, cmp)]
 
 
 def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple[np.ndarray, np.ndarray]) -> dict[int, bytes]:

@@ -1,0 +1,280 @@
+"""Every number of every input is read by the rule its format documents (docs/formats.md §1.7,
+docs/trec-eval.md §3), checked against the reference parsers.
+
+- C's ``strtod``/``atof`` and ``atol`` (trec_eval's readers, the drop-in and ``TASK: trec``): the C
+  library itself, called through ``ctypes``, on strings of every shape (:func:`shapes`: signs, white
+  space, exponents, hexadecimal, inf/nan in every case, ``nan(chars)``, ``_``, other scripts' digits,
+  huge and tiny values, denormals, many digits, rounding halves, trailing garbage), compared with
+  :mod:`inexeval.readers.trec_numbers` value for value (bit for bit, NaN by its sign);
+- the config path's TREC reader takes exactly the fields C reads to their end (finite scores,
+  judgements within 64 bits), with C's value, and names the line of any other;
+- the drop-in prints what trec_eval 10.0 prints on generated files of such numbers (skipped without
+  the oracle, tests/oracles.py);
+- inexeval's own decimal syntax (QA levels and ranks, INEX run ranks and rsv, assessment sizes).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import math
+import random
+import struct
+
+import numpy as np
+import pytest
+
+from inexeval.errors import InputError
+from inexeval.readers import trec_numbers as tn
+
+# ------------------------------------------------------------------ the C library ----
+
+_LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)
+_LIBC.strtod.restype = ctypes.c_double
+_LIBC.strtod.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+_LIBC.strtol.restype = ctypes.c_long
+_LIBC.strtol.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]
+_LIBC.atol.restype = ctypes.c_long
+_LIBC.atol.argtypes = [ctypes.c_char_p]
+_LIBC.atof.restype = ctypes.c_double
+_LIBC.atof.argtypes = [ctypes.c_char_p]
+
+
+def libc_strtod(b: bytes) -> tuple[float, int]:
+    buf = ctypes.create_string_buffer(b)
+    end = ctypes.c_void_p()
+    v = _LIBC.strtod(buf, ctypes.byref(end))
+    return v, end.value - ctypes.addressof(buf)
+
+
+def libc_strtol(b: bytes) -> tuple[int, int]:
+    buf = ctypes.create_string_buffer(b)
+    end = ctypes.c_void_p()
+    v = _LIBC.strtol(buf, ctypes.byref(end), 10)
+    return v, end.value - ctypes.addressof(buf)
+
+
+def same_double(a: float, b: float) -> bool:
+    """Equal bit for bit, or both NaN with the same sign (the payload of nan(chars) aside)."""
+    if a != a or b != b:
+        return a != a and b != b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return struct.pack("<d", a) == struct.pack("<d", b)
+
+
+# ------------------------------------------------------------------ strings of every shape ----
+
+_SPECIALS = ["inf", "INF", "Inf", "infinity", "INFINITY", "iNfInItY", "infinit", "infin", "in", "nan", "NaN",
+             "NAN", "nan()", "nan(abc_12)", "nan(0x7ff)", "nan(a-b)", "nan(", "nan(()", "na", "-nan", "+inf"]
+_EDGES = ["0", "-0", "+0", "0.0", "-0.0", ".5", "5.", ".", "-.", "+.", "-", "+", "e5", ".e5", "1e", "1e+", "1e-",
+          "1E5", "1e+05", "1e-05", "0x", "0X", "0x.", "0x.p1", "0x1p", "0x1p+", "0x1P-3", "0x.8", "0x1.", "-0x1.8p1",
+          "0xG", "0x1g", "00x1", "4.9e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "5e-324",
+          "2.2250738585072011e-308", "2.2250738585072014e-308", "1.7976931348623157e308",
+          "1.7976931348623158e308", "1.7976931348623159e308", "1e308", "1e309", "9007199254740993",
+          "9007199254740992.5", "0.1000000000000000055511151231257827", "1e-400", "1e99999999999999999999",
+          "1e-99999999999999999999", "0x1p-1074", "0x1p-1075", "0x1.8p-1074", "0x1.fffffffffffff8p1023",
+          "0x1p1024", "0x1p99999999999999999999", "9223372036854775807", "9223372036854775808",
+          "-9223372036854775808", "-9223372036854775809", "99999999999999999999", "1_0", "1__0", "_1", "1_",
+          "1_000.5", "0x1_0", "1e1_0", "\u0661", "\u0661\u0662", "\uff11", "\u00b2", "1\u0661", "12\u00a0",
+          "+-1", "-+1", "--1", "1,5", "1.5.5", "1d", "1f", "1.5f", "1L", "0b1", "0o7", "1e5x", " 1", "\t-2",
+          "\n\v\f\r3", "1 ", "1 2"]
+_GARBAGE = ["", "", "", "", "x", "_0", "_", "d", "f", "e", "e+", "p3", " 5", ",5", "abc", "\u00a0", "\u00e9",
+            "\u0661", ".", "..", "#", "nan", "(", ")", "\x7f"]
+
+
+def _digits(rng: random.Random, n: int, alphabet: str = "0123456789") -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def shape(rng: random.Random) -> str:
+    """One string of a random shape (see the module doc)."""
+    kind = rng.random()
+    if kind < 0.15:
+        return rng.choice(_EDGES)
+    if kind < 0.22:
+        s = rng.choice(_SPECIALS)
+        return rng.choice(["", "+", "-", " "]) + s + rng.choice(_GARBAGE)
+    lead = rng.choice(["", "", "", "", " ", "\t", "  \n", "\v\f"])
+    sign = rng.choice(["", "", "", "-", "+", "--", "+-"])
+    if kind < 0.35:  # hexadecimal
+        body = "0" + rng.choice("xX") + _digits(rng, rng.choice([0, 1, 2, 5, 13, 15, 16, 20]), "0123456789abcdefABCDEF")
+        if rng.random() < 0.6:
+            body += "." + _digits(rng, rng.choice([0, 1, 3, 13, 14]), "0123456789abcdef")
+        if rng.random() < 0.7:
+            body += rng.choice("pP") + rng.choice(["", "+", "-"]) + str(rng.choice([0, 1, 3, 52, 1022, 1023, 1024,
+                                                                                      1074, 1075, 1100, 10**6]))
+    else:
+        n_int = rng.choice([0, 1, 1, 2, 3, 8, 9, 15, 16, 17, 19, 20, 25, 40, 400])
+        n_frac = rng.choice([0, 0, 1, 2, 4, 8, 9, 17, 30, 400])
+        body = _digits(rng, n_int)
+        if rng.random() < 0.7:
+            body += "." + _digits(rng, n_frac)
+        if rng.random() < 0.1 and len(body) > 1:  # an underscore or another script's digit inside
+            i = rng.randrange(1, len(body))
+            body = body[:i] + rng.choice(["_", "\u0661", "\uff15", " "]) + body[i:]
+        if rng.random() < 0.35:
+            body += rng.choice("eE") + rng.choice(["", "+", "-"]) + str(rng.choice(
+                [0, 1, 5, 22, 23, 300, 307, 308, 309, 320, 323, 324, 325, 400, 9999, 10**20]))
+    return lead + sign + body + rng.choice(_GARBAGE)
+
+
+def shapes(seed: int, n: int) -> list[bytes]:
+    rng = random.Random(seed)
+    return [shape(rng).encode("utf-8") for _ in range(n)]
+
+
+# ------------------------------------------------------------------ C's parsers ----
+
+@pytest.mark.parametrize("seed", range(4))
+def test_strtod_and_atof_read_as_the_c_library_reads(seed):
+    for b in shapes(seed, 5000) + [e.encode() for e in _EDGES + _SPECIALS]:
+        want, used = libc_strtod(b)
+        got, got_used = tn.strtod(b)
+        assert (got_used, same_double(got, want)) == (used, True), (b, got, want, got_used, used)
+        assert same_double(tn.atof(b), _LIBC.atof(b)), b
+        assert same_double(tn.atof(b.decode("latin-1")), want), b  # (the drop-in passes Latin-1 text)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_atol_reads_as_the_c_library_reads(seed):
+    for b in shapes(seed, 5000) + [e.encode() for e in _EDGES]:
+        assert tn.atol(b) == _LIBC.atol(b) == libc_strtol(b)[0], b
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_whole_field_rules_are_c_reading_the_whole_field(seed):
+    """c_number: C reads all of the field (no white space around); c_integer: [+-]digits, all read
+    by strtol without saturating."""
+    for b in shapes(seed, 5000) + [e.encode() for e in _EDGES]:
+        want, used = libc_strtod(b)
+        whole = bool(b) and used == len(b) and b[:1] not in b" \t\n\v\f\r"
+        got = tn.c_number(b)
+        assert (got is not None) == whole, b
+        if whole:
+            assert same_double(got, want), b
+        v, used = libc_strtol(b)
+        plain = bool(b) and used == len(b) and b[:1] in b"+-0123456789" and int(b) == v  # (not saturated)
+        assert (tn.c_integer(b) is not None) == plain, b
+        if plain:
+            assert tn.c_integer(b) == v, b
+
+
+# ------------------------------------------------------------------ the config path (TASK: trec) ----
+
+def _token_ok(b: bytes) -> bool:
+    """A field the TREC reader can see as one token (no white space or control byte, not empty)."""
+    return bool(b) and not any(c <= 0x20 or c == 0x7F for c in b)
+
+
+def _lines(tokens: list[bytes], template: bytes) -> bytes:
+    return b"".join(template % (i, t) for i, t in enumerate(tokens))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_config_scores_are_what_c_reads_or_a_named_line(tmp_path, seed):
+    from inexeval.readers.trec import read_run
+
+    tokens = [t for t in shapes(100 + seed, 6000) if _token_ok(t)]
+    good, bad = [], []
+    for t in tokens:
+        v, used = libc_strtod(t)
+        (good if used == len(t) and math.isfinite(v) else bad).append(t)
+    assert len(good) > 500 and len(bad) > 500
+    rng = random.Random(seed)
+    rng.shuffle(good)
+    p = tmp_path / "run"
+    p.write_bytes(_lines(good, b"q%d Q0 d 1 %s r\n"))
+    got = read_run(p).score
+    want = np.array([libc_strtod(t)[0] for t in good])
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+    for t in rng.sample(bad, 60):
+        p.write_bytes(_lines(good[:30], b"q%d Q0 d 1 %s r\n") + b"q Q0 x 1 " + t + b" r\n" + b"q Q0 y 1 1 r\n")
+        with pytest.raises(InputError) as e:
+            read_run(p)
+        assert e.value.line == 31 and "bad score" in e.value.message, t
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_config_judgements_are_what_c_reads_or_a_named_line(tmp_path, seed):
+    from inexeval.readers.trec import read_qrels
+
+    rng = random.Random(seed)
+    tokens = [t for t in shapes(200 + seed, 4000) if _token_ok(t)]
+    tokens += [str(rng.randint(-10**6, 10**6)).encode() for _ in range(1500)]
+    tokens += [rng.choice([b"+", b"-", b"", b"00"]) + str(rng.randint(0, 2**64)).encode() for _ in range(300)]
+    good, bad = [], []
+    for t in tokens:
+        v, used = libc_strtol(t)
+        (good if used == len(t) and int(t) == v else bad).append(t)  # (read whole, not saturated)
+    p = tmp_path / "qrels"
+    p.write_bytes(_lines(good, b"q 0 d%d %s\n"))
+    q = read_qrels(p)
+    want = {b"d%d" % i: libc_strtol(t)[0] for i, t in enumerate(good)}
+    assert {bytes(d): int(r) for d, r in zip(q.docno, q.rel)} == want
+    for t in rng.sample(bad, 60):
+        p.write_bytes(_lines(good[:20], b"q 0 d%d %s\n") + b"q 0 x " + t + b"\n")
+        with pytest.raises(InputError) as e:
+            read_qrels(p)
+        assert e.value.line == 21 and "bad relevance value" in e.value.message, t
+
+
+# ------------------------------------------------------------------ the drop-in against trec_eval 10.0 ----
+
+def _numbers_case(seed: int, plain_judgements: bool = False) -> dict[str, bytes]:
+    """Files whose numbers are strings of every shape: a run whose scores and a qrels file whose
+    judgements trec_eval reads with atof and atol (each topic 10 documents, so relstring shows the
+    order they make), and a Z-score file whose means and deviations it reads with atof.  Judgements
+    stay below 10^6 (trec_eval allocates an array as long as the largest, docs/trec-eval.md §7)."""
+    rng = random.Random(seed)
+    pool = [t for t in shapes(300 + seed, 3000) if _token_ok(t)]
+    scores = pool + [str(rng.random()).encode() for _ in range(200)]
+    rels = [t for t in pool if tn.atol(t) < 10**6] + [str(rng.randint(-2, 9)).encode() for _ in range(300)]
+    # (Z scores: no inf or NaN, whose sums give NaNs of a sign C leaves unspecified, docs/trec-eval.md §7)
+    finite = [t for t in scores if abs(tn.atof(t)) < 1e300]
+    run, qrels, z = [], [], []
+    for q in range(40):
+        for d in range(10):
+            run.append(b"t%d Q0 d%d %d %s r\n" % (q, d, d, rng.choice(scores)))
+            odd = rng.random() < 0.5 and not plain_judgements
+            qrels.append(b"t%d 0 d%d %s\n" % (q, d, rng.choice(rels) if odd else b"%d" % d))
+        for label in (b"P_5", b"num_rel", b"map"):
+            z.append(b"t%d %s %s %s\n" % (q, label, rng.choice(finite), rng.choice(finite)))
+    return {"run": b"".join(run), "qrels": b"".join(qrels), "zscores": b"".join(z)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("options", [["-q", "-m", "relstring.10", "-m", "num_rel", "-m", "num_rel_ret"],
+                                     ["-q", "-l", "3", "-m", "relstring.10", "-m", "P.5", "-M", "6"],
+                                     ["-q", "-Z", "zscores", "-m", "P.5", "-m", "num_rel", "-m", "map"],
+                                     ["-q", "-J", "-m", "official"]], ids=["order", "level", "z", "official"])
+def test_dropin_reads_numbers_as_trec_eval_does(tmp_path, monkeypatch, seed, options):
+    from tests.oracles import trec_eval_binary
+    from tests.test_oracle_trec_eval import compare
+
+    binary = trec_eval_binary()
+    for name, data in _numbers_case(seed).items():
+        (tmp_path / name).write_bytes(data)
+    compare(binary, [*options, "qrels", "run"], tmp_path, monkeypatch)
+
+
+#: Option values trec_eval reads with atol (-l, -M, -N, -D) and parameters it reads with atol/atof.
+OPTION_NUMBERS = ["2", " 2", "+2", "2x", "0x10", "1_0", "\u0661", "1e1", "", "-0", "00003", "2.9", "\t3"]
+
+
+@pytest.mark.parametrize("value", OPTION_NUMBERS)
+@pytest.mark.parametrize("option", ["-l", "-M", "-N", "-D", "-m P.", "-m iprec_at_recall.", "-m utility.",
+                                    "-m ndcg.2=", "-m relstring.", "-m set_F."])
+def test_dropin_reads_option_numbers_as_trec_eval_does(tmp_path, monkeypatch, option, value):
+    from tests.oracles import trec_eval_binary
+    from tests.test_oracle_trec_eval import compare
+
+    binary = trec_eval_binary()
+    for name, data in _numbers_case(0, plain_judgements=True).items():
+        (tmp_path / name).write_bytes(data)
+    if option.startswith("-m "):
+        param = value if option != "-m utility." else f"{value},-1,0,0"
+        argv = ["-m", option[3:] + param]
+    elif option == "-D":
+        argv = ["-D", value + ".t3"]
+    else:
+        argv = [option + value] if value else [option, value]
+    compare(binary, ["-q", *argv, "-m", "P.5", "qrels", "run"], tmp_path, monkeypatch)
