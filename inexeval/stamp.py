@@ -173,15 +173,23 @@ def record_compare_outputs(task_dir: Path, written: Sequence[Path], sources: Seq
     written again: a compare stopped half-way leaves no file with another file's record).  Call
     under the lock of TASK_DIR."""
     task_dir = Path(task_dir)
-    here = str(task_dir.resolve())
+    here = task_dir.resolve()
     entries = {k: v for k, v in _compare_record(task_dir).items() if (task_dir / k).is_file()}
     for path in written:
         name = Path(path).relative_to(task_dir).as_posix()
         if sources is None:
             entries.pop(name, None)
         else:
-            entries[name] = [{**src, "dir": "." if src["dir"] == here else src["dir"]} for src in sources]
+            entries[name] = [{**src, "dir": _relative(src["dir"], here)} for src in sources]
     _write_compare_record(task_dir, entries)
+
+
+def _relative(other: str, here: Path) -> str:
+    """OTHER (a task directory) relative to HERE (``.`` when it is HERE; absolute when it cannot be)."""
+    try:
+        return Path(os.path.relpath(other, here)).as_posix()
+    except ValueError:  # (another drive)
+        return other
 
 
 def _write_compare_record(task_dir: Path, entries: dict[str, list]) -> None:
@@ -236,7 +244,7 @@ def carry_compare_outputs(old: Path, new: Path, files: Sequence[Sequence[str]]) 
         spec = record.get(name)
         if spec is None:
             unknown.append(name)
-        elif not _still_true(spec, new, files, hashes):
+        elif not _still_true(spec, old, new, files, hashes):
             changed.append(name)
         else:
             try:
@@ -261,12 +269,13 @@ def carry_compare_outputs(old: Path, new: Path, files: Sequence[Sequence[str]]) 
     return notes
 
 
-def _still_true(spec: list, new: Path, files: Sequence[Sequence[str]], hashes: dict) -> bool:
-    """Whether each source of SPEC is, byte for byte, what its directory holds now (NEW for ``"."``,
-    with the result files FILES; another task directory as its stamp lists its files)."""
+def _still_true(spec: list, old: Path, new: Path, files: Sequence[Sequence[str]], hashes: dict) -> bool:
+    """Whether each source of SPEC is, byte for byte, what its directory holds now (NEW, the set
+    replacing OLD, for ``"."``, with the result files FILES; another task directory, relative to
+    OLD, as its stamp lists its files)."""
     try:
         for src in spec:
-            where = new if src["dir"] == "." else Path(src["dir"])
+            where = new if src["dir"] == "." else old / src["dir"]
             listed = files if src["dir"] == "." else _stamped_files(where)
             if listed is None:
                 return False
