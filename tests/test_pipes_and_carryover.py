@@ -93,8 +93,8 @@ COMMANDS = [
                           "-gnu", "--results-dir", "{out}"], 0),
     ("compare two configs", ["compare", "-config", "{cfg}/co-focussed.prop", "-config", "{cfg}/co-thorough.prop",
                              "--results-dir", "{out}"], 0),
-    ("validate", ["validate", "{ws}/sample_data/inex2005/runs/CO/Poor.xml", "{ws}/sample_data/inex2005/runs/CO/Medium.xml",
-                  "--task", "CO.Thorough", "--assessments", "{ws}/sample_data/inex2005/assessments/CO+S/main/"], 1),
+    ("validate", ["validate", "{ws}/sample_data/inex2005/runs/CO/Poor.xml",
+                  "{ws}/sample_data/inex2005/runs/CO/Medium.xml", "--task", "CO.Thorough", "--assessments", "{ws}/sample_data/inex2005/assessments/CO+S/main/"], 1),
     ("validate invalid", ["validate", "{ws}/bad.xml", "{ws}/sample_data/trec/runs/good.txt"], 1),
     ("validate json", ["validate", "{ws}/sample_data/trec/runs/good.txt", "--task", "trec", "--assessments",
                        "{ws}/sample_data/trec/qrels.txt", "--format", "json"], 0),
@@ -298,3 +298,52 @@ def test_a_compare_stopped_half_way_leaves_no_file_with_another_files_record(fre
     assert _compare_files(task) == {}
     assert "correlations.tsv, correlations.json, significance.tsv, significance.json (written by an earlier " \
         "'inexeval compare') not kept: no record" in res.stderr
+
+
+# ------------------------------------------------------------------ several settings told apart
+
+def _stdout(ws: Path, *args: str) -> str:
+    res = _inexeval(ws, *args)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize("per_query", [False, True])
+def test_trec_eval_layout_names_the_setting_of_each_block(ws, tmp_path, per_query):
+    """Issue 30: --format trec_eval on a task with several quantisations printed one runid line per
+    block, the same for each setting.  Each block's runid line now names its setting (no space: three
+    columns); a block's per-topic lines come before it, as trec_eval prints them."""
+    flags = ["-q"] if per_query else []
+    out = _stdout(ws, "-config", str(ws / "configs" / "co-fetchbrowse.prop"), "--format", "trec_eval", *flags,
+                  "--results-dir", str(tmp_path / "a"))
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert all(len(r) == 3 for r in rows)
+    labels = [r[2] for r in rows if r[0].strip() == "runid"]
+    settings = [f"{q}_{o}" for q in ("gen", "strict", "genLifted") for o in ("on", "off")]
+    assert labels == [f"{run}[{s}]" for run in ("Medium", "NearIdeal", "Poor", "TextRun") for s in settings]
+    assert all(" " not in label for label in labels)
+    # each block's values are its setting's (the result file of that run and setting)
+    block = out.split("runid                 \tall\tPoor[strict_off]\n")[1].split("runid")[0]
+    value = dict(line.split("\t")[0::2] for line in block.splitlines() if "\tall\t" in line)["article.MAep".ljust(22)]
+    stored = (tmp_path / "a" / "CO.FetchBrowse" / "strict_off" / "Poor.tsv").read_text()
+    assert f"article.MAep\tall\t{value}\n" in stored
+    # a task without settings prints trec_eval's own run id line
+    trec = _stdout(ws, "-config", str(ws / "configs" / "trec.prop"), "--format", "trec_eval", *flags,
+                   "--results-dir", str(tmp_path / "b"))
+    assert [r.split("\t")[2] for r in trec.splitlines() if r.startswith("runid")] == ["good", "medium", "poor"]
+
+
+def test_every_other_format_names_the_setting(ws, tmp_path):
+    """The other formats, -q included, already say which setting each row is of."""
+    cfg = str(ws / "configs" / "co-thorough.prop")
+    table = _stdout(ws, "-config", cfg, "-q", "--results-dir", str(tmp_path / "t"))
+    assert [line for line in table.splitlines() if line.startswith("== ")] == [
+        f"== CO.Thorough  {s} ==" for s in ("gen_off", "strict_off", "genLifted_off")]
+    for fmt in ("tsv", "csv"):
+        text = _stdout(ws, "-config", cfg, "-q", "--format", fmt, "--results-dir", str(tmp_path / fmt))
+        sep = "\t" if fmt == "tsv" else ","
+        keys = [tuple(line.split(sep)[1:4]) for line in text.splitlines() if not line.startswith("task")]
+        assert len(keys) == len(set(keys)) and {k[0] for k in keys} == {"gen_off", "strict_off", "genLifted_off"}
+    rows = json.loads(_stdout(ws, "-config", cfg, "-q", "--format", "json", "--results-dir", str(tmp_path / "j")))
+    keys = [(r["setting"], r["run"], r["topic"]) for r in rows]
+    assert len(keys) == len(set(keys))

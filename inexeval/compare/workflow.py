@@ -7,8 +7,9 @@ are written; then the correlation and significance tables of
 differences, then printed (every file first: a reader that stops reading loses
 none), with a record of the result files they were computed from
 (:mod:`inexeval.stamp`: the next evaluation keeps them while those are
-unchanged).  With several configs the correlation tables are also averaged.  Options travel as one :class:`CompareOptions`; what is
-printed goes through ``echo`` (see :mod:`inexeval.api`).
+unchanged).  With several configs the correlation tables are also averaged.
+Options travel as one :class:`CompareOptions`; what is printed goes through
+``echo`` (see :mod:`inexeval.api`).
 """
 
 from __future__ import annotations
