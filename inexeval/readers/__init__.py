@@ -18,15 +18,22 @@ parsing them (docs/formats.md §1.5): standard input read once
 document starting ``<`` in UTF-16) turned into UTF-8 (:func:`as_utf8`), and
 why an entry of a directory listing is not read (:func:`entry_problem`: a
 dangling symbolic link, a FIFO that would block a reader, ...).
+
+And the bounds every reader keeps (docs/formats.md §1.6), in one place: a compressed
+input is decompressed as a stream (:class:`BoundedGunzip`, :func:`bounded_content`) that
+gives up once it expands past :data:`EXPANSION_FREE` and :data:`MAX_EXPANSION_RATIO`, and a
+line of a text input may hold at most :data:`MAX_LINE_BYTES` (:class:`LineBound`); past a
+bound, an :class:`InputTooLarge` (an InputError) names the file, and the line.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -36,7 +43,9 @@ if TYPE_CHECKING:
 from inexeval.errors import InputError
 
 __all__ = ["safe_iterparse", "safe_pullparse", "refuse_entity_declarations", "prolog_end", "ENTITY_MESSAGE",
-           "xml_error", "stdin_bytes", "as_utf8", "wide_encoding", "entry_problem", "STDIN"]
+           "xml_error", "stdin_bytes", "as_utf8", "wide_encoding", "entry_problem", "STDIN",
+           "EXPANSION_FREE", "MAX_EXPANSION_RATIO", "MAX_LINE_BYTES", "InputTooLarge", "BoundedGunzip",
+           "LineBound", "bounded_content", "whole_input"]
 
 ENTITY_MESSAGE = "entity declarations are not allowed"
 
@@ -63,8 +72,9 @@ def prolog_end(data: bytes) -> int | None:
         pos = m.end()
 
 
-def refuse_entity_declarations(data: bytes, source: object) -> None:
-    """Raise InputError if ``<!ENTITY`` occurs before the root element of ``data``.
+def refuse_entity_declarations(data: bytes, source: object, lines_before: int = 0) -> None:
+    """Raise InputError if ``<!ENTITY`` occurs before the root element of ``data`` (whose first
+    line is the file's line ``lines_before + 1``).
 
     The internal DTD subset is the only place where entities can be declared,
     and it precedes the root element; comments and processing instructions
@@ -77,7 +87,7 @@ def refuse_entity_declarations(data: bytes, source: object) -> None:
     head = _strip_comments(data[:end])
     at = head.find(b"<!ENTITY")
     if at >= 0:
-        line = data.count(b"\n", 0, at) + 1
+        line = lines_before + data.count(b"\n", 0, at) + 1
         raise InputError(ENTITY_MESSAGE, source, line)
 
 
@@ -153,6 +163,215 @@ def xml_error(exc: etree.XMLSyntaxError, log, source: object, what: str = "malfo
     return InputError(f"{what}: {message}", source, line)
 
 
+# --------------------------------------------------------------------------- bounds on what an input expands to
+
+#: The bounds on decompressed input (docs/formats.md §1.6), in one place (tests lower them).  A compressed
+#: input may expand to EXPANSION_FREE bytes whatever its ratio; beyond that, to at most MAX_EXPANSION_RATIO
+#: times the compressed bytes read so far.  Real runs, qrels, assessments and answer files compress 3 to
+#: 30 times (XML with repeated paths the most); deflate's own limit, reached only by one byte repeated
+#: (a "bomb" of blank lines or NULs), is about 1030 times.
+EXPANSION_FREE = 16 << 20
+MAX_EXPANSION_RATIO = 100
+#: The longest line (its newline not counted) of a text input: TREC qrels and runs, QA answer files and
+#: runs, FOL and INEX text runs, FOL qrels; real lines are at most a few kB.
+MAX_LINE_BYTES = 16 << 20
+GZIP_MAGIC = b"\x1f\x8b"
+#: Bytes decompressed (and looked at for line ends) at a time.
+_PIECE = 1 << 20
+
+
+class InputTooLarge(InputError):
+    """An input beyond the bounds above (a compressed input that expands too much, a line too long)."""
+
+
+def size_text(n: int) -> str:
+    """``16 MiB`` for a whole number of MiB, else ``4,096 bytes``."""
+    return f"{n >> 20} MiB" if n and n % (1 << 20) == 0 else f"{n:,} bytes"
+
+
+def expansion_error(source: object) -> InputTooLarge:
+    return InputTooLarge(f"gzip data expands more than {MAX_EXPANSION_RATIO} times beyond "
+                         f"{size_text(EXPANSION_FREE)} (a decompression bomb?); not read (docs/formats.md §1.6)",
+                         source)
+
+
+def long_line_error(source: object, line: int) -> InputTooLarge:
+    return InputTooLarge(f"line longer than {size_text(MAX_LINE_BYTES)}; not read (docs/formats.md §1.6)",
+                         source, line)
+
+
+class ReadFailure(Exception):
+    """An OSError of the compressed file itself (not of its gzip data), as ``__cause__``."""
+
+
+class _Counted:
+    """The compressed stream under a :class:`BoundedGunzip`: HEAD (bytes already read) then RAW,
+    counting the bytes handed over; RAW's read errors are :class:`ReadFailure`."""
+
+    def __init__(self, raw: IO[bytes], head: bytes = b""):
+        self.raw, self.head, self.n = raw, head, 0
+
+    def read(self, size: int = -1) -> bytes:
+        if self.head:
+            if size is None or size < 0 or size >= len(self.head):
+                data, self.head = self.head, b""
+            else:
+                data, self.head = self.head[:size], self.head[size:]
+        else:
+            try:
+                data = self.raw.read(size)
+            except OSError as exc:
+                raise ReadFailure(exc.strerror or str(exc)) from exc
+        self.n += len(data)
+        return data
+
+
+class BoundedGunzip(io.RawIOBase):
+    """The decompressed content of the gzip stream RAW (after HEAD, its bytes already read), every
+    member of it as :mod:`gzip` reads them, within the expansion bound: reading past it raises
+    :func:`expansion_error` naming SOURCE.  Bad gzip data raises what :class:`gzip.GzipFile` raises
+    (OSError, EOFError, zlib.error); a read error of RAW, :class:`ReadFailure`.  RAW is not closed."""
+
+    def __init__(self, raw: IO[bytes], source: object, head: bytes = b""):
+        import gzip
+
+        super().__init__()
+        self._in = _Counted(raw, head)
+        self._gz = gzip.GzipFile(fileobj=self._in, mode="rb")
+        self._out = 0
+        self._source = source
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = self._gz.readinto(buffer)
+        self._out += n
+        if self._out > EXPANSION_FREE and self._out > MAX_EXPANSION_RATIO * self._in.n:
+            raise expansion_error(self._source)
+        return n
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            return self.readall()
+        data = self._gz.read(size)
+        self._out += len(data)
+        if self._out > EXPANSION_FREE and self._out > MAX_EXPANSION_RATIO * self._in.n:
+            raise expansion_error(self._source)
+        return data
+
+    def readall(self) -> bytes:
+        pieces = []
+        while piece := self.read(_PIECE):
+            pieces.append(piece)
+        return b"".join(pieces)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._gz.close()
+        super().close()
+
+
+class LineBound:
+    """Checks the consecutive pieces of a text for a line longer than :data:`MAX_LINE_BYTES`
+    (:func:`long_line_error`, naming SOURCE and the line).  A piece may be at most that long
+    (:meth:`piece_size`), so that a line inside one is short enough.  ``lines_before(at)``: how many
+    newlines the text has before its byte AT (the pieces are not counted unless a line is too long)."""
+
+    def __init__(self, source: object, lines_before: Callable[[int], int]):
+        self.source = source
+        self.lines_before = lines_before
+        self.offset = 0  # of the next piece in the text
+        self.run = 0  # bytes of the current line so far
+
+    @staticmethod
+    def piece_size() -> int:
+        return max(1, min(_PIECE, MAX_LINE_BYTES))
+
+    def scan(self, data: bytes, start: int = 0, end: int | None = None) -> None:
+        """Check DATA[START:END], the text's next piece."""
+        end = len(data) if end is None else end
+        first = data.find(b"\n", start, end)
+        if self.run + ((end if first < 0 else first) - start) > MAX_LINE_BYTES:
+            raise long_line_error(self.source, self.lines_before(self.offset - self.run) + 1)
+        self.run = self.run + end - start if first < 0 else end - data.rfind(b"\n", start, end) - 1
+        self.offset += end - start
+
+    @classmethod
+    def check_all(cls, data: bytes, source: object) -> None:
+        """Check the whole text DATA."""
+        bound = cls(source, lambda at: data.count(b"\n", 0, at))
+        step = cls.piece_size()
+        for at in range(0, len(data), step):
+            bound.scan(data, at, min(at + step, len(data)))
+
+
+def bounded_content(raw: IO[bytes] | bytes, source: object, *, gz: bool | None = None, lines: bool = False,
+                    unreadable: Callable[[str], Exception] | None = None,
+                    corrupt: Callable[[BaseException], Exception] | None = None) -> bytes:
+    """All of RAW (an open binary file, or bytes already read), gunzipped when GZ (None: when it
+    starts with the gzip magic bytes), within the bounds of docs/formats.md §1.6: the expansion
+    bound, and with LINES the line bound (InputTooLarge naming SOURCE, and the line).
+
+    Memory: what is returned, and while it is joined the pieces of a compressed input; a
+    rejected input is given up as soon as it passes a bound.  A read error of RAW is
+    ``unreadable(reason)`` (default: InputError "cannot read: REASON"), bad gzip data
+    ``corrupt(exception)`` (default: InputError "bad gzip data: …").
+    """
+    import zlib
+
+    def cannot_read(reason: str) -> Exception:
+        return unreadable(reason) if unreadable is not None else InputError(f"cannot read: {reason}", source)
+
+    try:
+        if isinstance(raw, (bytes, bytearray, memoryview)):
+            data, stream = bytes(raw), None
+            if gz is None:
+                gz = data[:2] == GZIP_MAGIC
+        else:
+            head = raw.read(2)
+            if gz is None:
+                gz = head == GZIP_MAGIC
+            if gz:
+                data, stream = b"", raw
+            else:
+                data, stream = _rest(raw, head), None
+    except OSError as exc:
+        raise cannot_read(exc.strerror or str(exc)) from None
+    if not gz:
+        if lines:
+            LineBound.check_all(data, source)
+        return data
+    if stream is None:
+        stream, head = io.BytesIO(data), b""
+    pieces: list[bytes] = []
+    # a line too long started in the pieces kept, after all their newlines
+    bound = LineBound(source, lambda _at: sum(p.count(b"\n") for p in pieces)) if lines else None
+    try:
+        with BoundedGunzip(stream, source, head) as gunzip:
+            step = LineBound.piece_size() if lines else _PIECE
+            while piece := gunzip.read(step):
+                if bound is not None:
+                    bound.scan(piece)
+                pieces.append(piece)
+    except ReadFailure as exc:
+        raise cannot_read(str(exc)) from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise (corrupt(exc) if corrupt is not None else InputError(f"bad gzip data: {exc}", source)) from None
+    del data
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def _rest(raw: IO[bytes], head: bytes) -> bytes:
+    """HEAD, just read from RAW, and the rest of RAW (RAW rewound when it can be: no copy)."""
+    if head:
+        try:
+            raw.seek(-len(head), io.SEEK_CUR)
+        except (OSError, ValueError, AttributeError):
+            return head + raw.read()
+    return raw.read()
+
+
 # --------------------------------------------------------------------------- bytes of an input
 
 #: The name that stands for standard input, in config values and on the command line.
@@ -179,28 +398,31 @@ def stdin_bytes(source: object = "<stdin>") -> bytes:
     return data
 
 
-def whole_input(path: object, source: str, what: str, *, located: object = None, gzip_name: bool = False) -> bytes:
+def whole_input(path: object, source: str, what: str, *, located: object = None, gzip_name: bool = False,
+                lines: bool = False) -> bytes:
     """The whole content of PATH (``-``: standard input) as UTF-8 bytes: gunzipped when it is gzip data
     (GZIP_NAME: or its name ends in ``.gz``), converted when it is UTF-16/32 with a byte order mark
-    (docs/formats.md §1.5).  An InputError naming WHAT at LOCATED (default: SOURCE) when it cannot be
-    read, at SOURCE when it cannot be decompressed."""
-    import gzip
-    import zlib
+    (docs/formats.md §1.5), within the bounds of §1.6 (LINES: a text, whose lines are bounded too).
+    An InputError naming WHAT at LOCATED (default: SOURCE) when it cannot be read, at SOURCE when it
+    cannot be decompressed or passes a bound."""
+    gz = True if gzip_name and source.lower().endswith(".gz") else None
+
+    def unreadable(reason: str) -> InputError:
+        return InputError(f"cannot read {what}: {reason}", source if located is None else located)
+
+    def corrupt(exc: BaseException) -> InputError:
+        return InputError(f"cannot decompress gzip {what}: {exc}", source)
 
     if str(path) == STDIN:
-        data = stdin_bytes(source)
+        data = bounded_content(stdin_bytes(source), source, gz=gz, lines=lines, unreadable=unreadable,
+                               corrupt=corrupt)
     else:
         try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+            fh = open(path, "rb")  # noqa: SIM115 (closed below)
         except OSError as exc:
-            raise InputError(f"cannot read {what}: {exc.strerror or exc}",
-                             source if located is None else located) from None
-    if data.startswith(b"\x1f\x8b") or (gzip_name and source.lower().endswith(".gz")):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"cannot decompress gzip {what}: {exc}", source) from None
+            raise unreadable(exc.strerror or str(exc)) from None
+        with fh:
+            data = bounded_content(fh, source, gz=gz, lines=lines, unreadable=unreadable, corrupt=corrupt)
     return as_utf8(data, source)
 
 

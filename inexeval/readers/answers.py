@@ -122,10 +122,11 @@ def text_lines(data: bytes, source: str) -> list[str]:
 
 def read_bytes(path: str | Path, source: str, what: str = "answer file") -> bytes:
     """The whole content of ``path`` (``-``: standard input), gunzipped when it is gzip data, as
-    UTF-8 when it is UTF-16/32 with a byte order mark; InputError naming the file otherwise."""
+    UTF-8 when it is UTF-16/32 with a byte order mark; InputError naming the file otherwise, also for
+    data or a line beyond the bounds of docs/formats.md §1.6."""
     from inexeval.readers import whole_input
 
-    return whole_input(path, source, what)
+    return whole_input(path, source, what, lines=True)
 
 
 def read_answer_files(paths: Iterable[str | Path], topics: frozenset[str] | None = None,

@@ -25,11 +25,9 @@ the problem (``PATH (No such file or directory)``).
 
 from __future__ import annotations
 
-import gzip
 import io
 import operator
 import re
-import zlib
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,10 +61,11 @@ _ODD_WS = re.compile("[" + NON_JAVA_WHITESPACE + "]")
 _JAVA_WS = re.compile("[ \t\n\x0b\x0c\r]+")
 _LEADING_WS = " \t\x0b\x0c"
 _JAVA_INT = re.compile(r"[+-]?\d+")  # \d: Unicode decimal digits, as Character.digit(c, 10) accepts
-_GZIP_MAGIC = b"\x1f\x8b"
 _OFFSET = operator.itemgetter(0)
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _XML_START = re.compile(r"[ \t\n\r\x0b\x0c]*<")
+_XML_BYTES_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
+_BOM = b"\xef\xbb\xbf"
 
 
 def wrap_int(v: int) -> int:
@@ -124,24 +123,34 @@ class FolOpenError(InputError):
         self.java_message = java_message
 
 
-def _read_text(path: str | Path) -> tuple[str, str]:
-    """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed."""
-    from inexeval.readers import as_utf8, stdin_bytes
+def _read_text(path: str | Path, xml: bool = False) -> tuple[str, str]:
+    """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed.
+
+    Compressed data is decompressed as a stream, within the bounds of docs/formats.md §1.6, and so
+    are the lines (``\n``, ``\r\n`` or ``\r`` ends, as the tool reads them) unless XML allows
+    an XML document (a FOL submission) and the text is one."""
+    from inexeval.readers import LineBound, as_utf8, bounded_content, stdin_bytes
 
     name = "<stdin>" if str(path) == "-" else str(path)
-    try:
-        data = stdin_bytes(name) if str(path) == "-" else Path(path).read_bytes()
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise FolOpenError(f"cannot read: {reason}", name, f"{path} ({reason})") from None
-    if data[:2] == _GZIP_MAGIC:
+
+    def unreadable(reason: str) -> FolOpenError:
+        return FolOpenError(f"cannot read: {reason}", name, f"{path} ({reason})")
+
+    if str(path) == "-":
+        data = bounded_content(stdin_bytes(name), name, unreadable=unreadable)
+    else:
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"bad gzip data: {exc}", name) from None
+            fh = open(path, "rb")  # noqa: SIM115 (closed below)
+        except OSError as exc:
+            raise unreadable(exc.strerror or str(exc)) from None
+        with fh:
+            data = bounded_content(fh, name, unreadable=unreadable)
     # UTF-16/32 is converted and a byte order mark dropped (the tool would keep it in the first
     # topic id; docs/formats.md §1.5, docs/decisions.md)
-    return as_utf8(data, name).decode("utf-8", errors="replace").removeprefix("\ufeff"), name
+    data = as_utf8(data, name)
+    if not (xml and _XML_BYTES_START.match(data, 3 if data.startswith(_BOM) else 0)):
+        LineBound.check_all(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data, name)
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff"), name
 
 
 def _lines(text: str) -> list[str]:
@@ -390,7 +399,7 @@ def read_fol_run(path: str | Path) -> FolRunFile:
     opened and InputError for bad gzip data or an XML submission that has no
     text equivalent.
     """
-    text, source = _read_text(path)
+    text, source = _read_text(path, xml=True)
     if _XML_START.match(text):
         raw, numbers = _xml_lines(text, source)
         return FolRunFile.from_columns(source, raw, [split_fields(r) for r in raw], numbers, xml=True)

@@ -87,13 +87,12 @@ block, each with its count); added up, they are those of the whole topic.
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
 import stat
 import zlib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -102,8 +101,9 @@ from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
-from inexeval.readers import (as_utf8, prolog_end, refuse_entity_declarations, safe_pullparse,
-                              stdin_bytes, wide_encoding)
+import inexeval.readers as _bounds
+from inexeval.readers import (BoundedGunzip, ReadFailure, as_utf8, bounded_content, long_line_error, prolog_end,
+                              refuse_entity_declarations, safe_pullparse, stdin_bytes, wide_encoding)
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name  # noqa: F401 (their old home)
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
@@ -117,6 +117,8 @@ _MAX_TOPICS_LISTED = 10
 #: The first non-blank byte is ``<`` (blank: what ``bytes.strip`` removes).
 _BLANK = b" \t\n\r\x0b\x0c"
 _XML_START = re.compile(rb"[ \t\n\r\x0b\x0c]*<")
+#: Whole blank lines at the start of a buffer (:meth:`_Guarded.numbered`).
+_BLANK_LINES = re.compile(rb"[ \t\r\x0b\x0c\n]*\n")
 #: Bytes read at a time when the head of a run is looked at.
 _CHUNK = 1 << 20
 #: Results of one topic handed over at a time: consecutive text lines of a topic in blocks of at most
@@ -250,7 +252,7 @@ class RunReader:
         hygiene = _Hygiene(self.unit, self.max_results, observer)
         if _XML_START.match(head.removeprefix(BOM)):
             self.format = "xml"
-            refuse_entity_declarations(head, self.source)
+            refuse_entity_declarations(head, self.source, lines_before=run_input.head_lines)
             with run_input.open() as fh:
                 _read_xml(self, fh, hygiene, observer)
         else:
@@ -263,10 +265,9 @@ class RunReader:
 
 
 def _gunzip(data: bytes, source: str) -> bytes:
-    try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error) as exc:
-        raise InputError(f"cannot decompress gzip run: {exc}", source) from None
+    """DATA decompressed, within the expansion bound (docs/formats.md §1.6)."""
+    return bounded_content(data, source, gz=True,
+                           corrupt=lambda exc: InputError(f"cannot decompress gzip run: {exc}", source))
 
 
 class RunInput:
@@ -277,7 +278,8 @@ class RunInput:
     is never held in memory as a whole; stdin (``"-"``), a pipe named as a
     run and a UTF-16 or UTF-32 run (converted to UTF-8) are read once and kept.
     Read errors, including corrupt gzip data, are :class:`InputError` naming
-    the file.
+    the file; so are compressed data expanding beyond the bound and a text line
+    longer than the bound (docs/formats.md §1.6: reading stops there).
     """
 
     def __init__(self, path: str | Path, source: str):
@@ -285,6 +287,7 @@ class RunInput:
         self._data: bytes | None = None
         self._path = Path(path)
         self._gzip = False
+        self.head_lines = 0  # blank lines before the first non-blank byte (:meth:`head`)
         if str(path) == "-":
             self._keep(stdin_bytes(source))
             return
@@ -317,20 +320,33 @@ class RunInput:
             fh = open(self._path, "rb")  # noqa: SIM115 (closed with the stream returned)
         except OSError as exc:
             raise InputError(f"cannot read run: {exc.strerror or exc}", self.source) from None
-        return _Guarded(gzip.GzipFile(fileobj=fh, mode="rb") if self._gzip else fh, self.source, self._gzip, fh)
+        stream = io.BufferedReader(BoundedGunzip(fh, self.source), _CHUNK) if self._gzip else fh
+        return _Guarded(stream, self.source, self._gzip, fh)
 
     def head(self) -> bytes:
-        """The content up to the first non-blank byte and, when that is ``<``, up to and
-        including the root element's start tag (docs/formats.md §1.3: XML or text), or all of it."""
+        """The content from its first non-blank byte (a byte order mark kept before it) up to and
+        including the root element's start tag when that byte is ``<`` (docs/formats.md §1.3: XML or
+        text), else up to the end of the piece read, or all of it.  The blank lines before it are not
+        kept but counted (:attr:`head_lines`): a run of blank lines costs no memory here."""
         out = bytearray()
+        bom = b""
+        self.head_lines = 0
+        size = _CHUNK
         with self.open() as fh:
             while True:
-                chunk = fh.read(_CHUNK)
-                out += chunk
-                body = bytes(out).removeprefix(BOM).lstrip(_BLANK)
-                if not chunk or (body and (not body.startswith(b"<") or prolog_end(body) is not None)):
-                    return bytes(out)
-
+                chunk = fh.read(size)
+                if size == _CHUNK and not out and not bom and chunk.startswith(BOM):  # (the first piece)
+                    bom, chunk = BOM, chunk[len(BOM):]
+                if out:
+                    out += chunk
+                else:
+                    body = chunk.lstrip(_BLANK)
+                    self.head_lines += chunk.count(b"\n", 0, len(chunk) - len(body))
+                    out += body
+                    size = _CHUNK + 1  # (no longer the first piece)
+                if not chunk or (out and (not out.startswith(b"<") or prolog_end(bytes(out)) is not None)):
+                    return bom + bytes(out)
+                size = max(size, len(out))  # a long prolog is read in doubling pieces: linear time
 
 class _Guarded(io.IOBase):
     """A binary stream whose read errors are :class:`InputError` (lxml re-raises them as they are)."""
@@ -339,6 +355,7 @@ class _Guarded(io.IOBase):
         super().__init__()
         self._stream, self._source, self._gzip = stream, source, gz
         self._raw = raw
+        self._lines = 0  # lines read by __next__
 
     def readable(self) -> bool:
         return True
@@ -348,13 +365,51 @@ class _Guarded(io.IOBase):
             return self._stream.read(n)
         except (OSError, EOFError, zlib.error) as exc:
             raise self._error(exc) from None
+        except ReadFailure as exc:
+            raise InputError(f"cannot read run: {exc}", self._source) from None
 
     def __next__(self) -> bytes:
-        """The next line (lines end with ``\\n``), with the same errors as :meth:`read`."""
+        """The next line (lines end with ``\\n``), with the same errors as :meth:`read`; a line
+        longer than the bound (docs/formats.md §1.6) is an InputError naming it, read no further."""
+        limit = _bounds.MAX_LINE_BYTES
         try:
-            return next(self._stream)
+            line = self._stream.readline(limit + 1)
         except (OSError, EOFError, zlib.error) as exc:
             raise self._error(exc) from None
+        except ReadFailure as exc:
+            raise InputError(f"cannot read run: {exc}", self._source) from None
+        if not line:
+            raise StopIteration
+        self._lines += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            raise long_line_error(self._source, self._lines)
+        return line
+
+    def numbered(self) -> Iterator[tuple[int, bytes]]:
+        """(line number, line) of every line but the blank ones (ASCII white space only, which a text
+        run skips), as :meth:`__next__` reads them; a stretch of blank lines is skipped a buffer at a
+        time, not a line at a time (a run padded with millions of them reads fast)."""
+        peek = getattr(self._stream, "peek", None)
+        while True:
+            try:
+                line = next(self)
+            except StopIteration:
+                return
+            if line.strip():
+                yield self._lines, line
+                continue
+            while peek is not None:
+                try:
+                    ahead = peek(1)
+                except (OSError, EOFError, zlib.error) as exc:
+                    raise self._error(exc) from None
+                except ReadFailure as exc:
+                    raise InputError(f"cannot read run: {exc}", self._source) from None
+                m = _BLANK_LINES.match(ahead)
+                if m is None or len(ahead) > _bounds.MAX_LINE_BYTES:  # (a bound below a buffer: tests)
+                    break
+                self._lines += ahead.count(b"\n", 0, m.end())
+                self.read(m.end())
 
     def _error(self, exc: BaseException) -> InputError:
         if self._gzip:
@@ -676,7 +731,7 @@ class _XmlLines:
 # --------------------------------------------------------------------------- text
 
 
-def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, observer: RunObserver) -> None:
+def _read_text(reader: RunReader, lines: _Guarded, hygiene: _Hygiene, observer: RunObserver) -> None:
     """Read a text run, one line of :attr:`Unit.text_columns` per result, UTF-8.
 
     Blank lines are skipped; a line that is not UTF-8, has another number of
@@ -694,7 +749,7 @@ def _read_text(reader: RunReader, lines: Iterable[bytes], hygiene: _Hygiene, obs
     topic = None
     rows: list[list[str]] = []
     numbers: list[int] = []
-    for lineno, raw in enumerate(lines, 1):
+    for lineno, raw in lines.numbered():
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -42,7 +42,6 @@ comparisons, so the padding changes no comparison.
 
 from __future__ import annotations
 
-import gzip
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -106,22 +105,20 @@ def read_source(path: str | Path) -> tuple[bytes, str]:
 
     A leading UTF-8 byte-order mark is dropped (it would otherwise become
     part of the first topic id); a UTF-16 file, recognised by its
-    byte-order mark, is returned as UTF-8.
+    byte-order mark, is returned as UTF-8.  Compressed data is decompressed as a stream and, like
+    the lines, bounded (docs/formats.md §1.6: InputError naming the file, and the line).
     """
+    from inexeval.readers import bounded_content
+
     name = "<stdin>" if str(path) == "-" else str(path)
     try:
         if str(path) == "-":
-            data = sys.stdin.buffer.read()
+            data = bounded_content(sys.stdin.buffer.read(), name, lines=True)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = bounded_content(f, name, lines=True)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", name) from None
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"bad gzip data: {exc}", name) from None
     if len(data) > _LARGE:
         keep_freed_memory()
     if data[:3] == BOM_UTF8:

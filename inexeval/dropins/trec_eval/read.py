@@ -19,10 +19,8 @@ trec_eval byte for byte.
 
 from __future__ import annotations
 
-import gzip
 import re
 import sys
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +36,13 @@ _SPACE = b" \t\n\v\f\r"
 
 
 def read_bytes(path: str, what: str, stdin_used: list[bool]) -> bytes:
-    """The bytes of PATH (``-``: standard input, once), gunzipped; TrecEvalExit (2) if unreadable or empty."""
+    """The bytes of PATH (``-``: standard input, once), gunzipped; TrecEvalExit (2) if unreadable or empty.
+
+    Compressed data is decompressed as a stream, and it and the lines are bounded as inexeval's own
+    readers bound them (docs/formats.md §1.6): beyond a bound, one line naming the file (and the line)
+    and status 2, as for a file that cannot be read."""
+    from inexeval.readers import InputTooLarge, bounded_content
+
     label = {"qrels": "get_qrels", "results": "get_results", "zscores": "get_zscores",
              "prefs": "get_prefs", "qrels_prefs": "get_qrels_prefs", "qrels_jg": "get_qrels_jg"}[what]
     kind = {"qrels_prefs": "qrels", "qrels_jg": "qrels", "prefs": "prefs"}.get(what, what)
@@ -49,13 +53,14 @@ def read_bytes(path: str, what: str, stdin_used: list[bool]) -> bytes:
             if stdin_used[0]:
                 raise OSError
             stdin_used[0] = True
-            data = sys.stdin.buffer.read()
+            data = bounded_content(sys.stdin.buffer.read(), path, lines=True)
         else:
             with open(path, "rb") as f:
-                data = f.read()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except (OSError, EOFError, ValueError, AttributeError, zlib.error):
+                data = bounded_content(f, path, lines=True)
+    except InputTooLarge as e:
+        where = "" if e.line is None else f" line {e.line}:"
+        raise TrecEvalExit(f"trec_eval.{label}: Cannot read {kind} file '{path}':{where} {e.message}\n", 2) from None
+    except (OSError, ValueError, AttributeError, _trec.InputError):  # (bad gzip data: an InputError)
         raise TrecEvalExit(fail, 2) from None
     if not data:
         raise TrecEvalExit(fail, 2)
