@@ -3,6 +3,11 @@ handled as Ctrl-C, and each ends the command with one line on standard error and
 128 + the signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP) instead of a traceback; a
 file-size limit (SIGXFSZ) fails the write, an error, instead of killing the process.
 
+Running out of memory (a ``MemoryError``, also from numpy or a ``--jobs`` worker, or the system's
+"cannot allocate memory" from a fork or a memory map), e.g. under ``ulimit -v``, is an error like a
+result that cannot be written: one line (:data:`OUT_OF_MEMORY`) and status 2, never a traceback and
+never an "interrupted"; no file is left half-written (each is written whole, then renamed into place).
+
 Shared by the click command line (:mod:`inexeval.cli.command`) and the ``trec-eval`` drop-in's direct
 entry (:mod:`inexeval.launch`); loads nothing heavy.
 """
@@ -10,12 +15,24 @@ entry (:mod:`inexeval.launch`); loads nothing heavy.
 from __future__ import annotations
 
 import contextlib
+import errno
 import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator
 
 from inexeval.errors import Interrupted
+
+
+#: The line a command that runs out of memory ends with (status :data:`OUT_OF_MEMORY_STATUS`).
+OUT_OF_MEMORY = ("inexeval: error: out of memory (the process's memory limit, e.g. ulimit -v, or the "
+                 "machine's): stopped; no file was left half-written")
+OUT_OF_MEMORY_STATUS = 2
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether EXC says that memory ran out: a MemoryError, or an OSError ENOMEM (fork, mmap)."""
+    return isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM)
 
 
 def _terminated(signum, frame):
@@ -37,6 +54,7 @@ def signals_end_the_command(debug: bool = False, say: Callable[[str], None] = _t
     before = {}
     with contextlib.suppress(ValueError):  # not the main thread
         before = {sig: signal.signal(sig, how) for sig, how in handled.items()}
+    no_memory = False
     try:
         yield
     except KeyboardInterrupt as e:
@@ -47,6 +65,17 @@ def signals_end_the_command(debug: bool = False, say: Callable[[str], None] = _t
             say("inexeval: interrupted" if signum == signal.SIGINT else
                 f"inexeval: terminated ({signal.Signals(signum).name})")
         sys.exit(128 + signum)
+    except (MemoryError, OSError) as e:
+        if not out_of_memory(e):
+            raise
+        if debug:
+            with contextlib.suppress(MemoryError):
+                traceback.print_exc()
+        no_memory = True  # said below, once the exception and the frames it holds are let go
     finally:
         for sig, how in before.items():
             signal.signal(sig, how)
+    if no_memory:
+        with contextlib.suppress(OSError, ValueError, MemoryError):
+            say(OUT_OF_MEMORY)
+        sys.exit(OUT_OF_MEMORY_STATUS)

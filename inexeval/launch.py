@@ -21,19 +21,36 @@ DROP_INS = {"trec-eval": "inexeval.dropins.trec_eval.cli", "inex-eval": "inexeva
 
 def main() -> None:
     argv = sys.argv[1:]
-    if argv[:1] and argv[0] in DROP_INS:
-        sys.exit(drop_in(argv[0], argv[1:]))
-    from inexeval.cli.command import main as cli
+    # numpy's BLAS (OpenBLAS) starts no threads, for every command: inexeval multiplies no matrix
+    # worth a thread (compare's permutation test: a matrix-vector product), and OpenBLAS sends the
+    # process SIGINT when it cannot start one (under ``ulimit -v``), which would read as a Ctrl-C
+    # ("interrupted", status 130) instead of running out of memory (inexeval.interrupts)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    try:
+        if argv[:1] and argv[0] in DROP_INS:
+            sys.exit(drop_in(argv[0], argv[1:]))
+        from inexeval.cli.command import main as cli
 
-    cli()
+        cli()
+        return
+    except MemoryError:  # while modules load, before a command can say it (inexeval.interrupts)
+        pass  # (said below, the exception and what it holds let go)
+    from inexeval.interrupts import OUT_OF_MEMORY, OUT_OF_MEMORY_STATUS
+
+    try:
+        os.write(2, (OUT_OF_MEMORY + "\n").encode())
+    except OSError:
+        pass
+    sys.exit(OUT_OF_MEMORY_STATUS)
 
 
 def _one_shot_process() -> None:
     """Settings for a short process that evaluates one run and exits (the drop-ins), made before
     numpy loads.
 
-    - numpy's BLAS starts no threads: the drop-ins use no linear algebra, and OpenBLAS's threads
-      spin on the other cores while the process runs (about 0.08 s of CPU a call, on two cores).
+    - numpy's BLAS starts no threads (:func:`main` says so for every command): the drop-ins use no
+      linear algebra, and OpenBLAS's threads spin on the other cores while the process runs (about
+      0.08 s of CPU a call, on two cores).
     - glibc keeps freed memory for reuse (:func:`inexeval.heap.keep_freed_memory`) from the start:
       ``trec-eval`` on 300,000 results took 31,600 page faults and 0.26 s, now 12,600 and 0.24 s.
     - no cyclic garbage collection: the process frees its arrays by reference counting and ends;

@@ -11,7 +11,10 @@ Workers ignore Ctrl-C (the terminal sends it to the whole process group: it
 is the parent's to handle); SIGTERM ends a worker at once (nothing it holds
 is shared; its half-written files are temporary ones, removed by the parent);
 a file-size limit makes the write fail (an error) instead of killing it.
-Each worker is replaced after ``per_worker`` tasks (memory stays flat).
+Each worker is replaced after ``per_worker`` tasks (memory stays flat).  A worker that runs out of
+memory says so (a MemoryError raised in the parent, or, when even that cannot be sent, its exit
+status :data:`NO_MEMORY_STATUS`), never with a traceback of its own; a read-ahead process that runs
+out of memory, or cannot be started for want of it, just reads nothing more ahead.
 """
 
 from __future__ import annotations
@@ -32,6 +35,19 @@ from inexeval.errors import Interrupted, OutputError
 #: Ctrl-C, SIGTERM and SIGHUP (what the command line handles): blocked while a worker is forked,
 #: until it has set its own handling; a worker they kill is an interruption, not an error
 STOP_SIGNALS = {signal.SIGINT, *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))}
+#: The exit status of a forked process that ran out of memory where it could not say so otherwise.
+NO_MEMORY_STATUS = 75
+
+
+def _no_traceback(target: Callable) -> Callable:
+    """TARGET, run in a forked process, ended with :data:`NO_MEMORY_STATUS` on a MemoryError that
+    escapes it (multiprocessing would print a traceback and exit 1)."""
+    def run(*args) -> None:
+        try:
+            target(*args)
+        except MemoryError:
+            os._exit(NO_MEMORY_STATUS)
+    return run
 
 
 def _init_worker(close_fds: Sequence[int]) -> None:
@@ -58,12 +74,16 @@ def _serve(conn, func: Callable, close_fds: Sequence[int]) -> None:
             return
         try:
             reply = ("ok", func(item))
+        except MemoryError:
+            reply = ("error", MemoryError())  # (not the exception: its traceback holds what filled memory)
         except Exception as e:  # e.g. OutputError: the parent raises it
             reply = ("error", e)
         try:
             conn.send(reply)
         except (BrokenPipeError, EOFError, OSError):
             return
+        except MemoryError:
+            os._exit(NO_MEMORY_STATUS)
         except Exception as e:  # an exception that cannot be pickled
             conn.send(("error", RuntimeError(f"{type(e).__name__}: {e}")))
 
@@ -84,7 +104,7 @@ class _Worker:
     def __init__(self, ctx, func: Callable, close_fds: Sequence[int]):
         self.conn, child = ctx.Pipe()
         try:
-            self.proc = _forked(ctx, _serve, (child, func, close_fds))
+            self.proc = _forked(ctx, _no_traceback(_serve), (child, func, close_fds))
         finally:
             child.close()
         self.done = 0
@@ -170,6 +190,8 @@ def _death(w: _Worker, items: Sequence, describe: Callable[[object], str]) -> tu
     code = w.proc.exitcode
     if code is not None and code < 0 and -code in STOP_SIGNALS:
         return "error", Interrupted(-code)
+    if code == NO_MEMORY_STATUS:
+        return "error", MemoryError()
     try:
         how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else \
             f"exited with status {code}"
@@ -196,12 +218,20 @@ class ReadAhead:
                  expected: type[BaseException] = Exception):
         ctx = multiprocessing.get_context("fork")
         self.items = items
-        self._map = mmap.mmap(-1, max(max_bytes, _HEADER.size))  # shared with the child, pages taken as written
-        self._proc = _forked(ctx, _read_ahead, (self._map, read, items, close_fds, expected))
+        self._map = self._proc = None
+        try:
+            self._map = mmap.mmap(-1, max(max_bytes, _HEADER.size))  # shared with the child, pages taken as written
+            self._proc = _forked(ctx, _no_traceback(_read_ahead), (self._map, read, items, close_fds, expected))
+        except (MemoryError, OSError):  # no memory for the map or the process: nothing is read ahead
+            if self._map is not None:
+                self._map.close()
+            self._map = None
 
     def stop(self, wait: bool = False) -> dict[int, bytes]:
         """Index -> bytes of the items read so far; the child is killed, or with WAIT (the tests)
         first left to read every item."""
+        if self._map is None:  # (never started)
+            return {}
         with contextlib.suppress(OSError, ValueError, AttributeError):
             if wait:
                 self._proc.join()
