@@ -237,11 +237,40 @@ def _load_and_prepare(scorer: Scorer, config: Config, inputs, state) -> None:
     else:  # condense each topic as soon as it is read, when the measures allow it (memory)
         scorer.recall_base = inputs.load(config, on_topic=scorer.prepare_topic if scorer.releases_assessments
                                          else None)
+    _require_topics(scorer, config)
+    scorer.prepare()
+    if state is None and _leave_out_unscorable_topics(scorer):
+        _require_topics(scorer, config)
+
+
+def _require_topics(scorer: Scorer, config: Config) -> None:
     if not scorer.recall_base.topics:
         skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
         raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
                          config.source, config.line_of("ASSESSMENTS_DIR"))
-    scorer.prepare()
+
+
+def _leave_out_unscorable_topics(scorer: Scorer) -> bool:
+    """Leave out of the recall-base each topic that a measure reading the collection cannot score even
+    for a run that retrieved nothing: a best entry point in a document the collection cannot give
+    (missing, malformed, declaring entities) or not in its document.  Such a topic would make every
+    run fail; it is reported once instead (file and line, as a topic whose assessment file cannot be
+    used, docs/formats.md §1.5) and the runs are scored on the other topics.  True if one was left out."""
+    measures = [m for m in scorer.measures if m.compute_all is None and "COLLECTION_DIR" in m.params]
+    left_out = False
+    for t in list(scorer.recall_base.topics) if measures else ():
+        try:
+            for s in scorer.settings:
+                probe = TopicInput(scorer.context(t), (), s, scorer.params, scorer.collection, lambda _w: None, {}, {})
+                for m in measures:
+                    m.compute(probe)
+        except InputError as e:
+            del scorer.recall_base.topics[t]
+            scorer.contexts.pop(t, None)
+            scorer.recall_base.problems.append(InputError(f"{e.message}; topic {t} is left out of the evaluation",
+                                                          e.file, e.line))
+            left_out = True
+    return left_out
 
 
 #: Read runs ahead while the recall-base is read (:func:`_start_reading_ahead`); a switch for the tests
@@ -445,8 +474,9 @@ def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero:
     scorer.undefined = {}
     try:
         out.results = scorer.score(run, empty_as_zero, out.warnings)
-    except InputError as e:  # e.g. a best entry point missing from its document
-        out.problem = e
+    except InputError as e:  # e.g. a document one of its results needs that the collection cannot give
+        # the run is named with what it needs (the document, its line): only this run is lost
+        out.problem = e if e.file in (None, run.source) else InputError(f"run skipped: {e}", run.source)
     out.undefined = scorer.undefined
     return True
 

@@ -173,8 +173,9 @@ def element_run_as_fol(path: str | Path, collection) -> tuple[Any, list[str]]:
         try:
             info = collection.element_info(file, xpath)
         except InputError as exc:
-            if exc.file != str(getattr(collection, "root", "")):
-                raise  # a document that cannot be parsed: its own file and line
+            if exc.file != str(getattr(collection, "root", "")):  # a document that cannot be used: the
+                # result that needs it (only this run is lost) and the document's own file and line
+                raise InputError(f"the document of this result cannot be used: {exc}", reader.source, line) from None
             raise InputError(f"{exc.message} (COLLECTION_DIR {exc.file})", reader.source, line) from None
         if info is None:
             missing.append((topic, line, file, xpath))
