@@ -16,6 +16,7 @@ config syntax (:mod:`inexeval.config.syntax`).
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import glob
 import math
 import os
@@ -373,11 +374,100 @@ def _walk(root: Path) -> list[InputFile]:
         for name in dirs:
             path = Path(here, name)
             if path.is_symlink():
-                found.append(InputFile(path, root, "a symbolic link to a directory, not followed"))
+                found.append(InputFile(path, root, _dir_link_problem(path)))
         for name in files:
             path = Path(here, name)
             if not name.startswith("."):
                 found.append(_listed(path, root))
+    return found
+
+
+def _dir_link_problem(path: Path) -> str:
+    """Why the symbolic link to a directory PATH is not followed (docs/config.md)."""
+    if _is_loop(path):
+        return f"a symbolic link to a directory that holds it (a loop, to {os.readlink(path)}), not followed"
+    return "a symbolic link to a directory, not followed"
+
+
+def _is_loop(path: Path) -> bool:
+    """PATH is a symbolic link to a directory that holds it: followed, it would be found again below
+    itself down to the system's limit of 40 links."""
+    try:
+        target, here = os.path.realpath(path), os.path.realpath(path.parent)
+        return os.path.islink(path) and (here == target or here.startswith(target.rstrip(os.sep) + os.sep))
+    except (OSError, ValueError):
+        return False
+
+
+def _glob(pattern: str) -> tuple[list[str], list[Path]]:
+    """The paths ``glob.glob(pattern, recursive=True)`` matches, except that ``**`` does not enter a
+    symbolic link to a directory: such links are returned apart, to be reported (docs/config.md: a
+    link to a directory is reported, not followed), so that a link to a directory above it (a loop)
+    is named once instead of being followed down to the system's limit of 40 links with every file
+    below it found again at each level.  A ``**`` that ends the pattern matches the directory it
+    stands in (searched like any matched directory, which gives the same files)."""
+    if "**" not in pattern:
+        return glob.glob(pattern, recursive=True), []
+    links: dict[Path, None] = {}
+    parts = pattern.split(os.sep)
+    last = len(parts) - 1
+    out: list[str] = []
+
+    def match(base: str, i: int) -> None:
+        if i > last:
+            if os.path.lexists(base):
+                out.append(base)
+            return
+        part = parts[i]
+        if part == "":  # a trailing "/" (directories only), or "//"
+            if i < last:
+                match(base, i + 1)
+            elif os.path.isdir(base):
+                out.append(base + os.sep)
+            return
+        if part == "**":
+            if i == last or (i == last - 1 and parts[last] == ""):
+                if os.path.isdir(base):
+                    out.append(base)
+                return
+            for d in _directories(base, links):
+                match(d, i + 1)
+            return
+        if not _MAGIC.search(part):
+            match(os.path.join(base, part), i + 1)
+            return
+        try:
+            names = sorted(e.name for e in os.scandir(base or os.curdir))
+        except (OSError, ValueError):
+            return
+        if not part.startswith("."):
+            names = [n for n in names if not n.startswith(".")]
+        for name in fnmatch.filter(names, part):
+            match(os.path.join(base, name), i + 1)
+
+    if parts[0] == "":  # an absolute pattern
+        match(os.sep, 1)
+    else:
+        match("", 0)
+    return out, list(links)
+
+
+_MAGIC = re.compile(r"[*?[]")
+
+
+def _directories(base: str, links: dict[Path, None]) -> list[str]:
+    """BASE and every directory below it, hidden ones skipped; a symbolic link to a directory is
+    not entered but added to LINKS."""
+    found = [base]
+    for here, dirs, _files in os.walk(base or os.curdir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in list(dirs):
+            path = os.path.join(here, name) if base else os.path.relpath(os.path.join(here, name))
+            if os.path.islink(path):
+                links[Path(os.path.abspath(path))] = None
+                dirs.remove(name)
+            else:
+                found.append(path)
     return found
 
 
@@ -415,10 +505,13 @@ def _expand_item(item: str, base: Path) -> list[InputFile]:
             break
         fixed.append(part)
     root = Path(os.path.abspath(os.path.join(*fixed).replace("[[]", "["))) if fixed else Path(base)
-    found = []
-    for match in glob.glob(pattern, recursive=True):
+    matches, links = _glob(pattern)
+    found = [InputFile(link, root, _dir_link_problem(link)) for link in links]
+    for match in matches:
         path = Path(os.path.abspath(match))
-        if _is_dir(path):
+        if _is_loop(path) and _is_dir(path):  # (a match of * that holds itself: not searched)
+            found.append(InputFile(path, root, _dir_link_problem(path)))
+        elif _is_dir(path):
             found.extend(InputFile(f.path, root, f.problem) for f in _walk(path))
         else:
             found.append(_listed(path, root))
@@ -450,9 +543,37 @@ def _find_files(value: str, base: Path) -> tuple[tuple[InputFile, ...], list[str
     unique: dict[Path, InputFile] = {}
     for f in found:
         unique.setdefault(f.path, f)
+    unique = _once_each(unique)
     if not any(f.problem is None for f in unique.values()):
         return (), [f"{f.path}: {f.problem}" for f in unique.values()]
     return tuple(unique.values()), []
+
+
+def _once_each(listed: dict[Path, InputFile]) -> dict[Path, InputFile]:
+    """LISTED (sorted by path) with each file once: of the names of one file (a symbolic link to a file
+    listed, the same file through a linked directory) the one without a link is kept, else the first;
+    an entry that is reported (a link to a directory, ...) is reported once, under its first name."""
+    keys: dict[Path, tuple | None] = {}
+    for path, f in listed.items():
+        keys[path] = None
+        if str(path) != STDIN:
+            try:
+                st = os.stat(path) if f.problem is None else os.lstat(path)
+                keys[path] = (f.problem is None, st.st_dev, st.st_ino)
+            except (OSError, ValueError):
+                pass
+    best: dict[tuple, Path] = {}
+    for path, key in keys.items():
+        if key is not None:
+            other = best.setdefault(key, path)
+            if other != path and key[0] and _is_real(path) and not _is_real(other):
+                best[key] = path
+    return {p: f for p, f in listed.items() if keys[p] is None or best[keys[p]] == p}
+
+
+def _is_real(path: Path) -> bool:
+    """PATH (absolute, normalised) names its file without a symbolic link."""
+    return os.path.realpath(path) == str(path)
 
 
 def expand_paths(value: str, base: Path, key: str, source: object, line: int | None) -> tuple[InputFile, ...]:
