@@ -197,6 +197,7 @@ def evaluate(config: Config, *, empty_as_zero: bool = False,
         recall.keep(scorer.recall_base, scorer.contexts)
     ev = Evaluation(config=config, settings=settings, measures=measures, params=params,
                     columns=[c for m in measures for c in m.scalars(params)], empty_as_zero=empty_as_zero)
+    ev.warnings.extend(config.notes)
     ev.warnings.extend(scorer.recall_base.warnings)
     if ignored:
         file, line = config.origin("SUBMISSIONRUNS_DIR")

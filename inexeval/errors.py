@@ -7,6 +7,36 @@ collection, command line) is one of these. The CLI turns them into one line
 
 from __future__ import annotations
 
+import re
+
+#: A quoted value in a message longer than this many characters is cut (:func:`cut_long`).
+QUOTED_LIMIT = 200
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'" + r'|"(?:[^"\\\n]|\\.)*"')
+
+
+def cut_long(message: str, limit: int = QUOTED_LIMIT) -> str:
+    """``message`` with each quoted value (a repr) longer than ``limit`` characters cut to its start and
+    end and its length: ``'aaaa…zz' (5242880 characters)``.  A 5 MB config value is not echoed whole."""
+    if len(message) <= limit:
+        return message
+
+    def cut(m: re.Match) -> str:
+        text = m.group(0)
+        if len(text) <= limit:
+            return text
+        q = text[0]
+        return f"{text[:limit // 2]}…{text[-limit // 5:-1]}{q} ({len(text) - 2} characters)"
+
+    return _QUOTED.sub(cut, message)
+
+
+def cut_text(text: object, limit: int = QUOTED_LIMIT) -> str:
+    """``text`` (a value shown without quotes, such as a path) cut as :func:`cut_long` cuts a quoted one."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}…{text[-limit // 5:]} ({len(text)} characters)"
+
 
 class InexevalError(Exception):
     """A problem with user input, located by file and (optionally) line."""
@@ -14,6 +44,7 @@ class InexevalError(Exception):
     exit_status = 1
 
     def __init__(self, message: str, file: object | None = None, line: int | None = None):
+        message = cut_long(message)
         super().__init__(message)
         self.message = message
         self.file = None if file is None else str(file)

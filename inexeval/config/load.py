@@ -24,8 +24,8 @@ from pathlib import Path
 
 from inexeval.config.schema import KEY_TABLE, OVERRIDE_SOURCE, REQUIRED_KEYS, SCHEMA, Config
 from inexeval.config.syntax import Entry, mapping_entries, parse_override, read_entries
-from inexeval.config.values import Problem
-from inexeval.errors import ConfigError, ConfigErrors
+from inexeval.config.values import PATH_PARSERS, Problem, repeated_metrics
+from inexeval.errors import ConfigError, ConfigErrors, cut_text
 from inexeval.readers import STDIN
 from inexeval.tasks import TASKS
 
@@ -62,6 +62,8 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
             chosen[key] = Entry(key, value, None, OVERRIDE_SOURCE, cwd)
 
     def fail(entry: Entry, message: str) -> None:
+        if entry.commented and KEY_TABLE[entry.key].parse in PATH_PARSERS:
+            message += r" (`#` starts a comment in a .prop line: write `\#` for a `#` of a path)"
         errors.append(ConfigError(f"{entry.key}: {message}", entry.source, entry.line))
 
     values: dict[str, object] = {}
@@ -107,6 +109,15 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
         errors.sort(key=lambda e: (e.file == OVERRIDE_SOURCE, e.line is None, e.line or 0))
         raise ConfigErrors(errors)
 
+    notes = []
+    if "METRICS" in chosen:
+        repeated = repeated_metrics(chosen["METRICS"].value)
+        if repeated:
+            entry = chosen["METRICS"]
+            where = "" if entry.source is None else f"{entry.source}:{entry.line}: " if entry.line else f"{entry.source}: "
+            shown = ", ".join(cut_text(n, 60) for n in repeated[:10]) + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else "")
+            notes.append(f"{where}METRICS: {len(repeated)} name(s) given more than once, each computed and "
+                         f"shown once: {shown}")
     row = TASKS[values["task"]]
     for spec in SCHEMA:
         if spec.field not in values:
@@ -116,6 +127,7 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
         source=config_file,
         key_lines=tuple((k, e.line) for k, e in chosen.items() if e.line is not None),
         overridden=tuple(k for k, e in chosen.items() if e.source == OVERRIDE_SOURCE),
+        notes=tuple(notes),
         **values,
     )
 

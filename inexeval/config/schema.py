@@ -96,6 +96,7 @@ class Config:
     source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
+    notes: tuple[str, ...] = ()  # warnings of the loader (repeated METRICS names), evaluation prints them
 
     @property
     def task_def(self) -> Task:
@@ -115,7 +116,7 @@ class Config:
 
 
 #: Config fields that no key fills: the task's strategy and where the keys came from.
-BOOKKEEPING_FIELDS = ("strategy", "source", "key_lines", "overridden")
+BOOKKEEPING_FIELDS = ("strategy", "source", "key_lines", "overridden", "notes")
 #: Where a value given by ``--set`` comes from, in messages.
 OVERRIDE_SOURCE = "--set"
 

@@ -30,6 +30,8 @@ from inexeval.config.schema import KEY_ALIASES, KEY_TABLE, KEYS, OVERRIDE_SOURCE
 from inexeval.errors import ConfigError, ConfigErrors
 
 _KEY_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=](.*)$")
+#: ``#`` starts a comment of a ``.prop`` line, unless written ``\#`` (a ``#`` of the value).
+_COMMENT = re.compile(r"(?<!\\)#")
 
 
 class Entry(NamedTuple):
@@ -41,6 +43,7 @@ class Entry(NamedTuple):
     source: str
     base: Path  # directory that relative paths of this value are relative to
     written: str = ""  # the key as written in a dict (for a duplicate's message)
+    commented: bool = False  # a ``.prop`` line whose ``#`` started a comment (a hint in its errors)
 
 
 def _canonical_key(name: str) -> str | None:
@@ -59,21 +62,27 @@ def _unknown_key(name: str, source: str, line: int | None) -> ConfigError:
     return ConfigError(f"unknown key {name!r}{hint}", source, line)
 
 
-def _parse_prop(text: str, source: str) -> tuple[list[tuple[str, str, int]], list[ConfigError]]:
-    """The ``.prop`` lines as (KEY, raw value, line), and the syntax errors."""
+def _parse_prop(text: str, source: str, commented: set[int] | None = None
+                ) -> tuple[list[tuple[str, str, int]], list[ConfigError]]:
+    """The ``.prop`` lines as (KEY, raw value, line), and the syntax errors; the lines of the entries
+    whose line held a comment are added to ``commented``."""
     entries: list[list] = []  # [KEY, value, line], mutable while continuing
     errors: list[ConfigError] = []
     current: list | None = None
     after_bad_key = False  # continuation lines of an unknown key are not reported again
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].rstrip()
+        parts = _COMMENT.split(raw, 1)
+        line = parts[0].rstrip().replace("\\#", "#")
         if not line.strip():
             continue
+        had_comment = len(parts) > 1
         match = _KEY_LINE.match(line)
         key = _canonical_key(match.group(1)) if match else None
         if key is not None:
             current = [key, match.group(2).strip(), number]
             entries.append(current)
+            if had_comment and commented is not None:
+                commented.add(number)
             after_bad_key = False
             continue
         # An indented "NAME:" is taken as a (misspelt) key, not as a value;
@@ -83,6 +92,8 @@ def _parse_prop(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
             if not looks_like_key:
                 if current is not None:
                     current[1] = f"{current[1]},{line.strip()}" if current[1] else line.strip()
+                    if had_comment and commented is not None:
+                        commented.add(current[2])
                 elif not after_bad_key:
                     errors.append(ConfigError("continuation line without a key before it", source, number))
                 continue
@@ -156,7 +167,7 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
         value = _yaml_scalar(value_node)
         if value is None and isinstance(value_node, yaml.SequenceNode):
             items = [_yaml_scalar(item) for item in value_node.value]
-            value = None if None in items else ",".join(items)
+            value = None if None in items else join_items(key, items)
         elif value is None and key == "GAINS" and isinstance(value_node, yaml.MappingNode):
             pairs = [(_yaml_scalar(k), _yaml_scalar(v)) for k, v in value_node.value]
             ok = all(k is not None and v is not None for k, v in pairs)
@@ -166,6 +177,15 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
             continue
         entries.append((key, value, number))
     return entries, errors
+
+
+def join_items(key: str, items: list[str]) -> str:
+    """List ITEMS (a YAML list, a list or a path of a dict) as one comma-separated value of KEY: a comma
+    inside an item is written ``\\,`` so that it stays in it (:func:`inexeval.config.values.split_items`);
+    METRICS names keep theirs (commas inside parentheses belong to the name)."""
+    if key == "METRICS":
+        return ",".join(items)
+    return ",".join(item.replace(",", "\\,") for item in items)
 
 
 def _scalar_text(value: object) -> str | None:
@@ -190,10 +210,10 @@ def _mapping_value(key: str, value: object) -> str | None:
         return ""
     text = _scalar_text(value)
     if text is not None:
-        return text
+        return join_items(key, [text]) if isinstance(value, os.PathLike) else text  # a path is one item
     if isinstance(value, (list, tuple)):
         items = [_scalar_text(item) for item in value]
-        return None if None in items else ",".join(items)
+        return None if None in items else join_items(key, items)
     if key == "GAINS" and isinstance(value, Mapping):
         pairs = [(_scalar_text(k), _scalar_text(v)) for k, v in value.items()]
         ok = all(k is not None and v is not None for k, v in pairs)
@@ -266,7 +286,10 @@ def read_entries(path: Path) -> tuple[list[Entry], list[ConfigError]]:
     except OSError as exc:
         raise ConfigErrors([ConfigError(f"cannot read configuration: {exc.strerror or exc}", source)]) from None
     text = _config_text(data, source)
-    parse = _parse_yaml if path.suffix.lower() in (".yaml", ".yml") else _parse_prop
-    triples, errors = parse(text, source)
+    commented: set[int] = set()
+    if path.suffix.lower() in (".yaml", ".yml"):
+        triples, errors = _parse_yaml(text, source)
+    else:
+        triples, errors = _parse_prop(text, source, commented)
     base = path.parent
-    return [Entry(key, value, line, source, base) for key, value, line in triples], errors
+    return [Entry(key, value, line, source, base, "", line in commented) for key, value, line in triples], errors

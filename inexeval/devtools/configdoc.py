@@ -46,15 +46,24 @@ POOLS: 275,297,273,353,300,283,309,327,292,319,321,325,301,315,265,361,
   written in any case, and the old EvalJ names listed as aliases below are
   accepted too.
 - `#` begins a comment that runs to the end of the line, so
-  `TASK: SSCAS #or SVCAS` sets `SSCAS`. Blank lines do not matter.
+  `TASK: SSCAS #or SVCAS` sets `SSCAS`. Blank lines do not matter. A `#`
+  that belongs to a value is written `\\#`: `SUBMISSIONRUNS_DIR: runs \\#2/`
+  names the directory `runs #2`. When a path value with a comment on its line
+  names nothing, the error says that `#` starts a comment.
 - A line that begins with a space, a tab, a digit or a comma, and not with a
   known key, continues the value of the key above it (as more list items),
   as `POOLS` does in the example.
 - A list is written with commas. Spaces around an item are removed and empty
-  items are ignored, so a trailing comma is harmless.
+  items are ignored, so a trailing comma is harmless. A comma that belongs to
+  an item (a path with a comma) is written `\\,`, in every form of a config
+  (`.prop`, a YAML string, `--set`): `ASSESSMENTS_DIR: qrels\\,2024.txt`.
 - An unknown key (with the nearest valid one as a hint), a key set twice, or
   a value that is not allowed is an error naming the line. All the errors of
-  a file are reported together, and nothing is evaluated (exit status 2).
+  a file are reported together, and nothing is evaluated (exit status 2). A
+  value quoted in a message is cut to its start and end when it is longer
+  than 200 characters, with its length.
+- A measure named twice in `METRICS` is computed and shown once, with a
+  warning naming the repeats.
 
 ## Path values
 
@@ -81,7 +90,10 @@ directory each, without globs.
 
 A `.yaml` or `.yml` file holds the same keys as one mapping, with the same
 defaults and checks; errors name the line of the key. A list may be a YAML
-list or a comma-separated string. Values are taken as written, so `on` and
+list or a comma-separated string; an item of a YAML list is one item, commas
+and all (`- "runs #1,2024/"`), and in a string a comma of a path is written
+`\\,`. YAML's own rules say when `#` starts a comment (after a space, outside
+quotes); `\\#` is not needed there. Values are taken as written, so `on` and
 `off` stay words rather than becoming booleans. `GAINS` may also be a
 mapping from level to gain.
 
@@ -99,13 +111,14 @@ of the file or supplies one the file lacks; a key set twice by `--set` is an
 error (neither value is silently dropped), as is `--set RESULTS_DIR=...`
 together with `--results-dir`. Relative paths
 in a `--set` value are relative to the current directory, and its errors
-are reported as `--set: ...`.
+are reported as `--set: ...`. A `#` there is part of the value (no comments).
 
 ## From Python
 
 `inexeval.config.load.load_config_mapping(mapping, base=..., overrides=...)`
 takes the keys from a dict, with the same checks and defaults. A value may
-be a string, a number, a path, or a list or tuple of those (a comma list);
+be a string, a number, a path, or a list or tuple of those (a comma list;
+a `pathlib.Path` and each item of a list are one item, commas and all);
 relative paths, and the default `RESULTS_DIR`, are relative to `base`, the
 current directory by default. Errors name `<dict>` (or the `source` given)
 instead of a file and line.

@@ -9,6 +9,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from inexeval.errors import cut_long
 from inexeval.names import cell, one_line
 
 __all__ = [
@@ -42,6 +43,10 @@ class Finding:
     topic: str | None
     line: int | None
     message: str
+
+    def __post_init__(self) -> None:
+        # a long quoted value cut as in every error message (inexeval.errors.cut_long)
+        object.__setattr__(self, "message", cut_long(self.message))
 
 
 @dataclass
