@@ -14,7 +14,9 @@ only when a config is written: ``inexeval --version`` and ``--help`` stay light.
 from __future__ import annotations
 
 import filecmp
+import os
 import shutil
+import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,12 +184,78 @@ def init(directory: str | Path, task_name: str = DEFAULT_TASK, *, sample: bool =
         shown = ", ".join(str(p) for p in clashes[:3]) + (f" and {len(clashes) - 3} more" if len(clashes) > 3 else "")
         raise OutputError(f"{shown} already exist{'s' if len(clashes) == 1 else ''}; nothing written "
                           "(--force replaces them)")
+    created = _new_directories(directory)
+    staging: Path | None = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
+        text = starter_text(task, sample=values, base=directory.resolve())
         if sample:
-            shutil.copytree(root / "sample_data", directory / "sample_data", dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
-        config.write_text(starter_text(task, sample=values, base=directory.resolve()), encoding="utf-8")
+            staging = Path(tempfile.mkdtemp(prefix=".sample_data.", suffix=".tmp", dir=directory))
+            _copy_files(root / "sample_data", staging)
+        pending = _written_aside(config, text)
+        if staging is not None:
+            _move_in(staging, directory / "sample_data")
+        os.replace(pending, config)
     except OSError as e:
-        raise OutputError(f"cannot write: {e.strerror or e}", e.filename or directory) from None
+        for leftover in (staging, *created):  # nothing half-written is left: the staging copy, new folders
+            if leftover is not None:
+                shutil.rmtree(leftover, ignore_errors=True)
+        for p in directory.glob(f".{config.name}.*.tmp"):
+            p.unlink(missing_ok=True)
+        raise OutputError(f"cannot write: {e.strerror or e}; nothing written", e.filename or directory) from None
     return Written(config, directory / "sample_data" if sample else None)
+
+
+def _new_directories(directory: Path) -> list[Path]:
+    """The outermost directory of ``directory``'s path that does not exist yet (the one to remove when
+    writing fails), as a list of at most one."""
+    missing = None
+    for d in (directory, *directory.parents):
+        if d.exists():
+            break
+        missing = d
+    return [missing] if missing is not None else []
+
+
+def _copy_files(src: Path, dest: Path) -> None:
+    """Every file under ``src`` (not ``__pycache__``) copied to ``dest``; the first file that cannot be
+    written raises OSError naming it (not a list of every failure, as shutil.copytree's does)."""
+    for path in sorted(src.rglob("*")):
+        rel = path.relative_to(src)
+        if "__pycache__" in rel.parts:
+            continue
+        target = dest / rel
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        try:
+            shutil.copyfile(path, target)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(target)) from None
+
+
+def _written_aside(path: Path, text: str) -> Path:
+    """``text`` written to a temporary file beside ``path`` (renamed onto it when everything is written)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        os.unlink(tmp)
+        raise OSError(e.errno, e.strerror, str(path)) from None
+    return Path(tmp)
+
+
+def _move_in(staging: Path, dest: Path) -> None:
+    """The staged copy of the sample data put in place: renamed whole when ``dest`` does not exist, else
+    each file renamed over its counterpart (a rename within a directory does not take space)."""
+    if not dest.exists():
+        os.rename(staging, dest)
+        return
+    for path in sorted(staging.rglob("*")):
+        target = dest / path.relative_to(staging)
+        if path.is_dir():
+            target.mkdir(exist_ok=True)
+        else:
+            os.replace(path, target)
+    shutil.rmtree(staging)

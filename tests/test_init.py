@@ -133,3 +133,60 @@ def test_unwritable_directory_is_an_error_not_a_traceback(tmp_path):
     res = invoke("init", blocker / "sub")
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert res.stderr.startswith("inexeval: error: ") and str(blocker) in res.stderr
+
+
+def _init_with_file_size_limit(args, limit: int, cwd: Path):
+    """``inexeval init ARGS`` in a process that may write no file beyond ``limit`` bytes (RLIMIT_FSIZE:
+    a write past it fails with EFBIG, as a full disk fails with ENOSPC; Python ignores SIGXFSZ)."""
+    import resource
+    import subprocess
+    import sys
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, "-m", "inexeval", "init", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, preexec_fn=limited)
+
+
+@pytest.mark.parametrize("where", ["new", "existing"])
+def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(tmp_path, where):
+    """The sample data holds files larger than the limit: init fails with one line naming the file it
+    could not write, leaves no folder or file behind (a new directory is removed, an existing one is as it
+    was), and a retry without the limit then succeeds."""
+    largest = max(p.stat().st_size for p in (ROOT / "sample_data").rglob("*") if p.is_file())
+    out = tmp_path / "try"
+    if where == "existing":
+        out.mkdir()
+        (out / "mine.txt").write_text("keep")
+    res = _init_with_file_size_limit(["--sample", out], largest // 2, tmp_path)
+    assert res.returncode == 2, res.stderr
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("inexeval: error: ") and "Traceback" not in res.stderr
+    assert "File too large; nothing written" in lines[0] and f"{out}/" in lines[0]
+    assert len(lines[0]) < 400
+    if where == "new":
+        assert not out.exists()
+    else:
+        assert sorted(p.name for p in out.iterdir()) == ["mine.txt"]
+    retry = invoke("init", "--sample", out)
+    assert retry.exit_code == 0, retry.output
+    assert (out / "CO.Thorough.prop").is_file()
+    assert sorted(p.relative_to(out / "sample_data") for p in (out / "sample_data").rglob("*")) == sorted(
+        p.relative_to(ROOT / "sample_data") for p in (ROOT / "sample_data").rglob("*")
+        if "__pycache__" not in p.parts)
+
+
+def test_a_full_disk_while_writing_the_config_leaves_nothing(tmp_path, monkeypatch):
+    """The sample data fits but the config does not: no sample_data/ and no temporary file is left."""
+    import errno
+
+    def full(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(starter, "_written_aside", full)
+    out = tmp_path / "try"
+    res = invoke("init", "--sample", out)
+    assert res.exit_code == 2
+    assert res.stderr == f"inexeval: error: {out / 'CO.Thorough.prop'}: cannot write: No space left on device; nothing written\n"
+    assert not out.exists()
