@@ -327,3 +327,58 @@ def test_in_a_browser_from_file_urls(browser_tools, site):
             assert errors == []
         finally:
             browser.close()
+
+
+def test_html_may_be_a_symbolic_link_to_a_directory(tmp_path):
+    """--html LINK, LINK naming a directory (new, empty or an earlier report): the site is written where
+    the link points and the link still names it; a link to nothing or to a file is refused (exit 2)."""
+    args = [*config_args(["trec"]), "--results-dir", str(tmp_path / "results"), "--quiet"]
+    real = tmp_path / "www" / "site"
+    real.mkdir(parents=True)
+    link = tmp_path / "public_html"
+    link.symlink_to(real)
+    for _ in range(2):  # into the empty directory, then over the earlier report
+        res = report(*args, "--html", str(link))
+        assert res.exit_code == 0, res.output
+        assert link.is_symlink() and os.readlink(link) == str(real)
+        assert (real / "trec" / "index.html").is_file() and (link / "index.html").is_file()
+    assert not [p for p in (tmp_path / "www").iterdir() if p.name != "site"]  # no staging directory left
+    (tmp_path / "file").write_text("")
+    for target, what in ((tmp_path / "nowhere", "nothing"), (tmp_path / "file", "something that is not a directory")):
+        bad = tmp_path / f"link-{target.name}"
+        bad.symlink_to(target)
+        res = report(*args, "--html", str(bad))
+        assert res.exit_code == 2 and f"a symbolic link to {what}" in res.output, res.output
+    into_results = tmp_path / "link-results"
+    into_results.symlink_to(tmp_path / "results")
+    res = report(*args, "--html", str(into_results))
+    assert res.exit_code == 2 and "would replace, or be replaced with, the result files" in res.output
+
+
+def test_no_page_holds_a_path_of_the_organisers_machine(tmp_path):
+    """Every shipped config reported from a checkout under a home directory: no page holds the checkout's
+    or the home directory's absolute path (the evaluation notes name the runs with a duplicate result,
+    the validation findings the files), although the messages on the terminal do."""
+    home = tmp_path / "home" / "organiser"
+    checkout = home / "work" / "inexeval"
+    for part in ("configs", "sample_data"):
+        shutil.copytree(ROOT / part, checkout / part)
+    configs = sorted((checkout / "configs").glob("*.prop"))
+    env = {**os.environ, "HOME": str(home)}
+    args = [a for c in configs for a in ("-config", str(c))]
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-m", "inexeval", "report", *args, "--html", str(checkout / "site"),
+                          "--results-dir", str(checkout / "results")], cwd=checkout, env=env,
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert f"{checkout}/sample_data/inex2005/runs" in res.stderr  # the terminal names the files in full
+    pages = sorted((checkout / "site").rglob("*.html"))
+    assert len(pages) > len(configs)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for private in (str(home), str(checkout), str(tmp_path), str(home.resolve())):
+            assert private not in text, (page, private, text[max(0, text.find(private) - 200):][:400])
+    notes = (checkout / "site").joinpath("co-thorough", "index.html").read_text(encoding="utf-8")
+    assert "Evaluation notes" in notes and "Poor.xml: 1 duplicate result" in notes

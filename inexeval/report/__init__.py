@@ -36,7 +36,8 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
     from inexeval.report.data import gather
 
     say = echo if echo is not None else (lambda *a, **k: None)
-    target = Path(os.path.abspath(os.path.expanduser(html_dir)))
+    shown = target = Path(os.path.abspath(os.path.expanduser(html_dir)))
+    target = _followed(target)
     loaded = [load(c, overrides, results_dir) for c in configs]  # every config checked before any work
     if comparing.measure is not None:
         _check_measure(loaded, comparing.measure)
@@ -53,8 +54,21 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
         tasks.append(data)
     write_atomically(tasks, target, comparing, jobs)
     if not quiet:
-        say(f"inexeval: report written to {target / 'index.html'}", err=True)
+        say(f"inexeval: report written to {shown / 'index.html'}", err=True)
     return status
+
+
+def _followed(target: Path) -> Path:
+    """``target``, or the directory it names when it is a symbolic link to one (the site is then written
+    there, and the link keeps naming it); OutputError for a link to anything else."""
+    if not target.is_symlink():
+        return target
+    real = Path(os.path.realpath(target))
+    if not real.is_dir():
+        what = "nothing" if not real.exists() else "something that is not a directory"
+        raise OutputError(f"--html: a symbolic link to {what} ({real}): give a directory, or a link to one",
+                          target)
+    return real
 
 
 def _check_measure(configs, measure: str) -> None:

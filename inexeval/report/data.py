@@ -50,6 +50,10 @@ class TaskData:
     def runs(self) -> list[str]:
         return list(dict.fromkeys(r.run_id for r in self.ev.results))
 
+    def public(self, text: object) -> str:
+        """``text`` without the organiser's absolute paths (:func:`public_text`)."""
+        return public_text(text, self.config)
+
     def results_of(self, setting: str) -> list[RunResult]:
         return [r for r in self.ev.results if r.setting == setting]
 
@@ -137,6 +141,52 @@ def report_key(report: RunReport) -> str | None:
     if fol_task_letter(report.task) is not None:
         return run_id_from_name(report.path)
     return report.run_id
+
+
+#: What ends a path inside a message: white space, quotes, markup, and the separators messages put after a path.
+_PATH_TAIL = r"(?:/[^\s'\"<>:;,()\[\]]*)*"
+
+
+def public_text(text: object, config: Config) -> str:
+    """``text`` (a message, a note, a finding) as a page may show it: every absolute path of the
+    organiser's machine in it (the config's input files and directories, the results directory, the
+    working and home directories, and anything under them) as :func:`display_path` shows a path.  The one
+    function every string of a page that may hold a path goes through (docs/decisions.md)."""
+    import re
+
+    s = str(text)
+    known = _private_paths(config)
+    if not any(k in s for k in known):
+        return s
+    stop = r"\s'\"<>:;,()\[\]"  # a path starts and ends at one of these (or the text's ends)
+    pattern = re.compile(f"(?<![^{stop}])(?:" + "|".join(re.escape(k) for k in known) + f")(?![^{stop}/])"
+                         + _PATH_TAIL)  # longest known path first: one holding spaces is matched whole
+    return pattern.sub(lambda m: display_path(m.group(0), config), s)
+
+
+def _private_paths(config: Config) -> list[str]:
+    """The absolute paths whose text may not reach a page, longest first (the longest match wins)."""
+    found: set[str] = set()
+
+    def add(p: object, *, parent: bool = True) -> None:
+        if p is None or str(p) in ("", "-"):
+            return
+        path = Path(str(p))
+        for q in (path, path.parent) if parent else (path,):
+            if q.is_absolute() and str(q) != q.anchor:
+                found.add(str(q))
+                try:
+                    found.add(str(q.resolve()))
+                except OSError:
+                    pass
+
+    for f in (*config.runs, *config.assessments):
+        add(f.path)
+    for p in (config.results_dir, config.collection_dir, config.source):
+        add(Path(p).absolute() if p is not None else None)
+    add(Path.cwd(), parent=False)
+    add(Path.home(), parent=False)
+    return sorted(found, key=len, reverse=True)
 
 
 def display_path(path: str | os.PathLike, config: Config) -> str:

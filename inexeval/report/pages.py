@@ -177,7 +177,7 @@ def _validation_section(data: TaskData, pages: dict[str, str], reports) -> str:
              '<p class="note">Every run file checked as <code>inexeval validate</code> checks it, against the '
              "assessments of the evaluation.</p>"]
     if data.validation_note:
-        parts.append(f'<p class="warning">{esc(data.validation_note)}</p>')
+        parts.append(f'<p class="warning">{esc(data.public(data.validation_note))}</p>')
     head = [th("Run file", sort="text", cls="id"), th("Run", sort="text", cls="id"), th("verdict", sort="text"),
             th("problems", sort="number", better_low=True), th("warnings", sort="number", better_low=True)]
     rows = []
@@ -203,7 +203,7 @@ def _findings(report, data: TaskData) -> str:
     for cls, label, found in (("problem", "problem", report.problems), ("warning", "warning", report.warnings)):
         for f in found:
             where = f"{path}:{f.line}" if f.line is not None else path
-            items.append(f'<li class="{cls}"><code>{where}</code>: {label}: {esc(f.kind)}: {esc(f.message)}</li>')
+            items.append(f'<li class="{cls}"><code>{where}</code>: {label}: {esc(f.kind)}: {esc(data.public(f.message))}</li>')
     if not items:
         return "<p>No problem and no warning.</p>"
     return "<ul>\n" + "\n".join(items) + "\n</ul>"
@@ -213,10 +213,10 @@ def _notes(data: TaskData) -> str:
     parts = []
     if data.problems:
         parts.append("<h3>Inputs skipped</h3>\n<ul>" + "".join(
-            f'<li class="problem">{esc(p)}</li>' for p in data.problems) + "</ul>")
+            f'<li class="problem">{esc(data.public(p))}</li>' for p in data.problems) + "</ul>")
     if data.warnings:
         parts.append("<h3>Warnings</h3>\n<ul>" + "".join(
-            f'<li class="warning">{esc(w)}</li>' for w in data.warnings) + "</ul>")
+            f'<li class="warning">{esc(data.public(w))}</li>' for w in data.warnings) + "</ul>")
     return ('<h2 id="notes">Evaluation notes</h2>\n' + "\n".join(parts)) if parts else ""
 
 
