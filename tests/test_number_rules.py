@@ -230,22 +230,30 @@ def _numbers_case(seed: int, plain_judgements: bool = False) -> dict[str, bytes]
     rels = [t for t in pool if tn.atol(t) < 10**6] + [str(rng.randint(-2, 9)).encode() for _ in range(300)]
     # (Z scores: no inf or NaN, whose sums give NaNs of a sign C leaves unspecified, docs/trec-eval.md §7)
     finite = [t for t in scores if abs(tn.atof(t)) < 1e300]
-    run, qrels, z = [], [], []
+    # (preference levels, read with atof: finite and >= 0, where trec_eval's preference code is defined)
+    levels = [t for t in scores if 0 <= tn.atof(t) < 1e300]
+    run, qrels, z, prefs, qprefs = [], [], [], [], []
     for q in range(40):
         for d in range(10):
             run.append(b"t%d Q0 d%d %d %s r\n" % (q, d, d, rng.choice(scores)))
+            prefs.append(b"t%d g%d s d%d %s\n" % (q, d % 2, d, rng.choice(levels)))
+            qprefs.append(b"t%d 0 d%d %s\n" % (q, d, rng.choice(levels)))
             odd = rng.random() < 0.5 and not plain_judgements
             qrels.append(b"t%d 0 d%d %s\n" % (q, d, rng.choice(rels) if odd else b"%d" % d))
         for label in (b"P_5", b"num_rel", b"map"):
             z.append(b"t%d %s %s %s\n" % (q, label, rng.choice(finite), rng.choice(finite)))
-    return {"run": b"".join(run), "qrels": b"".join(qrels), "zscores": b"".join(z)}
+    return {"run": b"".join(run), "qrels": b"".join(qrels), "zscores": b"".join(z), "prefs": b"".join(prefs),
+            "qrels_prefs": b"".join(qprefs)}
 
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("options", [["-q", "-m", "relstring.10", "-m", "num_rel", "-m", "num_rel_ret"],
                                      ["-q", "-l", "3", "-m", "relstring.10", "-m", "P.5", "-M", "6"],
                                      ["-q", "-Z", "zscores", "-m", "P.5", "-m", "num_rel", "-m", "map"],
-                                     ["-q", "-J", "-m", "official"]], ids=["order", "level", "z", "official"])
+                                     ["-q", "-J", "-m", "official"],
+                                     ["-q", "-R", "prefs", "-m", "all_prefs", "prefs"],
+                                     ["-q", "-R", "qrels_prefs", "-m", "all_prefs", "qrels_prefs"]],
+                         ids=["order", "level", "z", "official", "prefs", "qrels_prefs"])
 def test_dropin_reads_numbers_as_trec_eval_does(tmp_path, monkeypatch, seed, options):
     from tests.oracles import trec_eval_binary
     from tests.test_oracle_trec_eval import compare
@@ -253,7 +261,8 @@ def test_dropin_reads_numbers_as_trec_eval_does(tmp_path, monkeypatch, seed, opt
     binary = trec_eval_binary()
     for name, data in _numbers_case(seed).items():
         (tmp_path / name).write_bytes(data)
-    compare(binary, [*options, "qrels", "run"], tmp_path, monkeypatch)
+    rel = [] if options[-1] in ("prefs", "qrels_prefs") else ["qrels"]
+    compare(binary, [*options, *rel, "run"], tmp_path, monkeypatch)
 
 
 #: Option values trec_eval reads with atol (-l, -M, -N, -D) and parameters it reads with atol/atof.
@@ -278,3 +287,137 @@ def test_dropin_reads_option_numbers_as_trec_eval_does(tmp_path, monkeypatch, op
     else:
         argv = [option + value] if value else [option, value]
     compare(binary, ["-q", *argv, "-m", "P.5", "qrels", "run"], tmp_path, monkeypatch)
+
+
+# ------------------------------------------------------------------ inexeval's own decimal syntax ----
+
+NOT_DECIMAL = ["1_0", "\u0661", "\uff11", "inf", "-Infinity", "nan", "0x10", "1e", "1.2.3", "", " 1", "1 ", "+",
+               "-", ".", "1,5", "1d", "\u00b2", "1e99999"]
+
+
+@pytest.mark.parametrize("text, value", [("2", 2.0), ("+2", 2.0), ("-0.5", -0.5), (".5", 0.5), ("3.", 3.0),
+                                         ("1e-3", 0.001), ("1E+3", 1000.0), ("007", 7.0)])
+def test_decimal_number(text, value):
+    assert tn.decimal_number(text) == value
+
+
+@pytest.mark.parametrize("text", NOT_DECIMAL)
+def test_not_a_decimal_number(text):
+    assert tn.decimal_number(text) is None
+
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("+3", 3), ("-3", -3), ("007", 7), ("99999999999999999999", 10**20 - 1)])
+def test_decimal_integer(text, value):
+    assert tn.decimal_integer(text) == value
+
+
+@pytest.mark.parametrize("text", NOT_DECIMAL + ["1.0", "1e3", "3."])
+def test_not_a_decimal_integer(text):
+    assert tn.decimal_integer(text) is None
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_decimal_syntax_is_c_syntax_without_its_extensions(seed):
+    """decimal_number accepts exactly the decimal (not hexadecimal, not inf/nan) strings C reads whole,
+    when finite; decimal_integer exactly [+-]digits."""
+    import re
+
+    for b in shapes(500 + seed, 4000):
+        t = b.decode("utf-8")
+        c = tn.c_number(b)
+        decimal_shape = re.fullmatch(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", t) is not None
+        want = c if decimal_shape and c is not None and math.isfinite(c) else None
+        assert tn.decimal_number(t) == want, t
+        assert (tn.decimal_integer(t) is not None) == (re.fullmatch(r"[+-]?[0-9]+", t) is not None), t
+
+
+@pytest.mark.parametrize("text, level", [("S", "S"), ("a", "A"), (" b ", "B"), ("2", 2.0), ("0.5", 0.5),
+                                         ("1e-3", 0.001), ("+3", 3.0)])
+def test_qa_levels(text, level):
+    from inexeval.readers.answers import parse_level
+
+    assert parse_level(text) == level
+
+
+@pytest.mark.parametrize("text", [t for t in NOT_DECIMAL if t.strip() == t] + ["0", "-1", "0.0", "C", "SA"])
+def test_qa_levels_refused(text):
+    """(White space around a column is not part of it: `` 1`` is the level 1.)"""
+    from inexeval.readers.answers import parse_level
+
+    assert parse_level(text) is None
+
+
+def test_a_qa_level_written_1_0_is_an_error_naming_its_line(tmp_path):
+    from inexeval.readers.answers import read_answer_files
+
+    p = tmp_path / "answers.tsv"
+    p.write_text("Q1\t1\tS\tPaul\nQ2\t1\t1_0\tJohn\nQ3\t1\t2\tRingo\n", encoding="utf-8")
+    got = read_answer_files([p])
+    assert [(e.line, "level" in e.message) for e in got.problems] == [(2, True)]
+    assert set(got.questions) == {"Q1", "Q3"} and got.questions["Q3"].synsets[0].strings[0].level == 2.0
+
+
+@pytest.mark.parametrize("rank, ok", [("1", True), ("+2", True), ("-1", True), ("007", True), ("1_0", False),
+                                      ("\u0663", False), ("1.0", False), ("1e2", False), ("0x1", False)])
+def test_qa_run_ranks(tmp_path, rank, ok):
+    from inexeval.readers.qa_runs import read_answer_lines
+
+    p = tmp_path / "run.tsv"
+    p.write_text(f"Q1\t{rank}\tPaul\tR\n", encoding="utf-8")
+    got = read_answer_lines(p)
+    assert (not got.malformed) == ok
+    if not ok:
+        assert got.malformed[0].line == 1 and f"rank {rank!r} is not an integer" in got.malformed[0].message
+
+
+@pytest.mark.parametrize("rank, rsv, problem", [
+    ("1", "2.5", None), ("+1", "-1e-3", None), ("1", "inf", None), ("1", "NaN", None), ("1", "-Infinity", None),
+    ("1_0", "2.5", "rank '1_0' is not an integer"), ("\u0663", "1", "is not an integer"),
+    ("1.0", "1", "is not an integer"), ("1", "1_0", "score '1_0' is not a number"),
+    ("1", "\u0661", "is not a number"), ("1", "0x10", "is not a number"), ("1", "infinit", "is not a number")])
+def test_text_run_rank_and_rsv(tmp_path, rank, rsv, problem):
+    from inexeval.readers.runs import read_run
+
+    p = tmp_path / "run.txt"
+    p.write_text(f"1 Q0 f 1 2 r /article[1]\n1 Q0 f {rank} {rsv} r /article[1]/sec[1]\n", encoding="utf-8")
+    if problem is None:
+        assert read_run(p).topics
+        return
+    with pytest.raises(InputError) as e:
+        read_run(p)
+    assert e.value.line == 2 and problem in e.value.message
+
+
+@pytest.mark.parametrize("rank, warned", [(" 2 ", False), ("+2", False), ("1_0", True), ("\u0663", True),
+                                          ("2.0", True)])
+def test_xml_run_ranks(tmp_path, rank, warned):
+    from inexeval.readers.runs import read_run
+
+    p = tmp_path / "run.xml"
+    p.write_text('<inex-submission participant-id="1" run-id="R" task="Focused"><topic topic-id="1">'
+                 '<result><file>f</file><path>/article[1]</path><rank>1</rank></result>'
+                 f'<result><file>f</file><path>/article[1]/sec[1]</path><rank>{rank}</rank></result>'
+                 '</topic></inex-submission>', encoding="utf-8")
+    run = read_run(p)
+    assert any("non-integer rank" in w for w in run.warnings) == warned, run.warnings
+
+
+@pytest.mark.parametrize("size, ok", [("2064", True), ("2,064", True), (" 2064 ", True), ("1_0", False),
+                                      ("\uff12\uff10", False), ("\u0662", False), ("2064\u00a0", False),
+                                      ("+20", False), ("2e3", False), ("20.0", False)])
+def test_assessment_sizes(tmp_path, size, ok):
+    from inexeval.config import InputFile
+    from inexeval.readers.assessments import load_assessments
+
+    p = tmp_path / "a" / "p.xml"
+    p.parent.mkdir()
+    p.write_text('<?xml version="1.0"?>\n<assessments pool="1" topic="202">\n'
+                 '<inex_topic topic_id="202" query_type="CO+S"/>\n<file name="f">\n'
+                 f'<element path="/article[1]" exhaustivity="2" size="{size}" rsize="10"/>\n</file>\n'
+                 '</assessments>\n', encoding="utf-8")
+    if ok:
+        load_assessments([InputFile(p, tmp_path / "a")])
+        return
+    with pytest.raises(InputError) as e:
+        load_assessments([InputFile(p, tmp_path / "a")])
+    assert e.value.line == 5 and "not a character count" in e.value.message

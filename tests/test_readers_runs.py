@@ -1042,12 +1042,15 @@ def test_plain_paths_are_exactly_the_normalised_paths(raws):
 @given(st.lists(st.sampled_from(RANK_XML[:-2] + ["7", "8", "9", "9223372036854775807", "9223372036854775808", "5"]),
                 min_size=1, max_size=6))
 def test_integer_ranks_are_int_of_each_text(raws):
+    """A rank is [+-]ASCII digits, XML white space around ignored (docs/formats.md §1.7): not Python's
+    int() syntax (``1_0``, other scripts' digits)."""
+    import re
+
     got = runs_module._integer_ranks(raws)
-    try:
-        want = [int(r) for r in raws]
-    except ValueError:
+    if not all(re.fullmatch(r"[+-]?[0-9]+", r.strip(" \t\n\r")) for r in raws):
         assert got is None
         return
+    want = [int(r) for r in raws]
     if any(not -(2**63) <= v < 2**63 for v in want):
         assert got is None
     else:

@@ -25,7 +25,6 @@ are kept.  A file that cannot be read at all is one problem.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,16 +90,16 @@ class AnswerSet:
 
 
 def parse_level(text: str) -> str | float | None:
-    """``S``/``A``/``B`` (any case) as the upper-case letter, a positive finite number as a float,
-    anything else None."""
+    """``S``/``A``/``B`` (any case) as the upper-case letter, a positive decimal number (``2``, ``0.5``,
+    ``1e-3``: docs/formats.md §1.7; not ``1_0``, ``inf``, ``0x10`` or another script's digits) as a
+    float, anything else None."""
+    from inexeval.readers.trec_numbers import decimal_number
+
     t = text.strip()
     if t.upper() in LETTER_LEVELS:
         return t.upper()
-    try:
-        value = float(t)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) and value > 0 else None
+    value = decimal_number(t)
+    return value if value is not None and value > 0 else None
 
 
 def text_lines(data: bytes, source: str) -> list[str]:

@@ -518,10 +518,11 @@ MAX_COUNT = 10**15
 
 
 def _count(raw: str | None, name: str, source: str, line: int) -> int:
-    """A character count: ``2064`` or ``2,064``; negative or non-numeric is an error."""
+    """A character count: ``2064`` or ``2,064`` (ASCII digits, XML white space around ignored:
+    docs/formats.md §1.7); negative or non-numeric (``1_0``, another script's digits) is an error."""
     if raw is None:
         raise InputError(f"element without a {name} attribute", source, line)
-    s = raw.strip()
+    s = raw.strip(" \t\n\r")
     if _COUNT.fullmatch(s):
         digits = s.replace(",", "")
         if len(digits.lstrip("0")) > len(str(MAX_COUNT)) or int(digits) > MAX_COUNT:

@@ -68,6 +68,7 @@ def read_answer_lines(path: str | Path) -> QaRunFile:
     when the file itself cannot be read, decompressed or decoded."""
     from inexeval.readers.answers import read_bytes, text_lines
     from inexeval.readers.runs import run_id_from_name
+    from inexeval.readers.trec_numbers import decimal_integer
 
     source = str(path)
     lines = text_lines(read_bytes(path, source, "run"), source)
@@ -89,9 +90,8 @@ def read_answer_lines(path: str | Path) -> QaRunFile:
         if not qid:
             out.malformed.append(InputError("empty question id", source, n))
             continue
-        try:
-            rank = int(rank_text)
-        except ValueError:
+        rank = decimal_integer(rank_text)  # (docs/formats.md §1.7: not 1_0, 1.0 or another script's digits)
+        if rank is None:
             out.malformed.append(InputError(f"rank {rank_text!r} is not an integer", source, n))
             continue
         tag = cols[3].strip() if len(cols) == 4 else ""

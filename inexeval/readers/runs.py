@@ -105,6 +105,7 @@ import inexeval.readers as _bounds
 from inexeval.readers import (BoundedGunzip, ReadFailure, as_utf8, bounded_content, long_line_error, prolog_end,
                               refuse_entity_declarations, safe_pullparse, stdin_bytes, wide_encoding)
 from inexeval.readers.runnames import empty_run_warning, run_id_from_name  # noqa: F401 (their old home)
+from inexeval.readers.trec_numbers import decimal_integer, decimal_number
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
 
@@ -769,15 +770,11 @@ def _read_text(reader: RunReader, lines: _Guarded, hygiene: _Hygiene, observer: 
             continue
         here = cols[at_topic]
         rank = cols[at_rank]
-        try:
-            int(rank)
-        except ValueError:
+        if decimal_integer(rank) is None:
             _malformed(observer, here, lineno, f"rank {rank!r} is not an integer")
             continue
         rsv = cols[at_rsv]
-        try:
-            float(rsv)
-        except ValueError:
+        if not is_rsv(rsv):
             _malformed(observer, here, lineno, f"score {rsv!r} is not a number")
             continue
         tag = cols[at_tag]
@@ -823,8 +820,28 @@ class _TopicState:
 _RANK_TEXT = [str(i) for i in range(10_001)]
 
 
+def rank_value(raw: str) -> int:
+    """A rank text as an integer (docs/formats.md §1.7): ASCII digits with an optional sign, XML white
+    space around ignored; ValueError otherwise (``1_0``, ``1.0``, another script's digits)."""
+    v = decimal_integer(raw.strip(_XML_SPACE))
+    if v is None:
+        raise ValueError(raw)
+    return v
+
+
+def is_rsv(raw: str) -> bool:
+    """Whether RAW is an rsv (docs/formats.md §1.7): a decimal number, or ``inf``, ``infinity``,
+    ``nan`` (any case, signed or not: numbers, but not finite ones); XML white space around ignored."""
+    t = raw.strip(_XML_SPACE)
+    return decimal_number(t) is not None or t.lstrip("+-").lower() in _NON_FINITE
+
+
+_XML_SPACE = " \t\n\r"
+_NON_FINITE = ("inf", "infinity", "nan")
+
+
 def _integer_ranks(raws: list) -> np.ndarray | None:
-    """``int()`` of every rank text as int64, or None if one is not an integer text or does not fit.
+    """:func:`rank_value` of every rank text as int64, or None if one is not an integer text or does not fit.
 
     Consecutive ranks written plainly (``"1", "2", ...``, the usual case) are
     recognised by comparing the list with :data:`_RANK_TEXT`.
@@ -836,8 +853,8 @@ def _integer_ranks(raws: list) -> np.ndarray | None:
         if stop <= len(_RANK_TEXT) and raws == _RANK_TEXT[start:stop]:
             return np.arange(start, stop, dtype=np.int64)
     try:
-        return np.fromiter(map(int, raws), dtype=np.int64, count=len(raws))
-    except (ValueError, TypeError, OverflowError):
+        return np.fromiter(map(rank_value, raws), dtype=np.int64, count=len(raws))
+    except (ValueError, TypeError, AttributeError, OverflowError):
         return None
 
 
@@ -926,7 +943,7 @@ class _Hygiene:
             if type(raw) is not str:  # absent (or, from an XPath, not text: no .text)
                 continue
             try:
-                rank = int(raw)
+                rank = rank_value(raw)
             except ValueError:
                 self.observer.issue(Issue("rank_nan", block.topic, block.line(i), value=raw.strip()))
                 continue
