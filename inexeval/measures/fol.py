@@ -144,9 +144,11 @@ class FolFinding:
     ``multiple_results`` (-b), ``overlap``, ``negative_length`` (the rejections
     #1-#6, with ``lines`` the tool's message lines, as ``FolOutcome.rejected``)
     or ``would_crash`` (where the tool dies: ``death`` says where and why,
-    ``lines`` is empty).  ``line`` is the run line (None for a topic the tool
-    cannot score when the line where it came back is unknown); ``topic`` the
-    line's topic (None for ``malformed``).
+    ``lines`` is empty), or ``int_overflow`` (where the tool's int arithmetic
+    wraps around, which the config path refuses: ``death`` names the run line,
+    or the qrels line with ``line`` None; docs/formats.md §1.7).  ``line`` is
+    the run line (None for a topic the tool cannot score when the line where it
+    came back is unknown); ``topic`` the line's topic (None for ``malformed``).
     """
 
     kind: str
@@ -359,10 +361,14 @@ class _Rejected(Exception):
 
 
 class _Death(Exception):
-    def __init__(self, error: InputError, printed: int = 0, topic: str | None = None):
+    """Where the tool dies (kind ``would_crash``), or where the config path refuses a run whose int
+    arithmetic would wrap around (kind ``int_overflow``, :func:`_past_int`): ``error`` names the line."""
+
+    def __init__(self, error: InputError, printed: int = 0, topic: str | None = None, kind: str = "would_crash"):
         self.error = error
         self.printed = printed
         self.topic = topic
+        self.kind = kind
 
 
 class _TopicRun:
@@ -379,7 +385,8 @@ class _TopicRun:
 
 
 def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
-              impossible: list[str], collect: list[FolFinding] | None = None) -> tuple[str, dict[str, _TopicRun]]:
+              impossible: list[str], collect: list[FolFinding] | None = None,
+              bounded: bool = False) -> tuple[str, dict[str, _TopicRun]]:
     """Walk the run's lines as the tool does: (run id, state per qrels topic met).
 
     Raises _Rejected with the tool's message lines, or _Death (InputError)
@@ -409,6 +416,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     iP = None
     rel_size = 0
     reset_at = -1  # the line that reset the current state (D5)
+    # BOUNDED (the config path): no int arithmetic of the tool may wrap around (docs/formats.md §1.7); the
+    # characters retrieved and relevant retrieved, over the whole run
+    run_ret = run_relret = 0
     # the last topic switch: line index, then what it changed (last topic, created, counter, previous
     # article, table, the topic's R and back_at, reset_at), then the switch before it (without its own
     # switch before) -- for undoing a failed line (collect)
@@ -518,6 +528,12 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         while at and record[at - 1][0] > start:
                             at -= 1
                         record.insert(at, (start, end))
+                    if bounded and size < 0 and end >= start:  # (a LENGTH < 0 whose end wraps around)
+                        if not thorough:
+                            record.remove((start, end))  # nothing of a failed line stays (collect)
+                        raise _past_int(run, numbers, index, topic_id, f"OFFSET {start} + LENGTH {size} is below "
+                                        f"-2147483648: the tool's int sum wraps it around into a passage of "
+                                        f"negative size")
                     if end < start:
                         if not thorough:
                             record.remove((start, end))  # nothing of a failed line stays (collect)
@@ -528,6 +544,12 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                 # relevant characters and size of the line (docs/inex_eval.md §5, §6.1, §7.3)
                 if bic:
                     score = 0.0
+                    if bounded and rel_chars > 0 and judgement.bep > -1 and abs(judgement.bep - start) > 2147483647:
+                        if known and not thorough:
+                            record.remove((start, end))  # nothing of a failed line stays (collect)
+                        raise _past_int(run, numbers, index, topic_id, f"the distance of OFFSET {start} to the "
+                                        f"best entry point {judgement.bep} is past 2147483647, where the tool's "
+                                        f"int arithmetic wraps it around")
                     if rel_chars > 0 and judgement.bep > -1:
                         distance = wrap_int(abs(wrap_int(judgement.bep - start)))
                         if distance > -1:  # |MIN_VALUE| stays negative in Java: no score
@@ -537,6 +559,7 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                 if thorough:
                     if known:
                         pieces = _novel_pieces(start, end, record)
+                        stored = len(record)
                         record.extend(p for p in pieces if p[1] > p[0])
                     if rel_chars > 0:
                         size = 0
@@ -556,6 +579,16 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                 else:
                     rel = 0
 
+                if bounded:
+                    if run_ret + size > 2147483647 or run_relret + rel > 2147483647:
+                        if known:  # nothing of a failed line stays (collect)
+                            if thorough:
+                                del record[stored:]
+                            else:
+                                record.remove((start, end))
+                        raise _past_int(run, numbers, index, topic_id, "the characters the run retrieves add up "
+                                        "past 2147483647, where the tool's int sums wrap around into negative "
+                                        "sizes")
                 if focused:
                     ret = st.ret_size = st.ret_size + size
                     relret = st.rel_ret_size = st.rel_ret_size + rel
@@ -570,6 +603,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         impossible.append(f"Impossible recall point: {b}")
                     elif iP[b] < precision:
                         iP[b] = precision
+                    if bounded:
+                        run_ret += size
+                        run_relret += rel
                 else:
                     entries = st.entries
                     if counter == len(entries):
@@ -589,6 +625,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         entries.append([size, rel, rel_chars, st.num_rel_ret, judgement, record])
                     st.ret_size += size
                     st.rel_ret_size += rel
+                    if bounded:
+                        run_ret += size
+                        run_relret += rel
         except (_Rejected, _Death) as problem:
             if collect is None:
                 raise
@@ -694,10 +733,18 @@ class _Undo:
         return counter, previous
 
 
+def _past_int(run: FolRunFile, numbers, index: int, topic: str, what: str) -> _Death:
+    """The config path's refusal of a run at a line where inex_eval 3.1's int arithmetic would wrap
+    around (``score_fol_run(bounded=True)``, docs/formats.md §1.7): WHAT happens there."""
+    return _Death(InputError(f"{what}; inexeval refuses such a run (the inex-eval drop-in reproduces the "
+                             "tool's numbers; docs/formats.md §1.7)", run.source, _line_of(numbers, index)),
+                  0, topic, "int_overflow")
+
+
 def _finding(problem: _Rejected | _Death) -> FolFinding:
     if isinstance(problem, _Rejected):
         return FolFinding(problem.kind, problem.line, problem.topic, tuple(problem.lines))
-    return FolFinding("would_crash", problem.error.line, problem.topic, (), problem.error)
+    return FolFinding(problem.kind, problem.error.line, problem.topic, (), problem.error)
 
 
 def _line_of(numbers, index: int) -> int:
@@ -720,20 +767,29 @@ def _rank_error(run: FolRunFile, numbers, index: int, topic: str) -> InputError:
 
 
 def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool = False, n: int = 500,
-                  beta: float = 0.25, irr: int = 300, run_label: str | None = None) -> FolOutcome:
+                  beta: float = 0.25, irr: int = 300, run_label: str | None = None,
+                  bounded: bool = False) -> FolOutcome:
     """Evaluate RUN against QRELS for TASK (one of FOL_TASKS) exactly as inex_eval 3.1 does.
 
     ``complete`` is ``-c`` (average over every qrels topic), ``n`` the BEP
     distance of ``-b``, ``beta`` the F weight of ``-r``, ``irr`` the T2I
     tolerance of ``-i``; ``run_label`` is the RUN path as given on the
     command line (used in messages; default ``run.source``).
+
+    ``bounded`` (the config path's measures): where the tool's int arithmetic would wrap around
+    (D17), giving negative sizes, nothing is scored: ``death`` names the qrels line
+    (``FolQrels.int_problem``) or the run line (a negative LENGTH whose end wraps around, a
+    distance to the BEP past 2^31 − 1, the run's characters adding up past 2^31 − 1);
+    docs/formats.md §1.7.
     """
     if task not in FOL_TASKS:
         raise ValueError(f"unknown FOL task {task!r} (one of {', '.join(FOL_TASKS)})")
     label = run.source if run_label is None else run_label
     impossible: list[str] = []
+    if bounded and qrels.int_problem is not None:
+        return FolOutcome(run_id="", impossible=impossible, death=qrels.int_problem)
     try:
-        run_id, states = _read_run(qrels, run, task, label, n, impossible)
+        run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded)
     except _Rejected as rej:
         return FolOutcome(run_id="", rejected=rej.lines, impossible=impossible)
     except _Death as death:
@@ -756,7 +812,7 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
 
 
 def fol_findings(qrels: FolQrels, run: FolRunFile, task: str, *, n: int = 500,
-                 run_label: str | None = None) -> list[FolFinding]:
+                 run_label: str | None = None, bounded: bool = True) -> list[FolFinding]:
     """Every reason why inex_eval 3.1 rejects RUN or dies on it for TASK, not only the first.
 
     The checks are :func:`score_fol_run`'s own, made in its order: a line
@@ -765,13 +821,17 @@ def fol_findings(qrels: FolQrels, run: FolRunFile, task: str, *, n: int = 500,
     topic the tool could not score is recorded, in the tool's topic
     order.  So the first finding is what :func:`score_fol_run` reports
     (its ``rejected`` lines, or its ``death``), and an empty list means the
-    run is scored.  ``n`` and ``run_label`` as for :func:`score_fol_run`.
+    run is scored.  ``n``, ``run_label`` and ``bounded`` as for
+    :func:`score_fol_run`; bounded by default, as the config path evaluates
+    (``validate``): qrels where the tool's ints wrap around are the first finding.
     """
     if task not in FOL_TASKS:
         raise ValueError(f"unknown FOL task {task!r} (one of {', '.join(FOL_TASKS)})")
     label = run.source if run_label is None else run_label
     findings: list[FolFinding] = []
-    _, states = _read_run(qrels, run, task, label, n, [], findings)
+    if bounded and qrels.int_problem is not None:
+        findings.append(FolFinding("int_overflow", None, None, (), qrels.int_problem))
+    _, states = _read_run(qrels, run, task, label, n, [], findings, bounded)
     if task not in "ft":  # -f and -t never die while scoring
         _score_in_context(qrels, states, java_sorted(qrels.topics), task, False, 0.25, 300, run,
                           FolOutcome(run_id=""), findings)

@@ -69,7 +69,7 @@ def _score(r: RunInput, task: str):
         with paused_gc():
             outcome = r.memo["fol"] = score_fol_run(r.recall_base, r.run.fol, task, complete=r.empty_as_zero,
                                                     n=p.bep_distance, beta=p.f_beta, irr=p.t2i_tolerance,
-                                                    run_label=r.run.source)
+                                                    run_label=r.run.source, bounded=True)  # (formats.md §1.7)
     return outcome
 
 

@@ -251,10 +251,15 @@ class FolTopic:
 
 @dataclass(slots=True)
 class FolQrels:
-    """Every topic that has a qrels line, in file order; ``source`` names the file."""
+    """Every topic that has a qrels line, in file order; ``source`` names the file.
+
+    ``int_problem``: the first line where the tool's int arithmetic wraps around (an InputError naming
+    it, :func:`read_fol_qrels`), None if there is none; the config path refuses to score against
+    such qrels (``score_fol_run(bounded=True)``), the drop-in computes as the tool does."""
 
     topics: dict[str, FolTopic]
     source: str
+    int_problem: InputError | None = None
 
 
 def read_fol_qrels(path: str | Path) -> FolQrels:
@@ -264,6 +269,12 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     rel_size when its REL_CHARS > 0, adds its passages and replaces the BEP;
     its other values are ignored (D2).  Raises InputError (file, line) where
     the tool dies.
+
+    Every int sum and passage end wraps around at 32 bits, as the tool computes them (D17; the
+    inex-eval drop-in).  The first line where that happens, giving negative sizes, is kept as
+    ``int_problem`` (docs/formats.md §1.7): a passage ending past 2^31 − 1 (OFFSET + LENGTH), the
+    passages of one judgement longer than 2^31 − 1 together, or REL_CHARS adding up past 2^31 − 1
+    in a topic or in all topics.
     """
     text, source = _read_text(path)
     lines = _lines(text)
@@ -274,6 +285,9 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     parse = int if fast else _strict_int
     topics: dict[str, FolTopic] = {}
     touched: list[FolJudgement] = []
+    all_rel_size = 0  # REL_CHARS > 0 of every topic (the "all" rel_size)
+    problem: InputError | None = None  # the first line where the tool's ints wrap around
+    lengths: dict[int, int] = {}  # id of a judgement's passages -> their positive lengths, added up
     for number, fields in enumerate(all_fields, 1):
         try:
             rel_chars = parse(fields[3])
@@ -284,6 +298,10 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
             if rel_chars > 0:
                 topic.num_rel += 1
                 topic.rel_size += rel_chars
+                all_rel_size += rel_chars
+                if (topic.rel_size > INT_MAX or all_rel_size > INT_MAX) and problem is None:
+                    whose = f"topic {fields[0]!r}" if topic.rel_size > INT_MAX else "all topics"
+                    problem = _past_int(source, number, f"the REL_CHARS of {whose} add up past {INT_MAX}")
                 if topic.rel_size > INT_MAX:  # the tool's int sum wraps around (D17)
                     topic.rel_size = wrap_int(topic.rel_size)
             judgement = topic.judgements.get(fields[2])
@@ -297,6 +315,8 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
                 for item in fields[6:]:
                     parts = item.split(":")
                     passages.append((parse(parts[0]), parse(parts[1])))
+                if problem is None:
+                    problem = _check_passages(source, number, fields[2], fields[6:], passages, lengths)
         except (ValueError, IndexError):
             raise _qrels_problem(source, number, lines[number - 1], fields) from None
     for judgement in touched:
@@ -304,7 +324,30 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
         if len(passages) > 1:
             passages.sort(key=_OFFSET)  # stable: equal offsets stay in file order
         judgement.spans = [(o, e if INT_MIN <= (e := o + n) <= INT_MAX else wrap_int(e)) for o, n in passages]
-    return FolQrels(topics=topics, source=source)
+    return FolQrels(topics=topics, source=source, int_problem=problem)
+
+
+def _past_int(source: str, number: int, what: str) -> InputError:
+    return InputError(f"{what}: inex_eval 3.1's int arithmetic wraps around there, giving negative sizes; "
+                      "inexeval scores no run against these qrels (the inex-eval drop-in computes as the tool "
+                      "does; docs/formats.md §1.7)", source, number)
+
+
+def _check_passages(source: str, number: int, article: str, items: list[str],
+                    passages: list[tuple[int, int]], lengths: dict[int, int]) -> InputError | None:
+    """Where the tool's ints wrap around in a qrels line's passages (the last ``len(items)`` of
+    PASSAGES, the judgement's): an end past 2^31 − 1, or the judgement's passages longer than
+    2^31 − 1 together (LENGTHS: their positive lengths so far, by id of the list)."""
+    total = lengths.get(id(passages), 0)
+    for item, (o, n) in zip(items, passages[len(passages) - len(items):]):
+        if o + n > INT_MAX:
+            return _past_int(source, number, f"passage {item!r} ends past {INT_MAX} (OFFSET + LENGTH = {o + n})")
+        if n > 0:
+            total += n
+    lengths[id(passages)] = total
+    if total > INT_MAX:
+        return _past_int(source, number, f"the passages of article {article!r} are longer than {INT_MAX} together")
+    return None
 
 
 def _strict_int(s: str) -> int:
