@@ -269,12 +269,12 @@ def carry_compare_outputs(old: Path, new: Path, files: Sequence[Sequence[str]]) 
     return notes
 
 
-def _still_true(spec: list, old: Path, new: Path, files: Sequence[Sequence[str]], hashes: dict) -> bool:
-    """Whether each source of SPEC is, byte for byte, what its directory holds now (NEW, the set
+def _still_true(sources: list, old: Path, new: Path, files: Sequence[Sequence[str]], hashes: dict) -> bool:
+    """Whether each of SOURCES is, byte for byte, what its directory holds now (NEW, the set
     replacing OLD, for ``"."``, with the result files FILES; another task directory, relative to
     OLD, as its stamp lists its files)."""
     try:
-        for src in spec:
+        for src in sources:
             where = new if src["dir"] == "." else old / src["dir"]
             listed = files if src["dir"] == "." else _stamped_files(where)
             if listed is None:
