@@ -78,6 +78,20 @@ def test_qrels_past_2_31_name_their_line(tmp_path, lines, line, message):
     assert problem.line == line and message in problem.message and "inex-eval drop-in" in problem.message
 
 
+def test_a_qrels_passage_of_negative_length_names_its_line(tmp_path):
+    """LENGTH -3: the tool counts its characters as negative (a negative rel_ret_size with a run over
+    it); the config path names the line instead of printing a negative size."""
+    path = write(tmp_path / "q.txt", ["T Q0 a 100 1000 -1 0:5", "T Q0 b 100 1000 -1 10:-3 20:4"])
+    problem = read_fol_qrels(path).int_problem
+    assert (problem.file, problem.line) == (str(path), 2)
+    assert problem.message.startswith("passage '10:-3' has a negative LENGTH: inex_eval 3.1 counts its characters")
+    r = read_fol_run(write(tmp_path / "r.txt", ["T Q0 b 1 1 R 0 100"]))
+    q = read_fol_qrels(path)
+    assert score_fol_run(q, r, "f").death is None  # the tool's reading scores it
+    refused = score_fol_run(q, r, "f", bounded=True).death
+    assert (refused.line, refused.message) == (2, problem.message)
+
+
 def test_qrels_at_the_bounds_are_fine(tmp_path):
     q = read_fol_qrels(write(tmp_path / "q.txt", ["T Q0 a 2147483647 1000 -1 2147483640:7 -2147483648:5",
                                                   "U Q0 a 0 1000 -1 0:2147483647"]))

@@ -429,6 +429,10 @@ def test_config_format_inex_eval_is_the_jar(jar, tmp_path, monkeypatch, task, se
         if outcome.death is None:  # the jar would stop there (D16)
             paths.append(path)
             rejected |= outcome.rejected is not None
+            # qrels or a run giving negative sizes: the config's measures refuse the run (docs/formats.md
+            # §1.7), an input error, while --format inex_eval prints what the tool prints
+            bounded = score_fol_run(qrels, read_fol_run(path), task, n=n, beta=beta, irr=irr, bounded=True)
+            rejected |= bounded.death is not None
     complete = seed == 1
     cfg = tmp_path / "c.prop"
     cfg.write_text(f"TASK: {CONFIG_TASKS[task]}\nASSESSMENTS_DIR: {tmp_path / 'qrels.txt'}\n"

@@ -575,9 +575,9 @@ def test_a_drop_in_process_reuses_freed_memory_starts_no_blas_threads_and_collec
 
 
 @pytest.mark.parametrize("drop_in", ["trec-eval", "inex-eval"])
-def test_a_reader_gone_ends_the_drop_in_with_status_1_and_no_traceback(files, drop_in):
-    """Output to a pipe nobody reads (``| head`` done): status 1, nothing on standard error, as the
-    click command line did (its EPIPE handling)."""
+def test_a_reader_gone_is_not_an_error_of_the_drop_in(files, drop_in):
+    """Output to a pipe nobody reads (``| head`` done): the status the run has otherwise (0), nothing on
+    standard error, as every command (README "Exit status"; trec_eval itself dies of SIGPIPE)."""
     q, r = files()
     args = ["-q", str(q), str(r)] if drop_in == "trec-eval" else FOL_ARGS
     read_end, write_end = os.pipe()
@@ -588,7 +588,7 @@ def test_a_reader_gone_ends_the_drop_in_with_status_1_and_no_traceback(files, dr
         _, err = proc.communicate(timeout=60)
     finally:
         os.close(write_end)
-    assert (proc.returncode, err) == (1, b"")
+    assert (proc.returncode, err) == (0, b"")
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGTERM") or sys.platform == "win32", reason="POSIX signals")

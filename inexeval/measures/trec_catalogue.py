@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inexeval.readers.trec_numbers import atof, atol  # C's, as trec_eval reads cut-offs
+
 #: trec_eval's measure sets (``-m official``), in the order the drop-in's help lists them.
 NICKNAME_ORDER = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
 
@@ -135,29 +137,6 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 
 
 # ------------------------------------------------------------------ parameters and labels ----
-
-def atol(text: str) -> int:
-    """C's ``atol`` (glibc): optional blanks and sign, then the leading digits (0 if none), clamped to
-    the range of a 64-bit long."""
-    s = text.lstrip(" \t\n\v\f\r")
-    sign, i = 1, 0
-    if s[:1] in "+-" and s[:1]:
-        sign, i = (-1 if s[0] == "-" else 1), 1
-    j = i
-    while j < len(s) and s[j].isdigit() and s[j].isascii():
-        j += 1
-    value = sign * int(s[i:j]) if j > i else 0
-    return max(-(1 << 63), min(value, (1 << 63) - 1))
-
-
-def atof(text: str) -> float:
-    """C's ``atof``: the longest leading part that is a number (0.0 if none)."""
-    import re
-
-    m = re.match(r"[ \t\n\v\f\r]*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", text,
-                 re.IGNORECASE)
-    return float(m.group(1)) if m else 0.0
-
 
 def _cut_long(params: str) -> tuple[int, ...]:
     cuts = sorted(atol(p) for p in params.split(","))

@@ -274,7 +274,8 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     inex-eval drop-in).  The first line where that happens, giving negative sizes, is kept as
     ``int_problem`` (docs/formats.md §1.7): a passage ending past 2^31 − 1 (OFFSET + LENGTH), the
     passages of one judgement longer than 2^31 − 1 together, or REL_CHARS adding up past 2^31 − 1
-    in a topic or in all topics.
+    in a topic or in all topics; so is the first passage with a negative LENGTH (the tool counts its
+    characters as negative).
     """
     text, source = _read_text(path)
     lines = _lines(text)
@@ -342,6 +343,10 @@ def _check_passages(source: str, number: int, article: str, items: list[str],
     for item, (o, n) in zip(items, passages[len(passages) - len(items):]):
         if o + n > INT_MAX:
             return _past_int(source, number, f"passage {item!r} ends past {INT_MAX} (OFFSET + LENGTH = {o + n})")
+        if n < 0:
+            return InputError(f"passage {item!r} has a negative LENGTH: inex_eval 3.1 counts its characters as "
+                              "negative, giving negative sizes; inexeval scores no run against these qrels (the "
+                              "inex-eval drop-in computes as the tool does; docs/formats.md §1.7)", source, number)
         if n > 0:
             total += n
     lengths[id(passages)] = total

@@ -59,6 +59,9 @@ repeated_article     problem BestInContext: a second, non-overlapping result of 
 multiple_results     problem FOL BestInContext: two results in a row from one article
 negative_length      problem FOL: a passage that ends before it starts (a negative
                              LENGTH, or OFFSET + LENGTH beyond 2^31 - 1)
+int_overflow         problem FOL: where inex_eval 3.1's 32-bit int arithmetic would wrap
+                             around (a qrels passage ending past 2^31 - 1, sizes adding up
+                             past it, a distance past it): evaluation does not score the run
 would_crash          problem FOL: where inex_eval 3.1 would die (docs/inex_eval.md §10): an OFFSET or
                              LENGTH that is not an integer, a topic whose lines come
                              back after other topics' and break the in-context rank

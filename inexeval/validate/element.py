@@ -22,7 +22,6 @@ stops (``unreadable``), what was found before is still reported.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from pathlib import Path
 from typing import NamedTuple
@@ -383,12 +382,11 @@ def _rank_findings(topic: str, issues: list[Issue], report: RunReport) -> None:
 
 
 def _float(text: object) -> float | None:
-    """The finite number ``text`` holds, or None."""
-    try:
-        value = float(text)
-    except (ValueError, TypeError):
-        return None
-    return value if math.isfinite(value) else None
+    """The finite number ``text`` holds by the rsv rule of docs/formats.md §1.7 (a decimal number, XML
+    white space around it ignored: ``1_0`` is not 10), or None."""
+    from inexeval.readers.trec_numbers import decimal_number
+
+    return decimal_number(text.strip(" \t\n\r")) if isinstance(text, str) else None
 
 
 def _check_rsv(topic: str, rec: _Topic, report: RunReport) -> None:

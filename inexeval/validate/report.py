@@ -24,7 +24,7 @@ __all__ = [
 
 PROBLEM_KINDS = (
     "unreadable", "malformed", "invalid_path", "duplicate", "beyond_max_results",
-    "overlap", "interleaved", "multiple_results", "negative_length", "would_crash",
+    "overlap", "interleaved", "multiple_results", "negative_length", "int_overflow", "would_crash",
     "unknown_topic", "duplicate_run_id",
 )
 WARNING_KINDS = (
