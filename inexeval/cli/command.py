@@ -21,6 +21,11 @@ Examples:
   inexeval -config configs/co-focussed.prop -q -e      per-topic too; missing topics score 0
   inexeval -config my.prop --set QUANT_FUNCTIONS=strict --results-dir /tmp/out
   inexeval metrics                                     list every measure
+  inexeval docs formats §9.2                           print a section of the docs
+
+\b
+Documentation: "docs/NAME.md §N" in a help text or an error is printed by
+'inexeval docs NAME §N' (the docs ship with inexeval); 'inexeval docs' lists them.
 
 \b
 Exit status: 0 everything evaluated; 1 some input could not be read or
@@ -114,6 +119,7 @@ def metrics_cmd():
 main.lazy = {
     "assessments": "inexeval.cli.assessments:assessments_cmd",
     "compare": "inexeval.cli.compare:compare_cmd",
+    "docs": "inexeval.cli.docs:docs_cmd",
     "inex-eval": "inexeval.cli.dropins:inex_eval_cmd",
     "init": "inexeval.cli.init:init_cmd",
     "report": "inexeval.cli.report:report_cmd",
