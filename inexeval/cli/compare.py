@@ -8,6 +8,7 @@ import click
 
 from inexeval.cli._common import Once, default_jobs, fail, given, refuse, reusing_results
 from inexeval.errors import InexevalError
+from inexeval.writers.formats import COMPARE_FORMATS
 
 
 @click.command("compare", cls=Once, epilog="""\b
@@ -17,6 +18,7 @@ Examples:
   inexeval compare -config configs/co-thorough.prop --runs Medium,Poor -png
   inexeval compare -config configs/co-thorough.prop --run 'a,b' --run Poor
   inexeval compare -config configs/co-focussed.prop -config configs/co-thorough.prop
+  inexeval compare -config configs/trec.prop --measure map --format latex
 
 Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
 (with several configs also correlations-average.tsv|json beside the first).
@@ -38,12 +40,15 @@ Writes RESULTS_DIR/<TASK>/correlations.tsv|json and significance.tsv|json
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of those tests.")
 @click.option("--alpha", "level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level (after Holm-Bonferroni correction).")
+@click.option("--format", "fmt", type=click.Choice(COMPARE_FORMATS), default="table", show_default=True,
+              help="Format of the tables printed on standard output (latex: booktabs tables with captions; "
+                   "markdown: GitHub pipe tables); the files written are the same.")
 @click.option("-gnu", "--gnuplot", is_flag=True, help="Per-topic difference histogram as gnuplot files.")
 @click.option("-jfree", "-png", "--png", "png", is_flag=True, help="Per-topic difference histogram as PNG.")
 @reusing_results
 @click.pass_context
-def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, level, gnuplot, png,
-                overrides, results_dir, reevaluate, quiet, debug):
+def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, level, fmt, gnuplot,
+                png, overrides, results_dir, reevaluate, quiet, debug):
     """Rank correlations between measures and quantisations, significance tests between
     runs, and per-topic differences, from one or more configs."""
     from inexeval.compare.workflow import CompareOptions, run_compare
@@ -57,7 +62,7 @@ def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, meth
                              runs=run_ids,
                              method=method, samples=samples, seed=seed, level=level, gnuplot=gnuplot, png=png,
                              overrides=tuple(overrides), results_dir=results_dir, reevaluate=reevaluate,
-                             quiet=quiet, jobs=default_jobs())
+                             quiet=quiet, jobs=default_jobs(), fmt=fmt)
     try:
         sys.exit(run_compare(configs, options, echo=click.echo))
     except InexevalError as err:

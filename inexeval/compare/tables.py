@@ -89,7 +89,22 @@ def correlation_rows(task: str, tables: Sequence[CorrelationTable]) -> list[dict
     return rows
 
 
-def format_correlations(tables: Sequence[CorrelationTable], task: str) -> str:
+def _paper(fmt: str, tables: list, *, preamble: bool = False) -> str:
+    """TABLES (:mod:`inexeval.writers.papertable`) in FMT, ``latex`` or ``markdown``."""
+    from inexeval.writers import latex, markdown
+
+    if fmt == "latex":
+        return latex.tables(tables, preamble=preamble).rstrip("\n")
+    return markdown.tables(tables).rstrip("\n")
+
+
+def format_correlations(tables: Sequence[CorrelationTable], task: str, fmt: str = "table") -> str:
+    """The correlation TABLES as text: FMT ``table`` (compare's own), ``latex`` or ``markdown``."""
+    if fmt != "table":
+        from inexeval.writers.papertable import correlation_table
+
+        return _paper(fmt, [correlation_table(task, t.kind, t.scope, t.method, t.names, t.matrix) for t in tables],
+                      preamble=True)
     blocks = []
     for t in tables:
         title = f"== {task}  {t.method} correlation of {t.kind}  ({t.scope}) =="
@@ -109,11 +124,18 @@ def significance_rows(task: str, results: Sequence[RunResult], setting: str, mea
     return [{"task": task, "setting": setting, "measure": measure, "test": test, **r._asdict()} for r in rows]
 
 
-def format_significance(rows: Sequence[dict], alpha: float) -> str:
+def format_significance(rows: Sequence[dict], alpha: float, fmt: str = "table", *, samples: int | None = None,
+                        seed: int | None = None) -> str:
+    """The significance ROWS of one setting as text: FMT ``table`` (compare's own), ``latex`` or
+    ``markdown`` (whose caption names the test, with SAMPLES and SEED for the resampling tests)."""
     from tabulate import tabulate
 
     if not rows:
-        return "(no pair of runs to compare)"
+        return "% no pair of runs to compare" if fmt == "latex" else "(no pair of runs to compare)"
+    if fmt != "table":
+        from inexeval.writers.papertable import significance_table
+
+        return _paper(fmt, [significance_table(rows, alpha, samples, seed)])
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
     def num(v: float) -> str:
@@ -131,8 +153,10 @@ def format_significance(rows: Sequence[dict], alpha: float) -> str:
     return text
 
 
-def topic_difference_text(results: Sequence[RunResult], setting: str, measure: str, a: str, b: str):
-    """(text, topics, differences): seed 004's precision histogram as a table with win counts."""
+def topic_difference_text(results: Sequence[RunResult], setting: str, measure: str, a: str, b: str,
+                          fmt: str = "table"):
+    """(text, topics, differences): seed 004's precision histogram as a table with win counts (FMT:
+    ``table``, compare's own text, ``latex`` or ``markdown``)."""
     ra = next((r for r in results if r.setting == setting and r.run_id == a), None)
     rb = next((r for r in results if r.setting == setting and r.run_id == b), None)
     if ra is None or rb is None:
@@ -141,6 +165,12 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
     vb = {t: v.get(measure) for t, v in rb.per_topic.items()}
     topics, diffs = analysis.topic_differences(va, vb)
     wins_a, wins_b, ties = analysis.win_counts(va, vb)
+    if fmt != "table":
+        from inexeval.writers.papertable import differences_table
+
+        left = sorted((set(va) | set(vb)) - set(topics), key=natural_key)
+        return _paper(fmt, [differences_table(setting, measure, a, b, topics, diffs, (wins_a, wins_b, ties),
+                                              left)]), topics, diffs
     a, b = cell(a), cell(b)
     lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",
              *(f"{cell(t)}\t{d:+.4f}" for t, d in zip(topics, diffs)),

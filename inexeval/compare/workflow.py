@@ -47,6 +47,7 @@ class CompareOptions:
     reevaluate: bool = False  # evaluate even when the result files are up to date
     quiet: bool = False
     jobs: int = 1
+    fmt: str = "table"  # what is printed: compare's text, or "latex" or "markdown" tables (files unchanged)
 
     @property
     def methods(self) -> list[str]:
@@ -119,7 +120,7 @@ def run_compare(configs: Sequence[ConfigSource], options: CompareOptions = Compa
                 record_compare_outputs(base, names, None)
                 written = compare.write_tables(base, "correlations-average", compare.correlation_rows("all", avg))
                 record_compare_outputs(base, written, sources)
-            say("\n" + compare.format_correlations(avg, "all tasks"))
+            say("\n" + compare.format_correlations(avg, "all tasks", options.fmt))
     return status
 
 
@@ -162,19 +163,20 @@ def _compare_one(config: Config, plan, out: Path, options: CompareOptions, wante
         tables += compare.measure_correlations(results, settings, columns, mth)
         tables += compare.quantisation_correlations(results, settings, columns, mth)
     all_tables += [(config.task, t) for t in tables]
-    shown_text.append(compare.format_correlations(tables, config.task))
+    shown_text.append(compare.format_correlations(tables, config.task, options.fmt))
     sig_rows = []
     for s in settings:
         rows = compare.significance_rows(config.task, results, s, chosen, test=options.test,
                                          samples=options.samples, seed=options.seed, alpha=options.level,
                                          runs=wanted)
-        shown_text.append("\n" + compare.format_significance(rows, options.level))
+        shown_text.append("\n" + compare.format_significance(rows, options.level, options.fmt,
+                                                              samples=options.samples, seed=options.seed))
         sig_rows += rows
     histograms = []
     if wanted and len(wanted) == 2:
         for s in settings:
             for shown in difference_measures(config, columns, chosen):
-                text, topics, diffs = compare.topic_difference_text(results, s, shown, *wanted)
+                text, topics, diffs = compare.topic_difference_text(results, s, shown, *wanted, fmt=options.fmt)
                 shown_text.append("\n" + text)
                 if options.gnuplot or options.png:
                     stem = file_component(f"differences_{shown}_{wanted[0]}_vs_{wanted[1]}_{s}")

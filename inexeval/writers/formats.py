@@ -42,6 +42,16 @@ def _tables(fmt: str) -> Callable[..., str]:
     return text
 
 
+def _paper(fmt: str) -> Callable[..., str]:
+    def text(ev, digits: int | None, per_query: bool) -> str:
+        from inexeval.writers import latex, markdown
+        from inexeval.writers.papertable import summary_tables
+
+        return (latex if fmt == "latex" else markdown).tables(summary_tables(ev, per_query))
+
+    return text
+
+
 def _trec_eval(ev, digits: int | None, per_query: bool) -> str:
     from inexeval.writers.trec_eval import format_evaluation
 
@@ -62,7 +72,12 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("json", _tables("json")),
     Format("trec_eval", _trec_eval, digits=True),
     Format("inex_eval", _inex_eval, units=frozenset({"passage"})),
+    Format("latex", _paper("latex")),
+    Format("markdown", _paper("markdown")),
 )}
+
+#: The formats ``inexeval compare --format`` prints its tables in (table: its text, the default).
+COMPARE_FORMATS = ("table", "latex", "markdown")
 
 
 def serves(fmt: str, unit: str) -> bool:
