@@ -224,3 +224,17 @@ def test_every_readme_command_that_can_run_on_the_sample_runs(tmp_path):
                             f"{p.stderr[-1500:]}")
         print(f"README:{c.number}: status {p.returncode}: {c.run}")
     assert not failures, "\n\n".join(failures)
+
+
+def test_the_measures_table_has_one_row_per_task():
+    """Every task of the task table is named in the first column of exactly one row of the README's
+    Measures table (its aliases may be named with it)."""
+    from inexeval.tasks import TASKS
+
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("\n## Measures\n"):]
+    section = section[:section.index("\n## ", 1)]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    for name in TASKS:
+        holding = [r for r in rows if re.search(rf"`{re.escape(name)}`", r)]
+        assert len(holding) == 1, (name, holding)
