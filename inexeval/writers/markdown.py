@@ -5,7 +5,7 @@ Each table is its caption as a paragraph starting ``Table:`` (pandoc reads it as
 caption; GitHub shows it as text), a blank line, and the pipe table (ids left-aligned, numbers
 right-aligned); best values are ``**bold**``, an undefined value is ``-``.  Ids are first made cells
 as in every format (:func:`inexeval.names.cell`: a backslash doubled, newlines as ``\\n``...), then
-every character Markdown could read as syntax is backslash-escaped (``\\ ` * _ | < > [ ] ~ & # !``
+every character Markdown could read as syntax is backslash-escaped (``\\ ` * _ | < > [ ] ~ & # ! $``
 and a leading ``+``/``-``/``=``), so an id never splits a row, starts a link, code span, emphasis or
 HTML tag.
 """
@@ -17,7 +17,7 @@ from typing import Sequence
 from inexeval.names import cell
 from inexeval.writers.papertable import UNDEFINED, Id, Num, Table
 
-_SYNTAX = frozenset("\\`*_|<>[]~&#!")
+_SYNTAX = frozenset("\\`*_|<>[]~&#!$")
 UNDEFINED_MARK = "-"
 
 
