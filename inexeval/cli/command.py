@@ -53,7 +53,8 @@ not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table",
               show_default=True, help="Format of what is printed on standard output (trec_eval: trec_eval's "
               "own 'measure TAB topic TAB value' layout, for TASK trec; inex_eval: the INEX 2007-2010 tool's "
-              "text for each run, for the FOL tasks).")
+              "text for each run, for the FOL tasks; latex, markdown: a booktabs or pipe table per setting for a paper or "
+              "a README, best values bold).")
 @click.option("--digits", type=click.IntRange(0, 17), default=None,
               help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
               "default full precision.")
