@@ -238,3 +238,16 @@ def test_the_measures_table_has_one_row_per_task():
     for name in TASKS:
         holding = [r for r in rows if re.search(rf"`{re.escape(name)}`", r)]
         assert len(holding) == 1, (name, holding)
+
+
+def test_formats_9_1_lists_every_subcommand():
+    """docs/formats.md §9.1 names every subcommand of the command line, in its synopsis and its table."""
+    import click
+
+    from inexeval.cli.command import main
+
+    text = (REPO / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = text[text.index("\n### 9.1 "):text.index("\n### 9.2 ")]
+    for name in main.list_commands(click.Context(main)):
+        assert f"\ninexeval {name}" in section, f"§9.1's synopsis lacks inexeval {name}"
+        assert f"\n| `{name}` |" in section, f"§9.1's table lacks {name}"
