@@ -9,10 +9,13 @@ From Python::
     res = inexeval.evaluate("configs/co-thorough.prop", QUANT_FUNCTIONS="gen")
     res.average("Medium")["MAep"]
     inexeval.measures()
+    res = inexeval.evaluate_trec({"q1": {"d1": 1}}, {"bm25": {"q1": {"d1": 2.5, "d2": 1.0}}})
+    res.to_dataframe()                     # run, topic, measure, value (needs pandas)
 
 :func:`evaluate`, :func:`measures`, :class:`Results` and :class:`MeasureInfo`
-come from :mod:`inexeval.api`, imported on first use: ``import inexeval``
-loads neither numpy nor lxml.
+come from :mod:`inexeval.api`, :func:`evaluate_trec` (TREC qrels and runs as files or
+data in memory) is :func:`inexeval.trec.evaluate`, each imported on first use:
+``import inexeval`` loads neither numpy nor lxml.
 """
 
 import sys
@@ -21,7 +24,7 @@ import types
 from inexeval._version import __version__
 
 #: names of the API, from inexeval.api (Results from inexeval.results) on first use
-_API = ("evaluate", "measures", "Results", "MeasureInfo")
+_API = ("evaluate", "evaluate_trec", "measures", "Results", "MeasureInfo")
 __all__ = [*_API, "__version__"]
 
 
@@ -30,6 +33,10 @@ def __getattr__(name: str):
         from inexeval.results import Results
 
         return Results
+    if name == "evaluate_trec":
+        from inexeval.trec import evaluate
+
+        return evaluate
     if name in _API:
         from inexeval import api
 

@@ -139,6 +139,35 @@ class Results:
             rows.append({"run": r.run_id, "setting": r.setting, "topic": "all", **{c: r.average.get(c) for c in cols}})
         return rows
 
+    def to_dataframe(self, measures: Sequence[str] | None = None):
+        """A long pandas DataFrame: one row per run, topic and measure, with the columns ``run``,
+        ``topic`` (``all`` for the average over the topics, after each run's topics in natural order),
+        ``measure`` and ``value`` (a float; NaN where undefined); with more than one setting, a column
+        ``setting`` after ``run``.  ``measures``: which (default: :attr:`measures`; :attr:`outputs`
+        for every value).  pandas is imported here only: without it, an ImportError saying so
+        (:meth:`to_rows` gives the same values as plain dicts)."""
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("Results.to_dataframe() needs pandas, which is not installed (pip install pandas); "
+                              "Results.to_rows() gives the same values as plain dicts") from None
+        cols = list(self.measures if measures is None else measures)
+        several = len(self.settings) > 1
+        run, setting, topic, measure, value = [], [], [], [], []
+        for r in self.evaluation.results:
+            blocks = [(t, r.per_topic[t]) for t in sorted(r.per_topic, key=natural_key)] + [("all", r.average)]
+            for t, values in blocks:
+                for c in cols:
+                    v = values.get(c)
+                    run.append(r.run_id)
+                    setting.append(r.setting)
+                    topic.append(t)
+                    measure.append(c)
+                    value.append(float("nan") if v is None else float(v))
+        data = {"run": run, **({"setting": setting} if several else {}), "topic": topic, "measure": measure,
+                "value": pd.array(value, dtype="float64")}
+        return pd.DataFrame(data)
+
     def curves(self, setting: str | None = None, topic: str | None = None) -> list[Curve]:
         """The averaged curves the graphs draw (ep/gr, nxCG, …), or one topic's; each with
         ``title``, ``setting``, ``xs`` and ``series`` (run id -> y values)."""
