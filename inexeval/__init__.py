@@ -20,12 +20,18 @@ data in memory) is :func:`inexeval.trec.evaluate`, each imported on first use:
 
 import sys
 import types
+from typing import TYPE_CHECKING
 
 from inexeval._version import __version__
 
+if TYPE_CHECKING:  # what a type checker sees of the names loaded on first use (py.typed)
+    from inexeval.api import MeasureInfo as MeasureInfo, evaluate as evaluate, measures as measures
+    from inexeval.results import Results as Results
+    from inexeval.trec import evaluate as evaluate_trec
+
+__all__ = ["evaluate", "evaluate_trec", "measures", "Results", "MeasureInfo", "__version__"]  # a literal
 #: names of the API, from inexeval.api (Results from inexeval.results) on first use
-_API = ("evaluate", "evaluate_trec", "measures", "Results", "MeasureInfo")
-__all__ = [*_API, "__version__"]
+_API = tuple(__all__[:-1])
 
 
 def __getattr__(name: str):
