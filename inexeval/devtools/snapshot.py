@@ -13,6 +13,7 @@ written relative to that copy, so the manifest does not depend on where it runs)
   writes), ``-q -e --format tsv``, ``--format json``, and the tool layouts (``--format trec_eval
   --digits 4 -q`` for ``trec``; ``--format inex_eval -q`` for the FOL tasks); ``validate``;
 - ``compare`` and ``assessments`` on a config per kind of input;
+- ``--format latex`` and ``markdown``, of the evaluation and of ``compare``, on the 2005 sample;
 - the drop-ins on the sample data: ``trec-eval`` (``-q -m all_trec``, ``-c``, ``-m official``) and
   ``inex-eval`` (every task letter).
 
@@ -57,7 +58,15 @@ _OTHERS = [
     ("trec-eval-stop", ["trec-eval", "{data}/trec/qrels.txt", "{data}/trec/runs/poor.txt"]),
     ("trec-eval-9", ["trec-eval", "--trec-eval-version=9.0.8", "-m", "official", "{data}/trec/qrels.txt",
                      "{data}/trec/runs/medium.txt"]),
-] + [(f"inex-eval-{t}", ["inex-eval", f"-{t}", "-q", "{tmp}/fol-qrels.txt", "{tmp}/fol-run.txt"]) for t in "ftrbi"]
+] + [(f"inex-eval-{t}", ["inex-eval", f"-{t}", "-q", "{tmp}/fol-qrels.txt", "{tmp}/fol-run.txt"]) for t in "ftrbi"] + [
+    ("latex-thorough", ["-config", "{configs}/co-thorough.prop", "-q", "--format", "latex", "--results-dir", "{tmp}/r"]),
+    ("markdown-thorough", ["-config", "{configs}/co-thorough.prop", "--format", "markdown", "--results-dir",
+                           "{tmp}/r"]),
+    ("compare-thorough-latex", ["compare", "-config", "{configs}/co-thorough.prop", "--format", "latex",
+                                "--results-dir", "{tmp}/r"]),
+    ("compare-thorough-markdown", ["compare", "-config", "{configs}/co-thorough.prop", "--format", "markdown",
+                                   "--runs", "Medium,Poor", "--results-dir", "{tmp}/r"]),
+]
 
 
 def _commands(configs: Path) -> list[tuple[str, list[str]]]:
