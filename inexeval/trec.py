@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import numbers
+import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -126,8 +127,10 @@ def _evaluation(qrels: Any, runs: Any, *, measures, rel_level: int, gains, q_bet
         raise ConfigError(f"REL_LEVEL must be >= 1, not {rel_level}")
     if max_results is not None and max_results < 1:
         raise ConfigError(f"MAX_RESULTS must be >= 1, not {max_results}")
-    # paths are set after loading: "-" (standard input) is not a file a config key can name
-    keys: dict = {"TASK": "trec", "ASSESSMENTS_DIR": ".", "SUBMISSIONRUNS_DIR": ".", "REL_LEVEL": rel_level,
+    # paths are set after loading: "-" (standard input) is not a file a config key can name (and
+    # os.devnull, one file, is not a folder the loader would walk, as it walked "." here before)
+    keys: dict = {"TASK": "trec", "ASSESSMENTS_DIR": os.devnull, "SUBMISSIONRUNS_DIR": os.devnull,
+                  "REL_LEVEL": rel_level,
                   "Q_BETA": q_beta, "TREC_EVAL_VERSION": trec_eval_version}
     if measures is not None:
         keys["METRICS"] = [measures] if isinstance(measures, str) else list(measures)
