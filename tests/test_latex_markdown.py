@@ -367,3 +367,15 @@ def test_latex_compiles_with_pdflatex(sample, tmp_path):
     assert res.returncode == 0, res.stdout[-3000:]
     assert (tmp_path / "paper.pdf").stat().st_size > 0
     assert "Undefined control sequence" not in log and "Missing character" not in log
+
+
+def test_measure_names_and_ids_escape():
+    from inexeval.writers import latex, markdown
+
+    for name in ("P(rel=2)@5", "nxCG@10", "ep/gr", "MAep"):  # nothing to escape
+        assert latex.escape_id(name) == name and markdown.escape_id(name) == name
+    assert latex.escape_id("P_10") == r"P\_10" and markdown.escape_id("P_10") == r"P\_10"
+    assert latex.escape_id("a\tb\\c") == r"a\textbackslash{}tb\textbackslash{}\textbackslash{}c"
+    assert latex.escape_id("[x]") == "{}[x]" and latex.escape_id("a--b") == "a-{}-b"
+    assert markdown.escape_id("a|b\nc") == r"a\|b\\nc" and markdown.escape_id("-x") == r"\-x"
+    assert latex.escape_id("é") == markdown.escape_id("é") == "é"  # non-ASCII left as UTF-8
