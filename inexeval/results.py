@@ -28,7 +28,8 @@ class Results:
     show) name what there is; :meth:`average`, :meth:`per_topic` and
     :meth:`value` read it; iterating gives one
     :class:`~inexeval.model.RunResult` per run and setting; :meth:`to_rows`
-    gives plain dicts (``pandas.DataFrame(results.to_rows())``).  The
+    gives plain dicts (``pandas.DataFrame(results.to_rows())``), :meth:`to_dataframe`
+    the long table (run, topic, measure, value).  The
     ``setting`` argument may be left out when there is a single setting.
     """
 

@@ -7,7 +7,7 @@ and returns :class:`~inexeval.results.Results`.  It is a convenience over the
 one evaluation path (:func:`inexeval.engine.evaluate` with ``TASK: trec``): the
 same reading, measures, ``-e`` policy and averages.  Data in memory is turned
 into the columns the TREC file readers build, then joined and scored by the
-same code as a file (docs/config.md "TREC data from Python").
+same code as a file (docs/formats.md §8.1).
 :func:`evaluate_trec` is the older form: the same inputs, the results as
 ``(run results, input errors)``.  Measure names are those of
 :mod:`inexeval.measures.classic` (docs/measures.md §8).

@@ -1,4 +1,4 @@
-"""``inexeval.evaluate_trec`` with data in memory (docs/config.md "TREC data from Python"): the same
+"""``inexeval.evaluate_trec`` with data in memory (docs/formats.md §8.1): the same
 random qrels and run (tests/trecgen.py: graded, ties and near-ties, topics missing on either side)
 given as paths, gzip paths, dicts, DataFrames (ir_measures' and ranx's columns), tuples, generators and
 ir_measures' named tuples give the same Results, which are the numbers of the ``inexeval trec-eval``

@@ -5,7 +5,7 @@
 judgements, :func:`run_from_data` the :class:`~inexeval.readers.trec.TrecRun`
 that :func:`~inexeval.readers.trec.read_run` gives for a run file with the same
 results in the same order: the classic measures then read them as they read files
-(docs/formats.md §8.3).  Accepted shapes (ir_measures' and ranx's):
+(docs/formats.md §8.1).  Accepted shapes (ir_measures' and ranx's):
 
 - a dict ``{query_id: {doc_id: relevance}}`` (qrels) or ``{query_id: {doc_id: score}}`` (a run),
   pytrec_eval's shape;
