@@ -403,3 +403,27 @@ def test_the_package_face_and_pandas_only_when_asked():
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout == "Results\n"
     assert inexeval.evaluate_trec is evaluate
+
+
+# --- ir_measures' names (docs/measures.md: item 1 of the same issue) pass through -----------------
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_ir_measures_names_and_data_give_ir_measures_numbers(tmp_path, seed):
+    """The same dicts given to ir_measures and to evaluate_trec, measures named as ir_measures names them."""
+    import ir_measures
+
+    names = ["nDCG@10", "P@5", "P(rel=2)@5", "AP", "RR", "R@100"]
+    qpath, rpath = _case(tmp_path, seed)
+    qrels, run = _nested(_rows(qpath, True)), _nested(_rows(rpath, False))
+    try:
+        res = evaluate(qrels, run, measures=names, trec_eval_version="9.0.8")
+    except ConfigError as e:  # pragma: no cover - before ir_measures' names reach the engine
+        pytest.skip(f"ir_measures' names not taken yet: {e}")
+    parsed = [ir_measures.parse_measure(n) for n in names]
+    theirs: dict = {}
+    for m in ir_measures.iter_calc(parsed, qrels, run):
+        theirs.setdefault(m.query_id, {})[str(m.measure)] = m.value
+    for topic, values in res.per_topic("run").items():
+        for n in names:
+            assert values[n] == pytest.approx(theirs[topic][n], abs=1e-9), (topic, n)

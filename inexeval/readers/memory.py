@@ -75,8 +75,8 @@ class _Reader:
         return InputError(message if row is None else f"row {row}: {message}", self.source)
 
     def ident(self, v: Any, what: str, row: int | None) -> str:
-        if type(v) is str:
-            s = v
+        if isinstance(v, str):  # (numpy's str_ too)
+            s = str(v)
         elif isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
             s = str(int(v))
         else:
