@@ -41,6 +41,8 @@ from inexeval.readers.assessments import load_assessments
 from inexeval.readers.runs import read_run
 from inexeval.validate import RunReport, format_reports, validate_run
 
+pytestmark = pytest.mark.slow  # hypothesis over the readers and the command line: about a minute
+
 FUZZ = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow])
 

@@ -29,6 +29,8 @@ from inexeval.errors import InputError
 from inexeval.interrupts import OUT_OF_MEMORY, signals_end_the_command
 from tests.test_fuzz import ASSESSMENTS, RUN_TEXT, RUN_XML
 
+pytestmark = pytest.mark.slow  # ulimit -v, gzip bombs up to 3 GB: tens of seconds
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
 LINUX = sys.platform.startswith("linux")

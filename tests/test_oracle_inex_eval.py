@@ -51,6 +51,8 @@ from inexeval.cli.command import main as cli_main
 from inexeval.measures.fol import score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
 
+pytestmark = pytest.mark.slow  # inex_eval.jar, one JVM per case: minutes (skipped without the oracles)
+
 try:
     from tests.oracles import inex_eval_jar
 except ImportError:  # pragma: no cover - tests/ itself on sys.path only

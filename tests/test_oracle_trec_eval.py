@@ -38,6 +38,8 @@ from inexeval.dropins.trec_eval.cli import main
 from tests import trecgen
 from tests.oracles import trec_eval_binary
 
+pytestmark = pytest.mark.slow  # trec_eval 10.0, one process per case: minutes (skipped without the oracles)
+
 SEEDS = 5  # per option set: 5 x ~165 option sets, ~35 ms a test
 
 

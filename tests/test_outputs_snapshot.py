@@ -15,6 +15,8 @@ import pytest
 
 from inexeval.devtools.snapshot import snapshot
 
+pytestmark = pytest.mark.slow  # every output of the shipped configs and drop-ins: about a minute
+
 MANIFEST = Path(__file__).parent / "golden" / "outputs.manifest"
 
 

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every command with a closed pipe, compare's files: minutes
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, COLUMNS="100", LC_ALL="C.UTF-8", PYTHONHASHSEED="0")
 

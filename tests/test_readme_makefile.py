@@ -45,6 +45,7 @@ def _make(checkout, env, *args):
     return subprocess.run(["make", *args], cwd=checkout, env=env, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_the_readme_makefile_runs_in_a_fresh_clone(tmp_path):
     require_system_tool("make (Debian: apt-get install make)", shutil.which("make") is not None)
     if not shutil.which("inexeval", path=str(BIN)):

@@ -17,7 +17,9 @@ import inexeval
 from conftest import require_system_tool
 from inexeval.cli.command import main
 from inexeval.names import file_component
-from inexeval.report.data import ranks
+from inexeval.ranks import ranks
+
+pytestmark = pytest.mark.slow  # the report over the sample configs: minutes
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIGS = ["co-thorough", "co-focussed", "trec", "fol-focused", "best-in-context", "relevant-in-context"]
