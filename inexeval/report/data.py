@@ -15,8 +15,6 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
-from inexeval.numeric import TOLERANCE
-
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
     from inexeval.model import RunResult
@@ -56,33 +54,6 @@ class TaskData:
 
     def results_of(self, setting: str) -> list[RunResult]:
         return [r for r in self.ev.results if r.setting == setting]
-
-
-def lower_is_better(facts: dict, measure: str) -> bool:
-    """Whether a smaller value of ``measure`` is better, as its measure declares (E@k = 1 - F@k)."""
-    f = facts.get(measure)
-    return f is not None and f.lower_is_better
-
-
-def ranked(facts: dict, measure: str) -> bool:
-    """Whether runs are ranked on ``measure``, as its measure declares (not on counts: num_rel, ...)."""
-    f = facts.get(measure)
-    return f is None or f.ranks_runs
-
-
-def ranks(values: dict[str, float | None], measure: str, facts: dict) -> dict[str, int | None]:
-    """Each run's rank on ``measure`` (1 = best): 1 + the number of runs strictly better, values
-    within the relative tolerance of docs/measures.md §10 tied (so tied runs share a rank); None
-    for an undefined value or a measure that is not ranked.  FACTS: the measures' declarations
-    (:func:`inexeval.measures.registry.output_facts`)."""
-    if not ranked(facts, measure):
-        return dict.fromkeys(values)
-    sign = -1.0 if lower_is_better(facts, measure) else 1.0
-    defined = {r: sign * v for r, v in values.items() if v is not None and v == v}
-    out: dict[str, int | None] = dict.fromkeys(values)
-    for run, v in defined.items():
-        out[run] = 1 + sum(1 for w in defined.values() if w - v > TOLERANCE * max(abs(v), abs(w)))
-    return out
 
 
 def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) -> TaskData:

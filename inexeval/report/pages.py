@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.aggregate import natural_key
-from inexeval.report.data import TaskData, display_path, lower_is_better, ranked, ranks
+from inexeval.ranks import lower_is_better, ranked, ranks
+from inexeval.report.data import TaskData, display_path
 from inexeval.report.html import data_value, esc, esc_id, number, page, table, td, th
 
 

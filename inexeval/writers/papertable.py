@@ -101,7 +101,7 @@ def label(*parts: str) -> str:
 def best_runs(values: dict[str, float | None], measure: str, facts: dict) -> set[str]:
     """The runs whose value of MEASURE is best (rank 1 as the report ranks: ties all best; none for a
     measure that does not rank runs or a count; none when no value is defined)."""
-    from inexeval.report.data import ranks
+    from inexeval.ranks import ranks
 
     f = facts.get(measure)
     if f is not None and f.count:
