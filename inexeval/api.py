@@ -196,7 +196,7 @@ def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
     if options.digits is not None and not _FORMAT_TABLE[options.fmt].digits:
         digits = ", ".join(f.name for f in _FORMAT_TABLE.values() if f.digits)
         return "--digits", (f"--digits rounds the values of --format {digits}; --format {options.fmt} prints "
-                            "full precision (tsv, csv, json) or its own rounding (table, inex_eval)")
+                            "full precision (tsv, csv, json) or its own rounding (table, latex, markdown, inex_eval)")
     if options.topic_graphs and not (options.per_query and options.draws):
         return "--topic-graphs", "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png"
     return None
