@@ -177,12 +177,21 @@ def _join_trec_params(items: list[str]) -> list[str]:
 
 
 def parse_metrics(raw: str, base: Path) -> tuple[str, ...]:
-    """METRICS: names lower-cased, repeats dropped (resolved against the measures later); commas
-    inside a name's parentheses belong to the name."""
+    """METRICS: names lower-cased (not those written with an ir_measures name), repeats dropped
+    (resolved against the measures later); commas inside a name's parentheses belong to the name."""
     names = _join_trec_params(_metrics_items(raw))
     if not names:
         raise Problem("no value given")
-    return unique(item.lower() for item in names)
+    return unique(_metric_case(item) for item in names)
+
+
+def _metric_case(name: str) -> str:
+    """A METRICS name lower-cased, except one written with an ir_measures name (``P(rel=2)@5``,
+    ``nDCG@10``), whose case is its meaning (docs/measures.md §8.6)."""
+    from inexeval.measures.classic_irm import IRM
+
+    head = re.match(r"\s*([A-Za-z_]\w*)", name)
+    return name if head is not None and head.group(1) in IRM else name.lower()
 
 
 def parse_alpha(raw: str, base: Path) -> float:

@@ -29,6 +29,7 @@ import numpy as np
 from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
+from inexeval.measures.classic_irm import IRM, RANX, judged_at, parse_ir_measures, variant_ranking
 from inexeval.measures.classic_trec import TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.registry import Params
@@ -273,7 +274,8 @@ class Kernels:
                  version: str = "10.0", num_docs: int = 0, evaluated: np.ndarray | None = None):
         self.trec = TrecState(ranking, version, num_docs)
         self.ranking, self.gains, self.q_beta = ranking, gains, q_beta
-        self.version = version
+        self.version, self.num_docs = version, num_docs
+        self._variants: dict[tuple, Kernels] = {}
         self.evaluated = evaluated
         self._graded: dict[bool, GradedState] = {}
         self._levels: Levels | None = None
@@ -291,6 +293,18 @@ class Kernels:
         if key not in self._gain_states:
             self._gain_states[key] = GainState(self.ranking, self.levels, tuple(pairs), rescale)
         return self._gain_states[key]
+
+    def variant(self, rel: int, judged_only: bool = False, gains: tuple | None = None) -> Kernels:
+        """The kernels of the ranking at relevance level REL, with JUDGED_ONLY and nDCG's GAINS
+        (ir_measures' parameters, :func:`inexeval.measures.classic_irm.variant_ranking`)."""
+        key = (rel, judged_only, gains or None)
+        if key == (self.ranking.table.rel_level, False, None):
+            return self
+        got = self._variants.get(key)
+        if got is None:
+            got = self._variants[key] = Kernels(variant_ranking(self.ranking, rel, judged_only, gains or None),
+                                                self.gains, self.q_beta, self.version, self.num_docs, self.evaluated)
+        return got
 
     def graded(self, agr: bool = False) -> GradedState:
         if agr not in self._graded:
@@ -333,6 +347,46 @@ def _p(s: MeasureSpec, default: float = 0.9) -> float:
 def _rbp(k: Kernels, s: MeasureSpec) -> np.ndarray:
     gains = tuple(x for x in s.params if x[0] != "p")
     return k.gain_state(gains, rescale=k.version == "10.0").rbp(_p(s))
+
+
+def _irm(k: Kernels, s: MeasureSpec, rel: bool = True, judged_only: bool = True, gains: bool = False) -> Kernels:
+    """The kernels of the ranking an ir_measures name S is computed on (its rel, judged_only, gains)."""
+    return k.variant(int(s.param("rel", 1)) if rel else 1, bool(s.param("judged_only", False)) if judged_only else False,
+                     s.param("gains", None) if gains else None)
+
+
+def _irm_ndcg(k: Kernels, s: MeasureSpec) -> np.ndarray:
+    v = _irm(k, s, rel=False, gains=True)
+    return ndcg_cut(v.gain_state(), s.k) if s.k is not None else v.gain_state().ndcg()
+
+
+_IRM_KERNELS: dict[str, Callable[[Kernels, MeasureSpec], np.ndarray]] = {
+    "P": lambda k, s: _irm(k, s).trec.precision(s.k),
+    "R": lambda k, s: _irm(k, s).trec.recall(s.k),
+    "AP": lambda k, s: _irm(k, s).trec.map_cut(s.k) if s.k is not None else _irm(k, s).trec.ap(),
+    "RR": lambda k, s: _irm(k, s).trec.recip_rank(),
+    "nDCG": _irm_ndcg,
+    "Rprec": lambda k, s: _irm(k, s).trec.rprec(),
+    "Bpref": lambda k, s: _irm(k, s, judged_only=False).trec.bpref(),
+    "infAP": lambda k, s: _irm(k, s, judged_only=False).trec.infap(),
+    # (pytrec_eval is given the recall written with two decimals: iprec_at_recall_%.2f)
+    "IPrec": lambda k, s: _irm(k, s).trec.iprec_at_recall(float(f"{s.param('recall', 0.0):.2f}")),
+    "SetP": lambda k, s: (_irm(k, s).trec.set_relative_p() if s.param("relative", False)
+                          else _irm(k, s).trec.set_p()),
+    "SetR": lambda k, s: _irm(k, s, judged_only=False).trec.set_recall(),
+    "SetF": lambda k, s: _irm(k, s).trec.set_f(s.param("beta", 1.0)),
+    "SetAP": lambda k, s: _irm(k, s).trec.set_map(),
+    "Success": lambda k, s: _irm(k, s).trec.success(s.k),
+    "NumQ": lambda k, s: np.ones(k.ranking.table.size),
+    "NumRel": lambda k, s: _irm(k, s, judged_only=False).trec.num_rel_(),
+    "NumRet": lambda k, s: (k.trec.num_ret() if dict(s.params).get("rel") is None
+                            else _irm(k, s, judged_only=False).trec.num_rel_ret_()),
+    "Judged": lambda k, s: judged_at(k.ranking, s.k),
+}
+
+
+def _irm_kernel(name: str) -> Callable[[Kernels, MeasureSpec], np.ndarray]:
+    return _IRM_KERNELS[name]
 
 
 _PLAIN = (Plain(),)
@@ -450,8 +504,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("DCG", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "DCG@k(b=2)",
            "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b",
            lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
-    Family("nDCG", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "nDCG@k(b=2)",
-           "seed 004: DCG@k over the ideal DCG@k",
+    Family("nDCG_JK", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "nDCG_JK@k(b=2)",
+           "seed 004: Jarvelin-Kekalainen DCG@k over the ideal DCG@k (named nDCG@k before 2.0: nDCG@k is now ir_measures')",
            lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),
     Family("AWP", (Graded("none", flags=("agr",)),), "AWP", "seed 003: average weighted precision (Kando et al.)",
            lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
@@ -462,10 +516,14 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("R", (Graded("none", {"beta": _BETA}, ("agr",)),), "R(beta=Q_BETA)", "seed 003: Sakai's R-measure",
            lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     Family("AGR", (Graded("none", implies=(("agr", 1.0),)),), "AGR",
-           "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG",
+           "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG_JK",
            lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
     Family("MRR", (Graded("optional"),), "MRR@k", "seed 004: reciprocal rank with rank threshold k (MRR: no threshold)",
            lambda k, s: k.graded().mrr(s.k), ideal=_always),
+    # ir_measures' names (docs/measures.md §8.6; inexeval.measures.classic_irm), family "irm:<name>"
+    *(Family(f"irm:{f.name}", (), f.pattern(), "ir_measures: " + f.trec, _irm_kernel(f.name),
+             "sum" if f.integer else "mean", integer=f.integer, bounded=not f.integer and f.name != "NumQ")
+      for f in IRM.values()),
 )}
 
 #: The names TASK trec takes (patterns) with one-line descriptions, for ``inexeval metrics``.
@@ -495,9 +553,27 @@ def _tables() -> tuple[dict[str, Family], list[tuple[Family, Syntax]]]:
 
 
 def parse_measure(raw: str, *, source: object | None = None, line: int | None = None) -> MeasureSpec:
-    """Parse one measure name (case-insensitive) into its canonical spec; ConfigError if unknown."""
+    """Parse one measure name into its canonical spec; ConfigError if unknown.
+
+    ir_measures' names are read first, case-sensitively (``P(rel=2)@5``, ``nDCG@10``; docs/measures.md
+    §8.6); then trec_eval's labels and inexeval's graded names, case-insensitively.  A name that is
+    ir_measures' but malformed there may still be an inexeval name (``R``, ``R(beta=0.5)``: Sakai's R).
+    ``ndcg@k`` in any other case, once inexeval's Järvelin–Kekäläinen nDCG, is refused with the names
+    to write (``nDCG_JK@k``, ``nDCG@k``), as are ranx's spellings (``map@100``, ``precision@5``)."""
     text = raw.strip()
+    irm = parse_ir_measures(text, source, line)
+    if isinstance(irm, tuple):
+        family, name, params = irm
+        k = params.get("cutoff")
+        items = tuple(sorted((key, tuple(sorted(v.items())) if isinstance(v, dict) else v)
+                             for key, v in params.items() if key != "cutoff"))
+        return MeasureSpec(name, f"irm:{family}", k, items)
     low = text.lower().replace(" ", "")
+    if re.match(r"^ndcg(@|\()", low) and (irm is None or "b=" in low or "agr" in low):
+        raise ConfigError(
+            f"measure {text!r}: inexeval's Järvelin–Kekäläinen nDCG is now named nDCG_JK@k "
+            f"({re.sub(r'^ndcg', 'nDCG_JK', low)}); nDCG@k, in ir_measures' case, is ir_measures' nDCG "
+            "(trec_eval's ndcg_cut_k); ranx's ndcg@k is neither (docs/measures.md §8.6)", source, line)
     bare, rest = _tables()
     if low in bare:
         return MeasureSpec(bare[low].name, bare[low].name)
@@ -505,6 +581,13 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         m = syntax.match(fam.name.lower(), low)
         if m:
             return syntax.spec(fam, m, _Name(text, source, line))
+    if isinstance(irm, ConfigError):
+        raise irm
+    head = re.match(r"^([a-z_\-0-9]*?)(@|$)", low)
+    if head and head.group(1) in RANX:
+        raise ConfigError(f"measure {text!r} is not taken (ranx's or a lower-case spelling, whose meaning "
+                          f"differs between tools): write {RANX[head.group(1)]} (docs/measures.md §8.6)",
+                          source, line)
     raise ConfigError(f"unknown measure {text!r} (see 'inexeval metrics')", source, line)
 
 

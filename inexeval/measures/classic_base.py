@@ -74,6 +74,10 @@ class Ranking:
     table: TopicTable
     start: np.ndarray  # int64[T+1]
     rel: np.ndarray  # int64 per row, codes above
+    #: per row, whether its score equals the previous row's of its topic (a tie, in trec_eval's order
+    #: broken by docno descending); None: not known (no ties assumed).  Read by ir_measures' Judged,
+    #: which breaks ties by doc id ascending (:mod:`inexeval.measures.classic_irm`).
+    tied: np.ndarray | None = None
 
     @property
     def length(self) -> np.ndarray:

@@ -192,7 +192,47 @@ class _RunScoring:
         return col, value
 
 
+class _IrmScoring:
+    """One run's scoring of ir_measures' names (docs/measures.md §8.6): the run's own ranking (no
+    stand-ins, whatever EMPTY_AS_ZERO), the topics it has, evaluated in table order."""
+
+    def __init__(self, r: RunInput):
+        table = r.recall_base
+        ranking = r.run.ranking
+        present = ranking.length > 0
+        for name in r.run.topics:
+            present[table.index[name]] = True
+        self.present = present
+        gains = dict(r.params.gains) if r.params.gains else None
+        self.kernels = Kernels(ranking, gains, r.params.q_beta, r.params.trec_eval_version,
+                               evaluated=np.flatnonzero(present))
+
+    def column(self, spec: MeasureSpec) -> tuple[np.ndarray, float]:
+        """The measure's value on every table topic (0 for a topic the run lacks, as ir_measures
+        scores it) and ir_measures' aggregate: the mean over every qrels topic, or the sum."""
+        got = np.asarray(compute(self.kernels.ranking, [spec], kernels=self.kernels)[spec.name], dtype=np.float64)
+        values = np.where(self.present, got, 0.0)
+        total = 0.0
+        for v in values.tolist():  # (ir_measures adds them one by one)
+            total += v
+        if FAMILIES[spec.family].aggregate == "sum":
+            return values, total
+        return values, total / values.size if values.size else math.nan
+
+
 def _compute_all(spec: MeasureSpec):
+    if spec.family.startswith("irm:"):
+        def compute_irm(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
+            scoring = r.memo.get("irm")
+            if scoring is None:
+                scoring = r.memo["irm"] = _IrmScoring(r)
+            values, average = scoring.column(spec)
+            r.averages[spec.name] = average
+            index = r.recall_base.index
+            return [{spec.name: float(values[index[t]])} for t in topics]
+
+        return compute_irm
+
     def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float] | None]:
         scoring = r.memo.get("classic")
         if scoring is None:

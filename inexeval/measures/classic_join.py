@@ -221,17 +221,19 @@ def rank_run(
         fin = np.argsort(key)
     else:
         fin = np.lexsort((-np.arange(n), srank, t_s))
-    t_o, rel = t_s[fin], rel[fin]
+    t_o, rel, s_o = t_s[fin], rel[fin], srank[fin]
     counts = np.bincount(t_o, minlength=table.size)
     present = counts > 0
     if max_results is not None:
         start0 = np.concatenate(([0], np.cumsum(counts)))
         rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
         within = rank <= max_results
-        rel, t_o = rel[within], t_o[within]
+        rel, t_o, s_o = rel[within], t_o[within], s_o[within]
         counts = np.bincount(t_o, minlength=table.size)
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    return Ranking(table, start, rel), present
+    tied = np.zeros(t_o.size, dtype=bool)  # the same topic and score as the row before
+    tied[1:] = (t_o[1:] == t_o[:-1]) & (s_o[1:] == s_o[:-1])
+    return Ranking(table, start, rel, tied), present
 
 
 def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey: np.ndarray | None,
