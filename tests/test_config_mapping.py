@@ -196,4 +196,6 @@ def test_metrics_commas_inside_parentheses_belong_to_the_name(tmp_path):
     from inexeval.config.values import parse_metrics
 
     assert parse_metrics("map, Q(beta=0.5,agr), P_10", tmp_path) == ("map", "q(beta=0.5,agr)", "p_10")
-    assert parse_metrics("nDCG@10(b=3),AWP(agr)", tmp_path) == ("ndcg@10(b=3)", "awp(agr)")
+    assert parse_metrics("nDCG_JK@10(b=3),AWP(agr)", tmp_path) == ("ndcg_jk@10(b=3)", "awp(agr)")
+    # ir_measures' names keep their case: it is their meaning (P@5 is not ranx's p@5)
+    assert parse_metrics("nDCG@10, P(rel=2)@5, MAP", tmp_path) == ("nDCG@10", "P(rel=2)@5", "map")

@@ -313,13 +313,17 @@ def inex2006_case(strategy: str, ideal_ranking) -> Callable[[int, Path], Case]:
 #: A sample of the names the classic resolver builds (with TREC_ONE_WHEN_EMPTY, every family of
 #: classic.FAMILIES, several parameters); the default set (trec_eval's) is added to it.
 TREC_PATTERNS = [
-    "nDCG@10", "nDCG@3(b=3)", "nDCG@5(agr)", "DCG@5", "DCG@4(b=3,agr)", "CG@5", "CG@3(agr)",
+    "nDCG_JK@10", "nDCG_JK@3(b=3)", "nDCG_JK@5(agr)", "DCG@5", "DCG@4(b=3,agr)", "CG@5", "CG@3(agr)",
     "AWP", "AWP(agr)", "AGR", "R-WP", "R-WP(agr)", "Q", "Q(beta=0.5)", "Q(agr)", "R", "R(beta=0.5,agr)",
     "F@5(b=0.5)", "F@10", "MRR@3", "MRR", "P_3", "recall_7", "ndcg_cut_2", "iprec_at_recall_0.35",
     "infAP", "gm_bpref", "Rprec_mult_0.40", "utility", "11pt_avg", "11pt_avg_.25,.5", "binG", "G", "G_1=2,2=1",
     "ndcg_1=3,2=9", "ndcg_rel", "ndcg_rel_2=5", "Rndcg", "Rndcg_1=2", "map_cut_10", "relative_P_5", "success_3",
     "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "set_F_0.5", "num_nonrel_judged_ret", "rbp",
     "rbp_p=0.5", "rbp_resid", "unj_5", "dcg", "ideal_dcg", "dcg_1=2", "yaap", "rbp_1=2,p=0.8",
+    # ir_measures' names (docs/measures.md §8.6)
+    "P@5", "P(rel=2,judged_only=True)@3", "R@10", "AP", "AP(rel=2)@5", "RR", "nDCG@10", "nDCG(gains={0:0,1:1,2:5})",
+    "Rprec(rel=2)", "Bpref", "infAP(rel=2)", "IPrec@0.5", "SetP(relative=True)", "SetR", "SetF(beta=0.5)", "SetAP",
+    "Success@5", "NumQ", "NumRel", "NumRet(rel=1)", "Judged@5",
 ]
 #: E@k = 1 - F@k is lower-is-better: an empty ranking scores 1 on it, not 0; and trec_eval -c resets
 #: only the label ``rbp_resid`` after scoring its stand-in ranking (one unjudged document), so
@@ -794,7 +798,9 @@ def _scored_as_trec_eval_scores_them(case: Case, measures: list[Measure]) -> Non
                     else:
                         for v in vals:
                             acc += v
-                        want = acc if m.integer else acc / len(vals)
+                        # ir_measures' names (docs/measures.md §8.6): over every qrels topic, 0 where the run has none
+                        irm = classic.parse_measure(n).family.startswith("irm:")
+                        want = acc if m.integer else acc / (len(scorer.recall_base.topics) if irm else len(vals))
                     assert _nan_as_text({n: r.average[n]}) == _nan_as_text({n: want}), (n, r.average[n], want)
 
 

@@ -117,14 +117,15 @@ def test_parse_measure_names():
     assert parse_measure("p_10").name == "P_10"
     assert parse_measure("NDCG_CUT_5").name == "ndcg_cut_5"
     assert parse_measure("iprec_at_recall_0.1").name == "iprec_at_recall_0.10"
-    assert parse_measure("ndcg@10").name == "nDCG@10"
-    assert parse_measure("nDCG@10(b=2)").name == "nDCG@10"
+    assert parse_measure("ndcg_jk@10").name == "nDCG_JK@10"
+    assert parse_measure("nDCG_JK@10(b=2)").name == "nDCG_JK@10"
+    assert parse_measure("nDCG@10").name == "nDCG@10" and parse_measure("nDCG@10").family == "irm:nDCG"
     assert parse_measure("e@10(b=0.50)").name == "E@10(b=0.5)"
     assert parse_measure("q(agr,beta=0.5)").name == "Q(beta=0.5,agr)"
     assert parse_measure("Q(beta=1)").name == "Q(beta=1)"
     assert parse_measure("mrr@10").name == "MRR@10"
     assert parse_measure("r").name == "R" and parse_measure("r-wp").name == "R-WP"
-    for bad in ["P_0", "F", "Q@5", "nDCG@5(b=1)", "Q(gamma=1)", "E@5(b=-1)", "iprec_at_recall_1.5", "mapp", "Q(agr=1)"]:
+    for bad in ["P_0", "F", "Q@5", "nDCG_JK@5(b=1)", "ndcg@10", "nDCG@5(b=2)", "Q(gamma=1)", "E@5(b=-1)", "iprec_at_recall_1.5", "mapp", "Q(agr=1)"]:
         with pytest.raises(ConfigError):
             parse_measure(bad)
 

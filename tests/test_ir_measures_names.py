@@ -1,0 +1,226 @@
+"""ir_measures' measure names on TASK trec (docs/measures.md §8.6): every name of ir_measures'
+pytrec_eval and judged providers, with their parameters, equals ir_measures (pytrec_eval provider;
+judged provider for Judged) at 1e-9 per topic and mean under TREC_EVAL_VERSION 9.0.8, on random
+qrels and runs; the names round-trip (inexeval prints ``str(measure)``); METRICS, ``--set``,
+``compare --measure`` and the Python API take them; inexeval's Järvelin–Kekäläinen nDCG is
+``nDCG_JK@k`` and the old ``nDCG@k(b=…)``/``ndcg@k`` spellings are refused naming it; ranx's
+spellings are refused naming ir_measures'.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+ir_measures = pytest.importorskip("ir_measures")
+pytest.importorskip("pytrec_eval")
+
+import inexeval  # noqa: E402
+from inexeval.errors import ConfigError, ConfigErrors  # noqa: E402
+from inexeval.measures.classic import MEASURES, parse_measure  # noqa: E402
+
+#: every measure of the issue's list, with a variety of parameters
+NAMES = [
+    "P@1", "P@5", "P(rel=2)@5", "P(judged_only=True)@3", "P(rel=2,judged_only=True)@10",
+    "R@10", "R@100", "R(rel=2)@5", "R(judged_only=True)@5",
+    "AP", "AP(rel=2)", "AP@5", "AP(judged_only=True)", "AP(rel=3)@10",
+    "RR", "RR(rel=2)", "RR(judged_only=True)",
+    "nDCG", "nDCG@1", "nDCG@10", "nDCG(judged_only=True)@5", "nDCG(gains={0:1,1:1,2:5,3:10})@10",
+    "nDCG(gains={1:0,2:1,3:4})", "nDCG(dcg='log2')@3",
+    "Rprec(rel=1)", "Rprec(rel=2)", "Rprec(judged_only=True)",
+    "Bpref", "Bpref(rel=2)", "infAP(rel=1)", "infAP(rel=2)",
+    "IPrec@0.0", "IPrec@0.5", "IPrec@1.0", "IPrec(rel=2)@0.25", "IPrec(judged_only=True)@0.3",
+    "SetP", "SetP(relative=True)", "SetP(rel=2,judged_only=True)", "SetR", "SetR(rel=2)",
+    "SetF", "SetF(beta=0.5)", "SetF(rel=2,beta=2.0)", "SetF(judged_only=True)", "SetAP", "SetAP(rel=2)",
+    "Success@1", "Success@10", "Success(rel=2)@5", "Success(judged_only=True)@3",
+    "NumQ", "NumRel", "NumRet", "NumRet(rel=1)", "NumRet(rel=2)",
+    "Judged", "Judged@1", "Judged@5", "Judged@10",
+]
+
+
+def _data(seed: int):
+    """Random graded qrels (levels -1 … 3; every topic with a judgement >= 0: trec_eval's levels of a
+    topic judged only negatively are those of the topic before, undefined for the first one, and
+    pytrec_eval may then loop) and three runs: ties in score (scores exact in single precision, as
+    9.0.8 keeps them), topics missing on either side, one-document rankings, an empty run."""
+    rng = random.Random(seed)
+    qrels = {}
+    for q in range(rng.randint(1, 9)):
+        docs = rng.sample(range(30), rng.randint(1, 12))
+        judged = {f"d{x}": rng.choice([-1, 0, 0, 1, 1, 2, 3]) for x in docs}
+        judged[f"d{docs[0]}"] = rng.choice([0, 1, 2])
+        qrels[f"q{q}"] = judged
+    runs = {}
+    for r in range(3):
+        run = {}
+        for q in range(11):  # q9, q10: topics the qrels lack
+            if rng.random() < 0.25:
+                continue
+            docs = rng.sample(range(35), rng.choice([1, 1, 2, 5, 10, 20]))
+            run[f"q{q}"] = {f"d{x}": float(rng.choice([1, 2, 3, 0.5, 4, -1.25])) for x in docs}
+        runs[f"r{r}"] = run
+    runs["empty"] = {}
+    return qrels, runs
+
+
+def _write(tmp_path: Path, qrels: dict, runs: dict) -> tuple[Path, Path]:
+    qfile = tmp_path / "qrels.txt"
+    qfile.write_text("".join(f"{q} 0 {d} {v}\n" for q, ds in qrels.items() for d, v in ds.items()))
+    rdir = tmp_path / "runs"
+    rdir.mkdir()
+    for rid, run in runs.items():
+        (rdir / rid).write_text("".join(f"{q} Q0 {d} {i} {s!r} {rid}\n"
+                                        for q, ds in run.items() for i, (d, s) in enumerate(ds.items())))
+    return qfile, rdir
+
+
+def _config(qfile: Path, rdir: Path, tmp_path: Path, metrics: str, **more) -> dict:
+    return {"TASK": "trec", "ASSESSMENTS_DIR": str(qfile), "SUBMISSIONRUNS_DIR": str(rdir), "METRICS": metrics,
+            "TREC_EVAL_VERSION": "9.0.8", "RESULTS_DIR": str(tmp_path / "results"), **more}
+
+
+def _expected(name: str, qrels: dict, run: dict):
+    """ir_measures' mean and per-topic values of NAME (one measure per call: ir_measures files a
+    parameterless NumRet under another measure's pytrec_eval call, judged_only included)."""
+    m = ir_measures.parse_measure(name)
+    provider = ir_measures.judged if m.NAME == "Judged" else ir_measures.pytrec_eval
+    if m.NAME == "Judged":  # (ir_measures' Judged divides by zero on an empty ranking: absent is 0)
+        run = {q: ds for q, ds in run.items() if ds}
+    mean = provider.calc_aggregate([m], qrels, run)[m]
+    per = {x.query_id: x.value for x in provider.iter_calc([m], qrels, run)}
+    return m, mean, per
+
+
+def _same(got, want) -> bool:
+    """Equal at 1e-9 (NaN equals NaN: trec_eval's iprec_at_recall of a ranking -J emptied is -nan)."""
+    if isinstance(want, float) and math.isnan(want):
+        return got is not None and math.isnan(got)
+    return got is not None and abs(got - want) <= 1e-9
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("empty_as_zero", [False, True])
+def test_every_name_equals_ir_measures(tmp_path, seed, empty_as_zero):
+    qrels, runs = _data(seed)
+    qfile, rdir = _write(tmp_path, qrels, runs)
+    res = inexeval.evaluate(_config(qfile, rdir, tmp_path, ", ".join(NAMES)), empty_as_zero=empty_as_zero)
+    printed = [str(ir_measures.parse_measure(n)) for n in NAMES]
+    printed = [p if p not in ("Rprec", "infAP") else n for p, n in zip(printed, NAMES)]  # (§8.6: trec_eval's labels)
+    assert res.measures == printed
+    for rid, run in runs.items():
+        average, per_topic = res.average(rid), res.per_topic(rid)
+        for name, shown in zip(NAMES, printed):
+            m, mean, per = _expected(name, qrels, run)
+            assert _same(average[shown], mean), (rid, name, average[shown], mean)
+            for q, want in per.items():
+                if q in per_topic:  # the run's topics (every qrels topic with -e), 0 where it has none
+                    assert _same(per_topic[q][shown], want), (rid, name, q, per_topic[q][shown], want)
+            if empty_as_zero:
+                assert set(per_topic) == set(qrels)
+            else:
+                assert set(per_topic) == {q for q, ds in run.items() if ds and q in qrels}
+
+
+def test_names_round_trip():
+    for name in NAMES + ["P(judged_only=True,rel=2)@5", "nDCG(gains={0:0,1:1,2:5})@10", "SetF(beta=1.0)",
+                         "P(rel=1)@5", "NumRet(rel=1)", "IPrec@0.5", "AP(cutoff=5)"]:
+        want = str(ir_measures.parse_measure(name))
+        got = parse_measure(name).name
+        assert got == (want if want not in ("Rprec", "infAP") else got) and parse_measure(got).name == got, name
+    assert parse_measure("SetF(beta=1)").name == "SetF"  # an integer where ir_measures wants a float
+    assert parse_measure("IPrec@1").name == "IPrec@1.0"
+
+
+def test_trec_eval_labels_unchanged():
+    for name, canonical, family in [("map", "map", "map"), ("P_5", "P_5", "P"), ("ndcg_cut_10", "ndcg_cut_10", "ndcg_cut"),
+                                    ("Rprec", "Rprec", "Rprec"), ("infAP", "infAP", "infAP"), ("NDCG", "ndcg", "ndcg"),
+                                    ("bpref", "bpref", "bpref"), ("MAP", "map", "map"), ("mrr", "MRR", "MRR"),
+                                    ("R", "R", "R"), ("R(beta=0.5)", "R(beta=0.5)", "R")]:
+        spec = parse_measure(name)
+        assert (spec.name, spec.family) == (canonical, family), name
+    assert parse_measure("Rprec(rel=1)").family == "irm:Rprec"  # ir_measures' Rprec, averaged its way
+
+
+def test_metrics_mixed_with_trec_eval_labels_and_set(tmp_path):
+    qrels, runs = _data(3)
+    qfile, rdir = _write(tmp_path, qrels, runs)
+    cfg = _config(qfile, rdir, tmp_path, "map, nDCG@10, P_5, P(rel=2)@5, ndcg_cut_10, AP, Judged@10")
+    res = inexeval.evaluate(cfg)
+    assert res.measures == ["map", "nDCG@10", "P_5", "P(rel=2)@5", "ndcg_cut_10", "AP", "Judged@10"]
+    for rid, run in runs.items():
+        avg = res.average(rid)
+        for name in ("nDCG@10", "P(rel=2)@5", "AP", "Judged@10"):
+            assert avg[name] == pytest.approx(_expected(name, qrels, run)[1], abs=1e-9, rel=0)
+        if run and set(qrels) <= set(run):  # every topic present: the same numbers as trec_eval's labels
+            assert avg["nDCG@10"] == pytest.approx(avg["ndcg_cut_10"], abs=1e-12)
+    # --set, as the command line and the API's keywords give it
+    res = inexeval.evaluate(cfg, METRICS="SetF(beta=0.5), nDCG(gains={0:0,1:1,2:5})@10")
+    assert res.measures == ["SetF(beta=0.5)", "nDCG(gains={2:5})@10"]
+
+
+def test_api_and_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from inexeval.cli.command import main
+
+    qrels, runs = _data(4)
+    qfile, rdir = _write(tmp_path, qrels, runs)
+    res = inexeval.evaluate(_config(qfile, rdir, tmp_path, "nDCG@10, P(rel=2)@5"))
+    assert res.measures == ["nDCG@10", "P(rel=2)@5"]
+    m, mean, _ = _expected("P(rel=2)@5", qrels, runs["r1"])
+    assert res.average("r1")["P(rel=2)@5"] == pytest.approx(mean, abs=1e-9, rel=0)
+    prop = tmp_path / "trec.prop"
+    prop.write_text("".join(f"{k}: {v}\n" for k, v in _config(qfile, rdir, tmp_path, "map, nDCG@10, P(rel=2)@5").items()))
+    out = CliRunner().invoke(main, ["compare", "-config", str(prop), "--measure", "P(rel=2)@5"])
+    assert out.exit_code in (0, 1), out.output
+    assert "P(rel=2)@5" in out.output
+    out = CliRunner().invoke(main, ["-config", str(prop), "--set", "METRICS=nDCG@10, Judged@5"])
+    assert out.exit_code in (0, 1), out.output
+    assert "nDCG@10" in out.output and "Judged@5" in out.output
+
+
+def test_jk_ndcg_renamed(tmp_path):
+    qrels, runs = _data(5)
+    qfile, rdir = _write(tmp_path, qrels, runs)
+    for old in ("nDCG@10(b=3)", "nDCG@5(agr)", "ndcg@10", "NDCG@10"):
+        with pytest.raises((ConfigError, ConfigErrors)) as err:
+            inexeval.evaluate(_config(qfile, rdir, tmp_path, f"map, {old}"))
+        assert "nDCG_JK@" in str(err.value), old
+    res = inexeval.evaluate(_config(qfile, rdir, tmp_path, "nDCG_JK@10, nDCG_JK@10(b=3,agr), nDCG@10"))
+    assert res.measures == ["nDCG_JK@10", "nDCG_JK@10(b=3,agr)", "nDCG@10"]
+    assert "nDCG_JK@k(b=2)" in MEASURES and "nDCG@k(b=2)" not in MEASURES
+
+
+@pytest.mark.parametrize("name, hint", [("ndcg@10", "nDCG@k"), ("map@100", "AP@k"), ("precision@5", "P@k"),
+                                        ("recall@10", "R@k"), ("r-precision", "Rprec"), ("hit_rate@5", "Success@k"),
+                                        ("p@5", "P@k"), ("rr", "RR")])
+def test_ranx_spellings_refused(name, hint):
+    with pytest.raises(ConfigError) as err:
+        parse_measure(name)
+    assert hint in str(err.value)
+
+
+@pytest.mark.parametrize("bad", ["P", "P@0", "RR@5", "NumRel(rel=2)", "P(rel=2.0)@5", "P(rel=0)@5", "nDCG(dcg='exp-log2')",
+                                 "nDCG(gains={-1:2})", "IPrec@1.5", "SetF(beta=-1.0)", "P(foo=1)@5", "Judged(rel=2)",
+                                 "P(rel=2)(judged_only=True)@5"])
+def test_bad_parameters_refused(bad):
+    with pytest.raises(ConfigError):
+        parse_measure(bad)
+
+
+def test_metrics_listing_names_them():
+    for pattern in ("P(rel=1,judged_only=False)@k", "nDCG(dcg='log2',gains={level:gain,…},judged_only=False)[@k]",
+                    "Judged[@k]", "IPrec(rel=1,judged_only=False)@x", "NumQ"):
+        assert pattern in MEASURES, pattern
+
+
+def test_result_files_name_them(tmp_path):
+    qrels, runs = _data(2)
+    qfile, rdir = _write(tmp_path, qrels, runs)
+    inexeval.evaluate(_config(qfile, rdir, tmp_path, "P(rel=2)@5, nDCG@10, map"), write=True)
+    text = "\n".join(p.read_text(errors="replace") for p in (tmp_path / "results").rglob("*") if p.is_file()
+                     and p.suffix in (".tsv", ".json", ".txt", ""))
+    assert "P(rel=2)@5" in text and "nDCG@10" in text
