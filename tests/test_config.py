@@ -457,7 +457,8 @@ def test_values_of_every_key(tmp_path: Path):
          "(strict, gen or genLifted); did you mean genLifted?"),
         ("METRICS: ,", "METRICS: no value given"),
         ("COLLECTION_DIR: nowhere", "COLLECTION_DIR: {tmp}/nowhere is not a directory"),
-        ("RESULTS_DIR: a, b", "RESULTS_DIR: takes one value, got 2: 'a, b'"),
+        ("RESULTS_DIR: a, b", "RESULTS_DIR: takes one value, got 2: 'a, b' (a comma separates values: "
+         "write `\\,` for a comma of a path)"),
     ],
 )
 def test_bad_values_name_the_line(tmp_path: Path, line, message):
