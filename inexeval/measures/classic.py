@@ -505,7 +505,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b",
            lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
     Family("nDCG_JK", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "nDCG_JK@k(b=2)",
-           "seed 004: Jarvelin-Kekalainen DCG@k over the ideal DCG@k (named nDCG@k before 2.0: nDCG@k is now ir_measures')",
+           "seed 004: Jarvelin-Kekalainen DCG@k over the ideal DCG@k (formerly nDCG@k, which is now ir_measures' nDCG)",
            lambda k, s: k.graded(_agr(s)).ndcg_at(s.k, s.param("b", 2.0)), ideal=_gains_follow_levels),
     Family("AWP", (Graded("none", flags=("agr",)),), "AWP", "seed 003: average weighted precision (Kando et al.)",
            lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),

@@ -33,7 +33,7 @@ the writers and the graphs work only from the declarations:
   or ``compute_all(RunInput, topics)`` for families whose kernels score every
   topic of a run at once (the classic measures).
 
-Families whose names are patterns (``P_10``, ``nDCG@10(b=3)``) register a
+Families whose names are patterns (``P_10``, ``nDCG_JK@10(b=3)``) register a
 *resolver* that builds the measure from the name.
 """
 
