@@ -16,6 +16,8 @@ from inexeval.config import SCHEMA, load_config, load_config_mapping
 from inexeval.config.values import _metrics_items, parse_metrics, repeated_metrics
 from inexeval.errors import ConfigErrors, cut_long, cut_text
 
+pytestmark = pytest.mark.slow  # huge and hostile config values
+
 ROOT = Path(__file__).resolve().parent.parent
 TREC = ROOT / "sample_data" / "trec"
 

@@ -17,6 +17,8 @@ import pytest
 
 from test_resultsdir import TASK, assert_clean, make_setup, run_files, snapshot
 
+pytestmark = pytest.mark.slow  # signals, killed and concurrent evaluations
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: inexeval's command line, each run's scoring slowed down (so that a signal finds it mid-run) and

@@ -23,6 +23,8 @@ from fol_helpers import drop_in
 from inexeval.measures.fol import score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
 
+pytestmark = pytest.mark.slow  # every inex_eval.jar output on the public data
+
 
 def _shared() -> Path:
     env = os.environ.get("INEXEVAL_SHARED")

@@ -23,6 +23,8 @@ import inexeval
 from inexeval.cli.command import main
 from inexeval.errors import ConfigErrors
 
+pytestmark = pytest.mark.slow  # the FOL tasks on the public data
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "inex2009-2010"
 SLICE = ROOT / "sample_data" / "inex2009-2010"

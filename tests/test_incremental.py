@@ -19,6 +19,8 @@ import inexeval.stamp
 from inexeval import incremental
 from inexeval.cli.command import main
 
+pytestmark = pytest.mark.slow  # --incremental against full evaluations, every cache field tampered
+
 ROOT = Path(__file__).resolve().parent.parent
 
 #: config -> (runs dir, an assessment file, a config line that changes the numbers), under sample_data/

@@ -27,6 +27,8 @@ import pytest
 from inexeval.errors import InputError
 from inexeval.readers import trec_numbers as tn
 
+pytestmark = pytest.mark.slow  # numbers against the C library and trec_eval 10.0
+
 # ------------------------------------------------------------------ the C library ----
 
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or None)

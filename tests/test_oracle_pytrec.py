@@ -36,6 +36,8 @@ from pytrec_eval_ext import RelevanceEvaluator
 from inexeval.dropins.trec_eval.cli import main
 from tests import trecgen
 
+pytestmark = pytest.mark.slow  # random qrels and runs against pytrec_eval
+
 TOL = 1e-9
 SCALE = 2.0 ** -20  # the Z-score file's deviation: printed Z = value / SCALE, exactly
 #: Measures whose printed label carries its parameters in trec_eval (utility_2,-1,0,0) but not in

@@ -19,6 +19,8 @@ from inexeval.cli.command import main
 from inexeval.config.load import load_config
 from inexeval.errors import InputError
 
+pytestmark = pytest.mark.slow  # runs read ahead in a second process
+
 ROOT = Path(__file__).resolve().parent.parent
 REAL_TAKE = workers.take
 

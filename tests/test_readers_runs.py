@@ -20,6 +20,8 @@ from inexeval.readers.runs import RunObserver, RunReader, read_run
 from inexeval.readers.units import ELEMENT, UNITS, Unit, unit_named
 from inexeval.validate import validate_run
 
+pytestmark = pytest.mark.slow  # run readers, hypothesis and large runs
+
 A = "/article[1]"
 S1 = "/article[1]/sec[1]"
 S2 = "/article[1]/sec[2]"

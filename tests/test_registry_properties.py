@@ -58,6 +58,8 @@ from folgen import qrels_text, random_qrels, random_run, run_text
 from randomtrees import all_paths, random_text_tree, random_topic
 from recallbase_paths import ideal_elements
 
+pytestmark = pytest.mark.slow  # every measure through the common property checks
+
 #: The quantisation functions (docs/measures.md §4.1).
 QUANTS = ("strict", "gen", "genLifted")
 

@@ -23,6 +23,8 @@ from inexeval.validate import format_reports, validate_run
 from inexfiles import write_config, write_t1_assessments
 from t1data import EL
 
+pytestmark = pytest.mark.slow  # long topics read in blocks
+
 MAX = 50
 N = 20_000
 

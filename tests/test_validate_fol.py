@@ -38,6 +38,8 @@ from inexeval.measures.fol import (
 from inexeval.readers.fol import FolLine, FolQrels, FolRunFile, read_fol_qrels, read_fol_run, split_fields
 from inexeval.validate import PROBLEM_KINDS, WARNING_KINDS, format_reports, validate_run, validate_runs
 
+pytestmark = pytest.mark.slow  # validate on random and public FOL runs
+
 QRELS = [
     "A Q0 a1 100 1000 50 100:100",
     "A Q0 a2 50 500 10 0:50",
