@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import re
 from pathlib import Path
 
@@ -26,7 +27,8 @@ from inexeval.errors import ConfigErrors
 pytestmark = pytest.mark.slow  # the FOL tasks on the public data
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "inex2009-2010"
+SHARED = (Path(os.environ["INEXEVAL_SHARED"]) if os.environ.get("INEXEVAL_SHARED")  # as test_fol_public_data
+          else Path(__file__).resolve().parents[2] / "shared") / "data" / "inex2009-2010"
 SLICE = ROOT / "sample_data" / "inex2009-2010"
 GOLDEN = Path(__file__).resolve().parent / "golden" / "fol"
 TASKS = {"t": "FOL.Thorough", "f": "FOL.Focused", "r": "FOL.RelevantInContext", "b": "FOL.BestInContext",
