@@ -224,3 +224,37 @@ def test_result_files_name_them(tmp_path):
     text = "\n".join(p.read_text(errors="replace") for p in (tmp_path / "results").rglob("*") if p.is_file()
                      and p.suffix in (".tsv", ".json", ".txt", ""))
     assert "P(rel=2)@5" in text and "nDCG@10" in text
+
+
+def test_format_trec_eval_prints_ir_measures_names_with_their_values(tmp_path):
+    """--format trec_eval --digits 4 on the shipped trec config: each ir_measures name's line holds
+    ir_measures' mean of the sample's qrels and run, rounded as trec_eval prints (%.4f; counts whole)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    names = ["nDCG@10", "P(rel=2)@5", "AP", "RR", "NumRet", "Judged@10"]
+    res = subprocess.run([sys.executable, "-m", "inexeval", "-config", str(root / "configs" / "trec.prop"),
+                          "--set", "METRICS=" + ", ".join(names), "--set", "TREC_EVAL_VERSION=9.0.8",
+                          "--results-dir", str(tmp_path), "--quiet", "--format", "trec_eval", "--digits", "4"],
+                         capture_output=True, text=True, cwd=root)
+    assert res.returncode == 0, res.stderr
+    printed: dict[str, dict[str, str]] = {}
+    run = None
+    for line in res.stdout.splitlines():
+        label, _, value = (part.strip() for part in line.split("\t"))
+        if label == "runid":
+            run = value
+        else:
+            printed.setdefault(run, {})[label] = value
+    qrels = list(ir_measures.read_trec_qrels(str(root / "sample_data" / "trec" / "qrels.txt")))
+    runs = sorted((root / "sample_data" / "trec" / "runs").iterdir())
+    assert len(printed) == len(runs) >= 2
+    for path in runs:
+        scored = list(ir_measures.read_trec_run(str(path)))
+        tag = path.read_text().split()[5]  # the run's id (its tag column)
+        agg = ir_measures.calc_aggregate([ir_measures.parse_measure(n) for n in names], qrels, scored)
+        assert {str(m) for m in agg} == set(names)
+        for measure, value in agg.items():
+            want = f"{value:.0f}" if str(measure) == "NumRet" else f"{value:.4f}"
+            assert printed[tag][str(measure)] == want, (path.name, str(measure), printed[tag][str(measure)], value)
