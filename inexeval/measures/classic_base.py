@@ -272,3 +272,23 @@ def powers(p: float, n: int) -> np.ndarray:
     if n:
         np.cumprod(np.full(n, p, dtype=np.float64), out=out[1:])
     return out
+
+
+def glibc_msort(items: list, cmp) -> list:
+    """ITEMS sorted as glibc's ``qsort`` sorts them (msort.c, ``msort_with_tmp``: a top-down stable
+    merge sort that splits at n/2 and takes from the left half while ``cmp(left, right) <= 0``), so
+    that a comparison trec_eval leaves inconsistent (gains less than 1 apart, NaN scores) orders as
+    trec_eval's own sort does."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    a, b = glibc_msort(items[: n // 2], cmp), glibc_msort(items[n // 2:], cmp)
+    out, i, j = [], 0, 0
+    while i < len(a) and j < len(b):
+        if cmp(a[i], b[j]) <= 0:
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]

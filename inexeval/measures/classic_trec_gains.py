@@ -46,6 +46,7 @@ import numpy as np
 from inexeval.measures.classic_base import (
     Ranking,
     at_rank,
+    glibc_msort,
     c_log2,
     count_starts,
     log2_int,
@@ -73,21 +74,7 @@ def sort_entries(entries: list[tuple[int, float, int]]) -> list[tuple[int, float
     """ENTRIES (level, gain, count source) sorted as trec_eval's ``qsort(..., comp_rel_gain)``
     sorts them under glibc 2.36: a top-down stable merge sort (msort.c) whose comparison is the
     difference of the gains converted to ``int`` (toward zero)."""
-    n = len(entries)
-    if n <= 1:
-        return list(entries)
-    n1 = n // 2
-    a, b = sort_entries(entries[:n1]), sort_entries(entries[n1:])
-    out: list[tuple[int, float, int]] = []
-    i = j = 0
-    while i < len(a) and j < len(b):
-        if int(a[i][1] - b[j][1]) <= 0:
-            out.append(a[i])
-            i += 1
-        else:
-            out.append(b[j])
-            j += 1
-    return out + a[i:] + b[j:]
+    return glibc_msort(entries, lambda x, y: int(x[1] - y[1]))
 
 
 def gain_entries(pairs: tuple[tuple[str, float], ...], num_levels: int) -> list[tuple[int, float, int]]:

@@ -35,7 +35,7 @@ from inexeval.config.values import expand_paths
 from inexeval.errors import InputError
 from inexeval.readers.answers import AnswerSet
 from inexeval.readers.qa_runs import read_answer_lines
-from inexeval.validate.report import Finding, RunReport, missing_topics
+from inexeval.validate.report import Finding, RunReport, missing_topics, refused
 
 __all__ = ["validate_qa_run", "read_answer_assessments"]
 
@@ -45,9 +45,7 @@ def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_res
     try:
         f = read_answer_lines(path)
     except InputError as exc:
-        report = RunReport(path=str(path), format="unknown", task=task)
-        report.problems.append(Finding("unreadable", None, exc.line, exc.message))
-        return report
+        return refused(str(path), task, exc)
     report = RunReport(path=f.source, format="text", run_id=f.run_id, task=task)
     report.results_per_topic = {q: len(a) for q, a in f.questions.items()}
     report.topics = len(f.questions)

@@ -9,7 +9,7 @@ import numpy as np
 
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.classic_join import TopicTable
-from inexeval.validate.report import Finding, RunReport, missing_topics
+from inexeval.validate.report import Finding, RunReport, missing_topics, refused
 
 __all__ = ["validate_trec_run", "read_trec_assessments"]
 
@@ -25,9 +25,7 @@ def validate_trec_run(path: str | Path, task: str, table: TopicTable | None, max
     try:
         run = read_trec_run(path)
     except InputError as exc:
-        report = RunReport(path=str(exc.file) if exc.file is not None else str(path), format="text", task=task)
-        report.problems.append(Finding("malformed", None, exc.line, exc.message))
-        return report
+        return refused(exc.file if exc.file is not None else str(path), task, exc, kind="malformed", fmt="text")
     said: list[str] = []
     report = RunReport(path=run.source, format="text", run_id=run_id_of(run, said.append), task=task,
                        run_id_line=int(run.line[0]) if len(run.tags) == 1 and run.line.size else None)

@@ -24,7 +24,7 @@ from pathlib import Path
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.fol import fol_findings
 from inexeval.readers.fol import FolQrels, FolTopic, read_fol_qrels, read_fol_run
-from inexeval.validate.report import Finding, RunReport, missing_topics
+from inexeval.validate.report import Finding, RunReport, missing_topics, refused
 from inexeval.validate.task import fol_task_letter
 
 __all__ = ["validate_fol_run", "read_fol_assessments"]
@@ -37,9 +37,7 @@ def validate_fol_run(path: str | Path, task: str, qrels: FolQrels | None, max_re
     try:
         run = read_fol_run(path)
     except InputError as exc:
-        report = RunReport(path=str(exc.file) if exc.file is not None else str(path), format="unknown", task=task)
-        report.problems.append(Finding("unreadable", None, exc.line, exc.message))
-        return report
+        return refused(exc.file if exc.file is not None else str(path), task, exc)
     numbers, _, all_fields = run.columns()
     lines = numbers if numbers is not None else range(1, len(all_fields) + 1)
     report = RunReport(path=run.source, format="xml" if run.xml else "text", task=task)

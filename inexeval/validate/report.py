@@ -18,6 +18,7 @@ __all__ = [
     "PROBLEM_KINDS",
     "WARNING_KINDS",
     "missing_topics",
+    "refused",
     "exit_status",
     "format_reports",
 ]
@@ -74,6 +75,14 @@ class RunReport:
     def valid(self) -> bool:
         """True iff no problem was found (warnings do not count)."""
         return not self.problems
+
+
+def refused(path: str, task: str | None, exc, *, kind: str = "unreadable", fmt: str = "unknown") -> RunReport:
+    """The report of a run its reader refused: one ``kind`` problem with the reader's InputError ``exc``
+    (its line and message), the run shown as ``path``."""
+    report = RunReport(path=path, format=fmt, task=task)
+    report.problems.append(Finding(kind, None, exc.line, exc.message))
+    return report
 
 
 def missing_topics(missing: list[str], what: str, report: RunReport) -> None:

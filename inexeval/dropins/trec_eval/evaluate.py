@@ -119,7 +119,7 @@ def _nan_order(o: np.ndarray, ts: np.ndarray, docno: np.ndarray, score: np.ndarr
     score, so it falls to the docno comparison), which is glibc's merge sort of the topic's results
     in docno order (``get_trec_results.c`` sorted them so, equal docnos in file order).  TS: the
     topic of each entry of O; ASCENDING: ties by docno ascending (``form_prefs_counts.c``)."""
-    from inexeval.dropins.trec_eval.options import _glibc_qsort
+    from inexeval.measures.classic_base import glibc_msort
 
     nan_topics = np.unique(ts[np.isnan(score[o])])
     for k in nan_topics.tolist():
@@ -135,7 +135,7 @@ def _nan_order(o: np.ndarray, ts: np.ndarray, docno: np.ndarray, score: np.ndarr
             x, y = (a[0], b[0]) if ascending else (b[0], a[0])
             return (x > y) - (x < y)
 
-        o[lo:hi] = [i for _, _, i in _glibc_qsort(items, cmp)]
+        o[lo:hi] = [i for _, _, i in glibc_msort(items, cmp)]
 
 
 def _qrels_dups(qrels: RawQrels, keys: np.ndarray, by_pair: tuple[np.ndarray, np.ndarray]) -> dict[int, bytes]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from inexeval.measures.classic_base import glibc_msort
 from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, measure_labels
 from inexeval.readers.trec_numbers import atof, atol
 
@@ -257,7 +258,7 @@ def _labels(m: TrecMeasure, params: str | None) -> tuple[tuple[str, ...], tuple]
         if any(a == b for a, b in zip(cuts, cuts[1:])):
             raise ValueError("duplicate cutoffs detected")
         return tuple(f"{m.name}_{k}" for k in cuts), tuple(cuts)
-    xs = _glibc_qsort([atof(p) for p in params.split(",")], _comp_double)
+    xs = glibc_msort([atof(p) for p in params.split(",")], _comp_double)
     if any(a == b for a, b in zip(xs, xs[1:])):
         raise ValueError("duplicate cutoffs detected")
     return tuple(f"{m.name}_{_c_fixed2(x)}"[:len(m.name) + 9] for x in xs), tuple(xs)
@@ -265,24 +266,6 @@ def _labels(m: TrecMeasure, params: str | None) -> tuple[tuple[str, ...], tuple]
 
 def _comp_double(a: float, b: float) -> int:
     return -1 if a < b else (1 if a > b else 0)
-
-
-def _glibc_qsort(items: list, cmp) -> list:
-    """ITEMS sorted as glibc's ``qsort`` sorts a small array (``msort_with_tmp``: a merge sort that
-    splits at n/2 and takes from the left half while ``cmp(left, right) <= 0``)."""
-    n = len(items)
-    if n <= 1:
-        return list(items)
-    a, b = _glibc_qsort(items[: n // 2], cmp), _glibc_qsort(items[n // 2:], cmp)
-    out, i, j = [], 0, 0
-    while i < len(a) and j < len(b):
-        if cmp(a[i], b[j]) <= 0:
-            out.append(a[i])
-            i += 1
-        else:
-            out.append(b[j])
-            j += 1
-    return out + a[i:] + b[j:]
 
 
 def _c_fixed2(x: float) -> str:
