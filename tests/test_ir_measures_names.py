@@ -258,3 +258,19 @@ def test_format_trec_eval_prints_ir_measures_names_with_their_values(tmp_path):
         for measure, value in agg.items():
             want = f"{value:.0f}" if str(measure) == "NumRet" else f"{value:.4f}"
             assert printed[tag][str(measure)] == want, (path.name, str(measure), printed[tag][str(measure)], value)
+
+
+def test_judged_at_k_hand_worked_with_a_tie_at_the_cut_off():
+    """Judged@k by hand.  qrels of q: d1 relevant (1), d3 judged non-relevant (0); d2 and d4 unjudged.
+    Run: d1 3.0, d2 2.0, d3 2.0, d4 1.0 (d2 and d3 tied).  ir_measures orders a tie by doc id
+    ascending: d1, d2, d3, d4 (trec_eval: docno descending, d1, d3, d2, d4).
+      Judged@2  = |{d1}| / 2      = 1/2   (trec_eval's order would give d1, d3: 2/2)
+      Judged@3  = |{d1, d3}| / 3  = 2/3
+      Judged@10 = |{d1, d3}| / min(10, 4) = 2/4 = 1/2
+      Judged    = 2/4 = 1/2 (no cut-off: the whole ranking)"""
+    run = {"q": {"d1": 3.0, "d2": 2.0, "d3": 2.0, "d4": 1.0}}
+    res = inexeval.evaluate_trec({"q": {"d1": 1, "d3": 0}}, {"r": run},
+                                 measures=["Judged@2", "Judged@3", "Judged@10", "Judged"])
+    got = res.per_topic("r")["q"]
+    assert (got["Judged@2"], got["Judged@3"], got["Judged@10"], got["Judged"]) == (0.5, 2 / 3, 0.5, 0.5)
+    assert res.average("r")["Judged@2"] == 0.5
