@@ -67,11 +67,25 @@ class EvalOptions:
     #: --incremental: re-score only the runs that changed since RESULTS_DIR was written by an
     #: incremental evaluation (docs/formats.md §9.2.8); the outputs are those of a full evaluation
     incremental: bool = False
+    #: --ci: a confidence interval on every mean ("t" or "bootstrap"; None: none), docs/measures.md §12.1
+    ci: str | None = None
+    ci_level: float = 0.95  # --ci-level
+    ci_samples: int = 10000  # --samples (bootstrap)
+    ci_seed: int = 0  # --seed (bootstrap)
 
     @property
     def draws(self) -> bool:
         """Whether graphs are written."""
         return self.gnuplot or self.png
+
+    @property
+    def intervals(self):
+        """The :class:`~inexeval.compare.intervals.IntervalOptions` of ``--ci`` (None without it)."""
+        if self.ci is None:
+            return None
+        from inexeval.compare.intervals import IntervalOptions
+
+        return IntervalOptions(self.ci, self.ci_level, self.ci_samples, self.ci_seed)
 
 
 # ------------------------------------------------------------ workflow ----
@@ -86,7 +100,7 @@ def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[st
 def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None, keep: set[str] | None,
                        on_run: Callable[[str], None] | None = None,
                        also: Callable[[Evaluation, Path], None] | None = None,
-                       incremental: bool = False, plan=None) -> Evaluation:
+                       incremental: bool = False, plan=None, intervals=None) -> Evaluation:
     """Evaluate ``config``, each run's result files written as it is scored, then the
     summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`.
 
@@ -96,7 +110,9 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
     the evaluation leaves the old directory as it was.  ``incremental``: the runs
     unchanged since the last incremental evaluation are reused (:mod:`inexeval.incremental`;
     what was reused is in ``Evaluation.incremental``).  ``plan``: the config's
-    :class:`~inexeval.plan.ConfigPlan`, made here when not given.
+    :class:`~inexeval.plan.ConfigPlan`, made here when not given.  ``intervals``: the
+    :class:`~inexeval.compare.intervals.IntervalOptions` of ``--ci`` (the per-topic values must be
+    kept: ``keep=None``); the intervals go to ``Evaluation.intervals`` and the summary.
     """
     from inexeval.engine import evaluate as engine
     from inexeval.plan import plan_config
@@ -114,8 +130,14 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
             reuse = reuse_plan(evaluated, empty_as_zero, root, keep)
         ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep,
                     reused=reuse and reuse.reused, on_commit=reuse and reuse.committed, recall=reuse, plan=plan)
+        if intervals is not None:
+            from inexeval.compare.intervals import evaluation_intervals
+
+            ev.intervals, left_out = evaluation_intervals(ev, intervals)
+            ev.interval_options = intervals
+            ev.warnings += left_out
         if ev.results:
-            write_summary(root, config.task, ev.results)
+            write_summary(root, config.task, ev.results, ev.intervals)
             write_stamp(evaluated, empty_as_zero, ev.results, ev.problems, ev.warnings, results_dir=root)
             if reuse is not None:
                 reuse.write(root)
@@ -154,7 +176,7 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
     check_format(config, options.fmt)
     plan = plan_config(config)
     # trec_eval's layout counts the topics of each run (num_q) and with -q prints every value
-    keep = None if options.keep_per_topic or options.fmt == "trec_eval" else plan.kept(
+    keep = None if options.keep_per_topic or options.fmt == "trec_eval" or options.ci else plan.kept(
         options.per_query, options.per_query and options.topic_graphs and options.draws)
 
     def draw(ev: Evaluation, results_dir: Path) -> None:
@@ -169,7 +191,8 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
 
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
-                                on_run=tick, also=draw, incremental=options.incremental, plan=plan)
+                                on_run=tick, also=draw, incremental=options.incremental, plan=plan,
+                                intervals=options.intervals)
     if echo is not None:
         for line in ev.incremental:  # (not silenced by quiet)
             echo(line, err=True)
@@ -199,6 +222,15 @@ def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
                             "full precision (tsv, csv, json) or its own rounding (table, latex, markdown, inex_eval)")
     if options.topic_graphs and not (options.per_query and options.draws):
         return "--topic-graphs", "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png"
+    if options.ci is None and (options.ci_level, options.ci_samples, options.ci_seed) != (0.95, 10000, 0):
+        return "--ci-level", "--ci-level, --samples and --seed are parameters of the intervals: give --ci t or bootstrap"
+    if options.ci == "t" and (options.ci_samples, options.ci_seed) != (10000, 0):
+        return "--samples", "--samples and --seed are parameters of --ci bootstrap; the t interval has no samples"
+    if options.ci is not None:
+        try:
+            options.intervals
+        except ValueError as err:
+            return "--ci", str(err)
     return None
 
 

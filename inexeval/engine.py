@@ -53,6 +53,9 @@ class Evaluation:
     columns: list[str] = field(default_factory=list)  # scalar measures shown in tables
     empty_as_zero: bool = False  # -e: every recall-base topic counted
     incremental: list[str] = field(default_factory=list)  # --incremental: what was reused and why (one line each)
+    #: --ci: {(run id, setting): {output: (low, high)}} (inexeval.compare.intervals), and how they were made
+    intervals: dict | None = None
+    interval_options: object | None = None
 
 
 class Scorer:

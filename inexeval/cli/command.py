@@ -58,6 +58,16 @@ not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129
 @click.option("--digits", type=click.IntRange(0, 17), default=None,
               help="With --format trec_eval: round to this many decimals (trec_eval prints 4); "
               "default full precision.")
+@click.option("--ci", type=click.Choice(["t", "bootstrap"]), default=None,
+              help="A confidence interval on every mean: in the tables (mean ±half-width, or [low, high] for "
+              "bootstrap), as <measure>_ci_lower/_ci_upper columns of summary.tsv/json and lines of --format "
+              "trec_eval (docs/measures.md §12.1).")
+@click.option("--ci-level", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
+              show_default=True, help="With --ci: the confidence level.")
+@click.option("--samples", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="With --ci bootstrap: the number of resamples.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="With --ci bootstrap: the random seed (the same seed gives the same bytes).")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Score runs in N parallel processes [default: one for small inputs, else the number of "
               "cores]; same output as --jobs 1.")
@@ -70,7 +80,7 @@ not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         jobs, incremental, quiet, list_metrics, debug):
+         ci, ci_level, samples, seed, jobs, incremental, quiet, list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     own = [p for p in ctx.command.params if isinstance(p, click.Option) and given(ctx, p.name)
            and p.name not in ("debug",)]
@@ -86,14 +96,15 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
                         "has no effect with it")
         click.echo(metrics_text())
         return
-    _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits)
+    _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits, ci, ci_level, samples, seed)
     if not config_path:
         click.echo(ctx.get_help())
         click.echo("\ninexeval: error: -config FILE is required", err=True)
         sys.exit(2)
     options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
                           topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs,
-                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental)
+                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental,
+                          ci=ci, ci_level=ci_level, ci_samples=samples, ci_seed=seed)
     try:
         _, status = run_evaluation(config_path, options, echo=click.echo,
                                    progress=lambda n_runs: progress(n_runs, quiet))
@@ -102,10 +113,17 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
     sys.exit(status)
 
 
-def _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits) -> None:
+def _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits, ci, ci_level, samples,
+                              seed) -> None:
     """Refuse options that would have no effect with the others given (exit 2): the API's rule."""
+    for name in ("ci_level", "samples", "seed"):
+        if given(ctx, name) and (ci is None or (ci == "t" and name != "ci_level")):
+            flag = "--" + name.replace("_", "-")
+            refuse(ctx, f"{flag} is a parameter of --ci bootstrap" + ("" if name != "ci_level" else " and --ci t")
+                   + ": " + ("the t interval has no samples" if ci == "t" else "give --ci"))
     refusal = option_refusal(EvalOptions(per_query=per_query, gnuplot=gnuplot, png=png, topic_graphs=topic_graphs,
-                                         fmt=fmt, digits=digits))
+                                         fmt=fmt, digits=digits, ci=ci, ci_level=ci_level, ci_samples=samples,
+                                         ci_seed=seed))
     if refusal is not None:
         refuse(ctx, refusal[1])
 

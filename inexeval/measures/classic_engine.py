@@ -265,6 +265,7 @@ def resolve(name: str) -> Measure:
             bounded=family.bounded, integer=family.integer, per_topic_reported=family.per_topic_reported,
             lower_is_better=lambda n, f=family: f.lower_is_better, ranks_runs=lambda n, f=family: not f.integer,
             ideal_one=lambda p, n=spec.name, f=family, s=spec: [n] if f.ideal(p, s) else [],
+            topic_mean=lambda n, f=family: f.aggregate == "mean",
         )
     return m
 

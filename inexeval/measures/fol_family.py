@@ -196,6 +196,8 @@ for _strategy, _text, _ideal in _FAMILIES:
         aggregate=_run,
         counts=lambda n: n in COUNTS,  # printed as integers, as inex_eval prints them
         ranks_runs=lambda n: n not in COUNTS,  # sizes and numbers of the topics and retrieved text
+        # the tool's means over topics (an interval is given where its all line is that mean, §12.1)
+        topic_mean=lambda n: n not in COUNTS and n != "num_q",
         bounded=False,  # counts; and recall can exceed 1 (docs/fol.md §3)
         ideal_one=(_ideal_focused if _focused else _ideal_context) if _ideal else (lambda p: []),
         nan_is_value=True,

@@ -231,6 +231,13 @@ class Measure:
     ranks_runs: Callable[[str], bool] = lambda n: True
     #: the outputs an organiser reads first, in order (compare's default tested measure is the first)
     headline: tuple[str, ...] = ()
+    #: output name -> whether its average is the arithmetic mean of its per-topic values, so that a
+    #: confidence interval applies (docs/measures.md §12.1); None: when it is aggregated as "mean"
+    topic_mean: Callable[[str], bool] | None = None
+
+    def topic_mean_of(self, name: str) -> bool:
+        """Whether the average of output NAME is the mean of its per-topic values (intervals apply)."""
+        return self.topic_mean(name) if self.topic_mean is not None else self.aggregate(name) == "mean"
 
     def is_count(self, name: str) -> bool:
         """Whether the output NAME is a count (printed as an integer)."""

@@ -119,25 +119,48 @@ def summary_columns(results: Iterable[RunResult]) -> list[str]:
     return list(cols)
 
 
-def summary_tsv(results: list[RunResult]) -> str:
+def interval_columns(results: Iterable[RunResult], intervals: dict | None) -> list[str]:
+    """The summary's columns: each measure, followed with ``--ci`` by ``<measure>_ci_lower`` and
+    ``<measure>_ci_upper`` where some run has its interval (docs/measures.md §12.1)."""
     cols = summary_columns(results)
+    if not intervals:
+        return cols
+    has = {m for found in intervals.values() for m in found}
+    return [x for c in cols for x in ((c, f"{c}_ci_lower", f"{c}_ci_upper") if c in has else (c,))]
+
+
+def _summary_values(r: RunResult, intervals: dict | None) -> dict[str, float | None]:
+    values = {m: r.average.get(m) for m in r.measures}
+    for m, (low, high) in ((intervals or {}).get((r.run_id, r.setting)) or {}).items():
+        values[f"{m}_ci_lower"], values[f"{m}_ci_upper"] = low, high
+    return values
+
+
+def summary_tsv(results: list[RunResult], intervals: dict | None = None) -> str:
+    cols = interval_columns(results, intervals)
     lines = ["\t".join(["run", "setting", *cols])]
     for r in results:
-        lines.append("\t".join([cell(r.run_id), r.setting, *(fmt(r.average.get(c)) for c in cols)]))
+        values = _summary_values(r, intervals)
+        lines.append("\t".join([cell(r.run_id), r.setting, *(fmt(values.get(c)) for c in cols)]))
     return "\n".join(lines) + "\n"
 
 
-def summary_json(results: list[RunResult]) -> str:
-    rows = [{"run": r.run_id, "setting": r.setting, "measures": {m: r.average.get(m) for m in r.measures}}
-            for r in results]
+def summary_json(results: list[RunResult], intervals: dict | None = None) -> str:
+    rows = []
+    for r in results:
+        values = _summary_values(r, intervals)
+        ordered = [x for m in r.measures for x in (m, f"{m}_ci_lower", f"{m}_ci_upper") if x in values]
+        rows.append({"run": r.run_id, "setting": r.setting, "measures": {c: values[c] for c in ordered}})
     return json.dumps(rows, indent=1) + "\n"
 
 
-def write_summary(results_dir: Path, task: str, results: list[RunResult]) -> list[Path]:
-    """``summary.tsv`` and ``summary.json`` (averages only)."""
+def write_summary(results_dir: Path, task: str, results: list[RunResult], intervals: dict | None = None
+                  ) -> list[Path]:
+    """``summary.tsv`` and ``summary.json`` (averages only; with ``--ci`` each mean's interval,
+    :func:`interval_columns`)."""
     written = []
     base = Path(results_dir) / task
-    atomic_write(base / "summary.tsv", summary_tsv(results))
-    atomic_write(base / "summary.json", summary_json(results))
+    atomic_write(base / "summary.tsv", summary_tsv(results, intervals))
+    atomic_write(base / "summary.json", summary_json(results, intervals))
     written += [base / "summary.tsv", base / "summary.json"]
     return written

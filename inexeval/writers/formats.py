@@ -30,7 +30,9 @@ def _tables(fmt: str) -> Callable[..., str]:
             rs = [r for r in ev.results if r.setting == s.name]
             if not rs:
                 continue
-            out = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt)
+            out = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt,
+                         intervals=ev.intervals,
+                         symmetric=ev.interval_options is None or ev.interval_options.symmetric)
             if fmt == "json":
                 json_rows.extend(json.loads(out))
             else:

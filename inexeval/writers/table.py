@@ -19,12 +19,17 @@ from inexeval.names import cell, text_columns
 
 
 def render(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
-           *, per_topic: bool = False, fmt: str = "table") -> str:
+           *, per_topic: bool = False, fmt: str = "table", intervals: dict | None = None,
+           symmetric: bool = True) -> str:
     """Averaged values (and with ``per_topic`` each topic's) of one setting.
 
     ``table``: tabulate, 4 decimals; ``tsv``/``csv``: full precision;
-    ``json``: a list of row objects.
+    ``json``: a list of row objects.  ``intervals`` (``--ci``: {(run id, setting): {measure: (low,
+    high)}}): the table shows each mean as ``0.3450 ±0.0670`` (``symmetric``) or ``0.3450 [0.2801,
+    0.4102]``; the other formats add ``<measure>_ci_lower`` and ``<measure>_ci_upper`` columns.
     """
+    if intervals:
+        return _render_intervals(task, setting, results, columns, per_topic, fmt, intervals, symmetric)
     rows: list[list] = []
     for r in results:
         if per_topic:
@@ -53,3 +58,43 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     # an undefined value is tabulate's missing value, so that its column stays numeric (4 decimals)
     ids = text_columns(rows, [0, 1] if per_topic else [0])  # a run id "007" is not the number 7
     return title + "\n" + tabulate(rows, headers=header, floatfmt=".4f", disable_numparse=ids, missingval="-")
+
+
+def _render_intervals(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
+                      per_topic: bool, fmt: str, intervals: dict, symmetric: bool) -> str:
+    """:func:`render` with each mean's confidence interval (docs/measures.md §12.1)."""
+    from dataclasses import replace
+
+    from inexeval.compare.intervals import interval_text
+
+    has = {m for (_, s), found in intervals.items() if s == setting for m in found}
+    if fmt != "table":
+        cols = [x for c in columns for x in ((c, f"{c}_ci_lower", f"{c}_ci_upper") if c in has else (c,))]
+        shown = []
+        for r in results:
+            found = intervals.get((r.run_id, r.setting)) or {}
+            average = dict(r.average)
+            for m, (low, high) in found.items():
+                average[f"{m}_ci_lower"], average[f"{m}_ci_upper"] = low, high
+            shown.append(replace(r, average=average))
+        return render(task, setting, shown, cols, per_topic=per_topic, fmt=fmt)
+    rows: list[list] = []
+    for r in results:
+        found = intervals.get((r.run_id, r.setting)) or {}
+        if per_topic:
+            for t in sorted(r.per_topic, key=natural_key):
+                rows.append([cell(r.run_id), cell(t), *(_plain(r.per_topic[t].get(c)) for c in columns)])
+        rows.append([cell(r.run_id), "all", *("-" if r.average.get(c) is None else
+                                              interval_text(r.average[c], found.get(c), symmetric)
+                                              if c in has else _plain(r.average.get(c)) for c in columns)])
+    header = ["run", "topic", *columns]
+    if not per_topic:
+        header = [header[0], *header[2:]]
+        rows = [[row[0], *row[2:]] for row in rows]
+    title = f"== {task}  {setting} =="
+    return title + "\n" + tabulate(rows, headers=header, disable_numparse=True)
+
+
+def _plain(v) -> str:
+    """A value as the table shows it (4 decimals, ``-`` undefined), as text."""
+    return "-" if v is None else f"{v:.4f}"

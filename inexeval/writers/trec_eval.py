@@ -27,7 +27,8 @@ def c_fixed(value: float, digits: int = 4) -> str:
 
 def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | None = None, *,
                      per_query: bool = False, integer: frozenset[str] = frozenset(),
-                     not_per_topic: frozenset[str] = frozenset(), label_settings: bool = False) -> str:
+                     not_per_topic: frozenset[str] = frozenset(), label_settings: bool = False,
+                     intervals: dict | None = None) -> str:
     """Results in trec_eval's layout, one block per run and setting.
 
     With ``label_settings`` (a task with settings: quantisations, overlap), each block's ``runid``
@@ -40,7 +41,9 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
     in byte order and undefined values skipped (trec_eval never evaluates
     them), the ``not_per_topic`` measures (gm_map) not printed per topic, as
     trec_eval; then the summary under ``all``, opened by ``runid`` and ``num_q`` (a block's per-topic
-    lines come before its ``runid`` line, as trec_eval prints them).
+    lines come before its ``runid`` line, as trec_eval prints them).  ``intervals`` (``--ci``:
+    {(run id, setting): {measure: (low, high)}}): after a measure's ``all`` line, its
+    ``<measure>_ci_lower`` and ``<measure>_ci_upper`` lines (te-rust's ``-C`` layout).
     """
     runs = [results] if isinstance(results, RunResult) else list(results)
     out: list[str] = []
@@ -60,11 +63,20 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
         label = f"{cell(res.run_id)}[{cell(res.setting)}]" if label_settings else cell(res.run_id)
         out.append(f"{'runid':<22}\tall\t{label}\n")
         out.append(f"{'num_q':<22}\tall\t{_fmt('num_q', num_q, digits, frozenset({'num_q'}))}\n")
+        found = (intervals or {}).get((res.run_id, res.setting)) or {}
         for name in res.measures:
             v = res.average.get(name)
             if v is not None and name != "num_q":
                 out.append(f"{name:<22}\tall\t{_fmt(name, v, digits, integer)}\n")
+                if name in found:
+                    out += interval_lines(name, found[name], digits)
     return "".join(out)
+
+
+def interval_lines(name: str, interval: tuple[float, float], digits: int | None) -> list[str]:
+    """A measure's ``all`` interval lines: ``<name>_ci_lower`` and ``<name>_ci_upper``."""
+    return [f"{name + suffix:<22}\tall\t{_fmt('', bound, digits, frozenset())}\n"
+            for suffix, bound in zip(("_ci_lower", "_ci_upper"), interval)]
 
 
 def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False) -> str:
@@ -72,7 +84,8 @@ def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False)
     integer = frozenset(n for m in ev.measures for n in m.outputs(ev.params) if m.is_count(n))
     hidden = frozenset(n for m in ev.measures if not m.per_topic_reported for n in m.outputs(ev.params))
     return format_trec_eval(_trec_default_set(ev), digits, per_query=per_query, integer=integer,
-                            not_per_topic=hidden, label_settings=ev.config.task_def.quantised)
+                            not_per_topic=hidden, label_settings=ev.config.task_def.quantised,
+                            intervals=ev.intervals)
 
 
 def _trec_default_set(ev) -> list[RunResult]:

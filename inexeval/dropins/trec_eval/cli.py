@@ -54,7 +54,9 @@ def _help_text() -> str:
         "  -M, --Max_retrieved_per_topic N  keep the first N results of each ranking\n"
         "  -R, --Rel_info_format FMT        qrels (default), prefs, qrels_prefs, qrels_jg\n"
         "  -T, --Results_format FMT         trec_results (the only one)\n"
-        "  -Z, --Zscore FILE                print Z scores from FILE's 'qid measure mean stddev' lines\n\n"
+        "  -Z, --Zscore FILE                print Z scores from FILE's 'qid measure mean stddev' lines\n"
+        "  -C, --ci                         inexeval's own: after each mean, its 95 % t confidence interval\n"
+        "                                   (<measure>_ci_lower and _ci_upper lines; docs/measures.md §12.1)\n\n"
         "A results file '-' is read from standard input; gzip files are read as they are.\n"
         f"Measure sets: {nick}.\nMeasures: {names}.\n"
     )
@@ -132,9 +134,23 @@ def render(ev: Evaluation, selected: list[Selected], opts: Options, run_id: byte
             col = ev.columns[lab]
             if col.aggregate == "none":
                 continue
-            value = summary_value(col, accumulated(col, zfun), whole, complete, ev.num_rel_summary)
+            vals = accumulated(col, zfun)
+            value = summary_value(col, vals, whole, complete, ev.num_rel_summary)
             out.append(_line(lab, b"all", value, col.integer, zmode))
+            if opts.ci and col.aggregate == "mean":
+                out += _interval_lines(lab, vals, n, zmode)
     return out
+
+
+def _interval_lines(label: str, vals: list[float], n: int, zmode: bool) -> list[bytes]:
+    """``-C``: the mean's 95 % t interval over the N topics it averages (a topic -c adds without results
+    counts 0, as in the mean), as ``<label>_ci_lower`` and ``<label>_ci_upper`` summary lines."""
+    from inexeval.compare.intervals import confidence_interval
+
+    values = list(vals) + [0.0] * max(0, n - len(vals))
+    finite = all(v == v and abs(v) != math.inf for v in values)
+    low, high = confidence_interval(values) if finite else (math.nan, math.nan)
+    return [_line(label + "_ci_lower", b"all", low, False, zmode), _line(label + "_ci_upper", b"all", high, False, zmode)]
 
 
 # ------------------------------------------------------------------ main ----

@@ -47,7 +47,7 @@ class TrecEvalExit(Exception):
 
 # ------------------------------------------------------------------ options ----
 
-_SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
+_SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:C"
 _LONG = {  # long name -> (short letter, takes a value)
     "help": ("h", False), "version": ("v", False), "query_eval_wanted": ("q", False),
     "measure": ("m", True), "complete_rel_info_wanted": ("c", False), "level_for_rel": ("l", True),
@@ -56,7 +56,10 @@ _LONG = {  # long name -> (short letter, takes a value)
     "Rel_info_format": ("R", True), "Results_format": ("T", True), "Output_old_results_format": ("o", True),
     "Zscore": ("Z", True),
     "trec-eval-version": ("", True),  # inexeval's own: 10.0 (default) or 9.0.8's numbers
+    "ci": ("C", False),  # inexeval's own: a 95 % t interval after each mean (docs/measures.md §12.1)
 }
+#: inexeval's own long options: matched whole, so that trec_eval's abbreviations (--c) keep their meaning
+_OWN_LONG = frozenset({"ci"})
 #: The trec_eval versions whose numbers --trec-eval-version gives (docs/measures.md §8.4).
 NUMBERS_OF = ("10.0", "9.0.8")
 
@@ -88,6 +91,7 @@ class Options:
     version: bool = False
     measures: list[str] = field(default_factory=list)  # raw -m arguments, in order
     numbers_of: str = "10.0"  # --trec-eval-version
+    ci: bool = False  # -C, --ci (inexeval's own): each mean's 95 % t interval after its summary line
     files: list[str] = field(default_factory=list)
 
 
@@ -108,7 +112,7 @@ def parse_args(argv: list[str]) -> Options:
         if arg.startswith("--"):
             name, eq, value = arg[2:].partition("=")
             exact = [n for n in _LONG if n == name]
-            matches = exact or [n for n in _LONG if n.startswith(name)]
+            matches = exact or [n for n in _LONG if n.startswith(name) and n not in _OWN_LONG]
             if not matches:
                 raise TrecEvalExit(f"trec_eval: unrecognized option '--{name}'\n" + USAGE, 1)
             if len(matches) > 1:
@@ -181,6 +185,8 @@ def _apply(opts: Options, letter: str, value: str | None) -> None:
         opts.results_format = value or ""
     elif letter == "Z":
         opts.zscores = value
+    elif letter == "C":
+        opts.ci = True
     # "o": trec_eval's obsolete old-format flag, accepted and ignored
 
 
