@@ -138,6 +138,7 @@ def metrics_cmd():
 main.lazy = {
     "assessments": "inexeval.cli.assessments:assessments_cmd",
     "compare": "inexeval.cli.compare:compare_cmd",
+    "design": "inexeval.cli.design:design_cmd",
     "docs": "inexeval.cli.docs:docs_cmd",
     "inex-eval": "inexeval.cli.dropins:inex_eval_cmd",
     "init": "inexeval.cli.init:init_cmd",

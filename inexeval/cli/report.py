@@ -30,10 +30,14 @@ refused.  Exit status: 0; 1 some input was skipped (the rest is reported);
 @click.option("--measure", help="Measure of the significance tables [default: MAep, else the first].")
 @click.option("--test", "test", type=click.Choice(["t", "randomisation", "bootstrap"]), default="t",
               show_default=True, help="Paired significance test.")
+@click.option("--ci", type=click.Choice(["t", "bootstrap"]), default="t", show_default=True,
+              help="Interval of each run's mean in the statistics tables (docs/measures.md §12.1).")
+@click.option("--tukey", type=click.Choice(["classic", "randomised"]), default="classic", show_default=True,
+              help="Tukey HSD of the statistics tables and their significance groups (§12.3).")
 @reusing_results
 @click.pass_context
-def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, overrides, results_dir, reevaluate, quiet,
-               debug):
+def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, overrides, results_dir, reevaluate,
+               quiet, debug):
     """A static results site: per task the summary table (sortable), the ranking per measure, the curves,
     the comparison tables and the validation findings; one page per run."""
     from inexeval.report import Comparing, build_report
@@ -42,7 +46,7 @@ def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, overrides, 
     try:
         status = build_report(configs, html_dir, empty_as_zero=empty_as_zero, overrides=overrides,
                               results_dir=results_dir, reevaluate=reevaluate,
-                              comparing=Comparing(measure=measure, test=test), jobs=default_jobs(), quiet=quiet,
+                              comparing=Comparing(measure=measure, test=test, ci=ci, tukey=tukey), jobs=default_jobs(), quiet=quiet,
                               echo=click.echo)
     except InexevalError as err:
         fail(err, debug)

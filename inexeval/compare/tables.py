@@ -89,7 +89,7 @@ def correlation_rows(task: str, tables: Sequence[CorrelationTable]) -> list[dict
     return rows
 
 
-def _paper(fmt: str, tables: list, *, preamble: bool = False) -> str:
+def paper_text(fmt: str, tables: list, *, preamble: bool = False) -> str:
     """TABLES (:mod:`inexeval.writers.papertable`) in FMT, ``latex`` or ``markdown``."""
     from inexeval.writers import latex, markdown
 
@@ -103,7 +103,7 @@ def format_correlations(tables: Sequence[CorrelationTable], task: str, fmt: str 
     if fmt != "table":
         from inexeval.writers.papertable import correlation_table
 
-        return _paper(fmt, [correlation_table(task, t.kind, t.scope, t.method, t.names, t.matrix) for t in tables],
+        return paper_text(fmt, [correlation_table(task, t.kind, t.scope, t.method, t.names, t.matrix) for t in tables],
                       preamble=True)
     blocks = []
     for t in tables:
@@ -135,7 +135,7 @@ def format_significance(rows: Sequence[dict], alpha: float, fmt: str = "table", 
     if fmt != "table":
         from inexeval.writers.papertable import significance_table
 
-        return _paper(fmt, [significance_table(rows, alpha, samples, seed)])
+        return paper_text(fmt, [significance_table(rows, alpha, samples, seed)])
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
     def num(v: float) -> str:
@@ -169,7 +169,7 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
         from inexeval.writers.papertable import differences_table
 
         left = sorted((set(va) | set(vb)) - set(topics), key=natural_key)
-        return _paper(fmt, [differences_table(setting, measure, a, b, topics, diffs, (wins_a, wins_b, ties),
+        return paper_text(fmt, [differences_table(setting, measure, a, b, topics, diffs, (wins_a, wins_b, ties),
                                               left)]), topics, diffs
     a, b = cell(a), cell(b)
     lines = [f"== {setting}  {measure}: {a} - {b} per topic ==",

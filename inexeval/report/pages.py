@@ -24,6 +24,17 @@ class Comparing:
     samples: int = 10000
     seed: int = 0
     alpha: float = 0.05
+    ci: str = "t"  # the interval of each run's mean (docs/measures.md §12.1)
+    ci_level: float = 0.95
+    tukey: str = "classic"  # Tukey HSD and its significance groups (§12.3, §12.4)
+
+    @property
+    def stats(self):
+        """The :class:`~inexeval.compare.runstats.StatsOptions` of these options."""
+        from inexeval.compare.runstats import StatsOptions
+
+        return StatsOptions(ci=self.ci, ci_level=self.ci_level, tukey=self.tukey, alpha=self.alpha,
+                            samples=self.samples, seed=self.seed)
 
 
 def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing, out: Path) -> str:
@@ -143,6 +154,54 @@ def _comparisons(data: TaskData, comparing: Comparing) -> str:
                                          samples=comparing.samples, seed=comparing.seed, alpha=comparing.alpha,
                                          runs=None)
         parts.append(f"<h4>{esc(s)}</h4>\n" + _significance_table(rows))
+    parts.append(_statistics(data, chosen, comparing))
+    return "\n".join(parts)
+
+
+def _statistics(data: TaskData, chosen: str, comparing: Comparing) -> str:
+    """Per setting, the statistics of the tested measure (:mod:`inexeval.compare.runstats`): each run's
+    mean with its interval and significance group, the two-way ANOVA, and Tukey HSD's pairs."""
+    from inexeval.compare import runstats
+
+    o = comparing.stats
+    tukey = ("Tukey HSD on the two-way ANOVA residual V_E" if o.tukey == "classic"
+             else f"randomised Tukey HSD ({o.samples} permutations, seed {o.seed})")
+    parts = [f"<h3>Statistics: {esc(chosen)}</h3>\n<p class=\"note\">Means over the topics every run has, with "
+             f"their {o.ci_level * 100:g}&nbsp;% {'t' if o.ci == 't' else 'bootstrap'} intervals; groups: "
+             f"{esc(tukey)} at {o.alpha} &mdash; runs sharing a letter are not significantly different "
+             "(docs/measures.md &sect;12).</p>"]
+    for s in data.settings:
+        st = runstats.setting_stats(data.config.task, data.ev.results, s, chosen, None, o)
+        parts.append(f"<h4>{esc(s)}</h4>")
+        if st.means is None:
+            parts.append(f"<p>{esc(st.note)}.</p>")
+            continue
+        head = [th("Run", sort="text", cls="id"), th("mean", sort="number"), th("lower", sort="number"),
+                th("upper", sort="number"), th("group", sort="text")]
+        body = [[td(esc_id(r["run"]), value=esc_id(r["run"]), cls="id"), td(number(r["mean"]),
+                                                                            value=data_value(r["mean"])),
+                 td(number(r["ci_lower"]), value=data_value(r["ci_lower"])),
+                 td(number(r["ci_upper"]), value=data_value(r["ci_upper"])),
+                 td(f"<sup>{esc(r['group'])}</sup>", value=esc(r["group"]))] for r in runstats.group_rows(st)]
+        parts.append(table(head, body, sortable=True))
+        if st.left_out:
+            parts.append(f'<p class="note">{len(st.left_out)} topic(s) left out: a run has no value there.</p>')
+        head = [th("source"), th("SS"), th("df"), th("MS"), th("F"), th("p")]
+        body = [[td(r["source"]), td(number(r["ss"], 6)), td(str(r["df"])), td(number(r["ms"], 6)),
+                 td(number(r["f"])), td(number(r["p"]))] for r in runstats.anova_rows(st)]
+        parts.append("<details><summary>Two-way ANOVA without replication (runs &times; topics)</summary>\n"
+                     + table(head, body) + "</details>")
+        head = [th("Run A", sort="text", cls="id"), th("Run B", sort="text", cls="id"),
+                th("A &minus; B", sort="number"), th("lower", sort="number"), th("upper", sort="number"),
+                th("p", sort="number", better_low=True), th("ES<sub>E</sub>", sort="number"),
+                th("d<sub>z</sub>", sort="number")]
+        body = [[td(esc_id(r["run_a"]), value=esc_id(r["run_a"]), cls="id"),
+                 td(esc_id(r["run_b"]), value=esc_id(r["run_b"]), cls="id"),
+                 *(td(number(r[k]), value=data_value(r[k]), cls="sig" if k == "p" and r["significant"] else "")
+                   for k in ("diff", "ci_lower", "ci_upper", "p", "es_e", "d_z"))] for r in runstats.tukey_rows(st)]
+        parts.append(f"<details><summary>{esc(tukey)}: every pair, simultaneous "
+                     f"{(1 - o.alpha) * 100:g}&nbsp;% intervals, effect sizes</summary>\n"
+                     + table(head, body, sortable=True) + "</details>")
     return "\n".join(parts)
 
 

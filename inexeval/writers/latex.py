@@ -74,7 +74,8 @@ def _number(n: Num) -> str:
         text = "$+$" + text[1:] if text[1:2].isdigit() else "$+\\infty$"
     elif text == "inf":
         text = "$\\infty$"
-    return f"\\textbf{{{text}}}" if n.bold else text
+    text = f"\\textbf{{{text}}}" if n.bold else text
+    return text + (f"$^{{\\mathrm{{{escape(n.sup)}}}}}$" if n.sup else "")
 
 
 def _cell(c) -> str:

@@ -40,7 +40,8 @@ def _parts(parts: Sequence) -> str:
 def _cell(c) -> str:
     if isinstance(c, Num):
         text = c.text() or UNDEFINED_MARK
-        return f"**{text}**" if c.bold and c.defined else text
+        text = f"**{text}**" if c.bold and c.defined else text
+        return text + (f"<sup>{escape_id(c.sup)}</sup>" if c.sup else "")
     return escape_id(c) if c else ""
 
 

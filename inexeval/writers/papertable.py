@@ -22,13 +22,15 @@ CORRELATION_DIGITS = 2
 
 class Num:
     """A number cell: VALUE (None or NaN: undefined) with DIGITS decimals; BOLD; COUNT: an integral
-    value printed as an integer (``num_ret``); SIGNED: a difference, printed with its sign."""
+    value printed as an integer (``num_ret``); SIGNED: a difference, printed with its sign; SUP: a
+    superscript after it (a run's significance group letters, docs/measures.md §12.4)."""
 
-    __slots__ = ("value", "digits", "bold", "count", "signed")
+    __slots__ = ("value", "digits", "bold", "count", "signed", "sup")
 
     def __init__(self, value: float | None, digits: int = DIGITS, *, bold: bool = False, count: bool = False,
-                 signed: bool = False):
+                 signed: bool = False, sup: str = ""):
         self.value, self.digits, self.bold, self.count, self.signed = value, digits, bold, count, signed
+        self.sup = sup
 
     @property
     def defined(self) -> bool:
@@ -214,3 +216,52 @@ def differences_table(setting: str, measure: str, a: str, b: str, topics, diffs,
     caption.append(".")
     return Table(caption, label("tab", "inexeval", "differences", setting, measure, a, b),
                  ["topic", "difference"], "lr", [[t, Num(d, signed=True)] for t, d in zip(topics, diffs)])
+
+
+def stats_tables(st, groups: Sequence[dict], anova: Sequence[dict], tukey: Sequence[dict]) -> list[Table]:
+    """Compare's statistics of one setting (:mod:`inexeval.compare.runstats`): the means with their
+    intervals and significance groups as superscript letters, the ANOVA, and Tukey HSD's pairs."""
+    o = st.options
+    level = f"{o.ci_level * 100:g}"
+    tukey_name = ("Tukey HSD on the two-way ANOVA residual" if o.tukey == "classic" else
+                  f"randomised Tukey HSD ({'exact' if getattr(st.tukey, 'exact', False) else st.tukey.samples} "
+                  f"permutations, seed {o.seed})")
+    where = [Id(st.task), ", setting ", Id(st.setting), ", measure ", Id(st.measure)]
+    means = Table([*where, f": mean over {len(st.topics)} topics with its {level}% "
+                   f"{'t' if o.ci == 't' else 'percentile bootstrap'} interval; superscript letters: groups by "
+                   f"{tukey_name} at alpha = {o.alpha} (runs sharing a letter are not significantly different)."],
+                  label("tab", "inexeval", st.task, "groups", st.setting, st.measure),
+                  ["run", "mean", "lower", "upper"], "lrrr",
+                  [[r["run"], Num(r["mean"], sup=r["group"]), Num(r["ci_lower"]), Num(r["ci_upper"])]
+                   for r in groups])
+    body = [[r["source"], Num(r["ss"], 6), Num(r["df"], count=True), Num(r["ms"], 6), Num(r["f"]), Num(r["p"])]
+            for r in anova]
+    anova_table = Table([*where, ": two-way ANOVA without replication (runs x topics); the residual mean square "
+                         "is V_E", *undefined(body), "."],
+                        label("tab", "inexeval", st.task, "anova", st.setting, st.measure),
+                        ["source", "SS", "df", "MS", "F", "p"], "lrrrrr", body)
+    body = [[r["run_a"], r["run_b"], Num(r["diff"], signed=True), Num(r["ci_lower"], signed=True),
+             Num(r["ci_upper"], signed=True), Num(r["p"]), "*" if r["significant"] else "", Num(r["es_e"]),
+             Num(r["d_z"])] for r in tukey]
+    tukey_table = Table([*where, f": {tukey_name}, every pair with its {(1 - o.alpha) * 100:g}% simultaneous "
+                         f"interval of A - B; * significant at alpha = {o.alpha}; ES_E = (A - B)/sqrt(V_E); d_z: "
+                         "the mean over the standard deviation of the paired differences", *undefined(body), "."],
+                        label("tab", "inexeval", st.task, "tukey", st.setting, st.measure),
+                        ["run A", "run B", "A - B", "lower", "upper", "p", "", "ES_E", "d_z"], "llrrrrlrr", body)
+    return [means, anova_table, tukey_table]
+
+
+def reliability_table(task: str, rows: Sequence[dict], test: str) -> Table:
+    """Compare's reliability rows (docs/measures.md §12.7): per setting and measure, the discriminative
+    power and the swap rate."""
+    first = rows[0]
+    body = [[r["setting"], r["measure"], Num(r["runs"], count=True), Num(r["topics"], count=True),
+             Num(r["significant"], count=True), Num(r["pairs"], count=True), Num(r["discriminative_power"]),
+             Num(r["subset_size"], count=True), Num(r["swap_rate"])] for r in rows]
+    caption = [Id(task), f": reliability of each measure; discriminative power: the share of run pairs significant "
+               f"at alpha = {first['alpha']} by the {test} ({first['samples']} samples, seed {first['seed']}); swap "
+               "rate: the share of run pairs two disjoint topic subsets of the given size order differently",
+               *undefined(body), "."]
+    return Table(caption, label("tab", "inexeval", task, "reliability"),
+                 ["setting", "measure", "runs", "topics", "significant", "pairs", "power", "subset", "swap rate"],
+                 "llrrrrrrr", body)
