@@ -6,6 +6,7 @@ checked against scipy/statsmodels in tests/test_stats_anova.py and tests/test_st
 from __future__ import annotations
 
 import csv
+import math
 import json
 from pathlib import Path
 
@@ -145,3 +146,11 @@ def test_report_has_the_statistics(tmp_path):
     assert code == 0, err
     page = next((tmp_path / "site").rglob("CO.Thorough/index.html")).read_text()
     assert "Statistics: MAep" in page and "<sup>a</sup>" in page and "Two-way ANOVA" in page
+
+
+def test_infinite_and_undefined_values_in_the_files(tmp_path):
+    from inexeval.compare.tables import write_tables
+
+    write_tables(tmp_path, "t", [{"f": math.inf, "d": -math.inf, "p": math.nan, "n": 2}])
+    assert json.loads((tmp_path / "t.json").read_text()) == [{"f": "inf", "d": "-inf", "p": None, "n": 2}]
+    assert (tmp_path / "t.tsv").read_text().splitlines()[1].split("\t") == ["inf", "-inf", "-", "2"]

@@ -239,10 +239,20 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> list[Path]:
     for r in rows:
         lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else cell(str(v)) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
-    # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10): JSON has no NaN
-    clean = [{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in r.items()} for r in rows]
+    # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10), and an infinite
+    # one (F with V_E = 0, d_z of constant differences) the string "inf" or "-inf": JSON has neither
+    clean = [{k: _json_number(v) for k, v in r.items()} for r in rows]
     atomic_write(out / f"{name}.json", json.dumps(clean, indent=1, default=_jsonable, allow_nan=False) + "\n")
     return [out / f"{name}.tsv", out / f"{name}.json"]
+
+
+def _json_number(v):
+    if isinstance(v, (float, np.floating)):
+        if np.isnan(v):
+            return None
+        if np.isinf(v):
+            return "inf" if v > 0 else "-inf"
+    return v
 
 
 def _jsonable(v):
