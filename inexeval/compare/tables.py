@@ -237,7 +237,8 @@ def write_tables(out: Path, name: str, rows: list[dict]) -> list[Path]:
     cols = list(rows[0]) if rows else []
     lines = ["\t".join(cols)]
     for r in rows:
-        lines.append("\t".join(fmt(v) if isinstance(v, float) or v is None else cell(str(v)) for v in r.values()))
+        lines.append("\t".join(fmt(None if isinstance(v, float) and v != v else v)
+                               if isinstance(v, float) or v is None else cell(str(v)) for v in r.values()))
     atomic_write(out / f"{name}.tsv", "\n".join(lines) + "\n")
     # an undefined value (NaN) is null, as in the result files' "-" (docs/measures.md §10), and an infinite
     # one (F with V_E = 0, d_z of constant differences) the string "inf" or "-inf": JSON has neither
