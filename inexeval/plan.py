@@ -33,8 +33,14 @@ class ConfigPlan:
 
     @property
     def headline(self) -> list[str]:
-        """The headline outputs the measures declare, in order."""
-        return [h for m in self.measures for h in m.headline]
+        """The outputs shown first (HEADLINE): the config's, else the task's that are columns, else those
+        the measures declare; none of them a column: every column."""
+        columns = self.columns
+        if self.config.headline:
+            return list(self.config.headline)
+        shown = [h for h in self.config.task_def.headline if h in columns]
+        shown = shown or [h for m in self.measures for h in m.headline if h in columns]
+        return shown or list(columns)
 
     def kept(self, per_query: bool, topic_curves: bool) -> set[str]:
         """The per-topic values still needed once a run's files are written: with -q the table
@@ -54,8 +60,15 @@ def plan_config(config: Config) -> ConfigPlan:
     """The plan of CONFIG (ConfigError for a measure name METRICS cannot resolve)."""
     evaluated, ignored = runs_outside_results(config)
     measures = resolve_measures(evaluated)
-    return ConfigPlan(evaluated, ignored, tuple(measures), tuple(settings_of(evaluated)),
+    plan = ConfigPlan(evaluated, ignored, tuple(measures), tuple(settings_of(evaluated)),
                       params_of(evaluated, measures))
+    if config.headline:
+        columns = plan.columns
+        unknown = [h for h in config.headline if h not in columns]
+        if unknown:
+            raise ConfigError(f"HEADLINE: {', '.join(map(repr, unknown))} is not an output of the config's "
+                              f"measures ({', '.join(columns)})", config.source, config.line_of("HEADLINE"))
+    return plan
 
 
 def resolve_measures(config: Config) -> list[Measure]:

@@ -90,6 +90,8 @@ class Task:
     differences: tuple[str, ...] = ()
     #: the FOL tasks: inex_eval 3.1's option letter for the task (t, f, r, b, i)
     tool_option: str | None = None
+    #: the outputs shown first (HEADLINE's default): the task's official measures, then counts
+    headline: tuple[str, ...] = ()
 
     @property
     def facts(self) -> UnitFacts:
@@ -102,11 +104,18 @@ class Task:
         return bool(self.overlap)
 
 
+#: the counts a headline lists after the measures (shown as integers; no run is ranked on them)
+COUNT_NAMES = frozenset({"num_ret", "num_rel", "num_rel_ret", "num_q"})
 _XCG_METRICS = ("nxcg", "ep/gr", "q")
-_THOROUGH = dict(strategy="thorough", overlap=("off",), metrics=_XCG_METRICS, quantised=True)
+#: INEX 2005's official figures (seed 000): MAep and nxCG at the cut-offs DCV gives by default
+_XCG_HEADLINE = ("MAep", "nxCG@10", "nxCG@25", "nxCG@50")
+_THOROUGH = dict(strategy="thorough", overlap=("off",), metrics=_XCG_METRICS, quantised=True, headline=_XCG_HEADLINE)
 _FOCUSSED = dict(strategy="focussed", overlap=("on",), metrics=_XCG_METRICS, quantised=True,
-                 run_checks=frozenset({"overlap"}))
-_FETCHBROWSE = dict(strategy="fetchbrowse", overlap=("on", "off"), metrics=("ep/gr",), quantised=True)
+                 run_checks=frozenset({"overlap"}), headline=_XCG_HEADLINE)
+_FETCHBROWSE = dict(strategy="fetchbrowse", overlap=("on", "off"), metrics=("ep/gr",), quantised=True,
+                    headline=("MAep",))
+_FOL_FOCUSED_HEADLINE = ("MAiP", "iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]")
+_FOL_CONTEXT_HEADLINE = ("MAgP", "gP[5]", "gP[10]", "gP[25]", "gP[50]")
 
 #: The INEX 2007-2010 ad hoc tasks, evaluated on passages (FOL: file, offset, length) as the official
 #: tool inex_eval 3.1 does (docs/fol.md): every result counts (no MAX_RESULTS), no OVERLAP,
@@ -116,8 +125,9 @@ _YEARS = ("2007", "2008", "2009", "2010")
 
 def _fol(name: str, strategy: str, years: tuple[str, ...], option: str) -> Task:
     base = name.split(".", 1)[1]
+    headline = _FOL_FOCUSED_HEADLINE if option in ("t", "f") else _FOL_CONTEXT_HEADLINE
     return Task(name, strategy=strategy, aliases=tuple(f"INEX{y}.{base}" for y in years),
-                metrics=(strategy,), max_results=None, unit="passage", tool_option=option)
+                metrics=(strategy,), max_results=None, unit="passage", tool_option=option, headline=headline)
 
 
 #: The task table (seed 000 §3 and §6 for 2005, seed 002 for 2006, TREC for the classic measures).
@@ -135,10 +145,14 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     Task("CO.FetchBrowse", **_FETCHBROWSE),
     Task("COS.FetchBrowse", **_FETCHBROWSE),
     Task("RelevantInContext", strategy="relevantincontext", aliases=("AllInContext",), metrics=("gp",),
-         dcv=(5, 10, 25, 50), run_checks=frozenset({"contiguous_articles"})),
+         dcv=(5, 10, 25, 50), run_checks=frozenset({"contiguous_articles"}),
+         headline=("MAgP", "gP@5", "gP@10", "gP@25", "gP@50")),
     Task("BestInContext", strategy="bestincontext", metrics=("bepd", "eprum"),
-         run_checks=frozenset({"overlap", "one_per_article"})),
-    Task("trec", strategy="trec", max_results=None, unit="document"),
+         run_checks=frozenset({"overlap", "one_per_article"}),
+         headline=("BEPD(A=0.01)", "BEPD(A=0.1)", "BEPD(A=1)", "BEPD(A=10)", "BEPD(A=100)")),
+    Task("trec", strategy="trec", max_results=None, unit="document",
+         headline=("map", "P_10", "ndcg_cut_10", "recip_rank", "bpref", "Rprec", "num_ret", "num_rel",
+                   "num_rel_ret")),
     _fol("FOL.Thorough", "fol-thorough", ("2009", "2010"), "t"),
     _fol("FOL.Focused", "fol-focused", _YEARS, "f"),
     _fol("FOL.RelevantInContext", "fol-relevantincontext", _YEARS, "r"),
@@ -146,7 +160,7 @@ TASKS: dict[str, Task] = {t.name: t for t in (
     _fol("FOL.T2I", "fol-t2i", ("2010",), "i"),
     # question answering (seed 003 §3.2): ranked exact answers, L' = 5 as at NTCIR QAC (docs/measures.md §11)
     Task("qa", strategy="qa", metrics=("qa", "qa-counts"), max_results=5, unit="answer",
-         differences=("Q", "RR")),
+         differences=("Q", "RR"), headline=("Q", "R", "RR")),
 )}
 
 

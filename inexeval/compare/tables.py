@@ -35,6 +35,26 @@ class CorrelationTable:
     matrix: np.ndarray
 
 
+def headline_view(tables: Sequence[CorrelationTable], shown: Sequence[str]) -> list[CorrelationTable]:
+    """TABLES as printed by default: the matrices between measures restricted to SHOWN (the headline
+    outputs that rank runs) when two or more of them are there, the quantisation tables of SHOWN's
+    measures only; the files keep every table whole."""
+    keep = set(shown)
+    out = []
+    for t in tables:
+        if t.kind == "measures":
+            idx = [i for i, n in enumerate(t.names) if n in keep]
+            if len(idx) >= 2 and len(idx) < len(t.names):
+                t = CorrelationTable(t.kind, t.scope, t.method, [t.names[i] for i in idx], t.matrix[np.ix_(idx, idx)])
+            out.append(t)
+        elif t.kind == "quantisations":
+            if not keep or t.scope.rsplit(" ", 1)[0] in keep:
+                out.append(t)
+        else:
+            out.append(t)
+    return out
+
+
 def _scores(results: Sequence[RunResult], setting: str, measure: str) -> dict[str, float | None]:
     return {r.run_id: r.average.get(measure) for r in results if r.setting == setting}
 
@@ -269,9 +289,13 @@ def sorted_settings(results: Sequence[RunResult]) -> list[str]:
 
 
 def tested_measure(columns: Sequence[str], measure: str | None, headline: Sequence[str] = ()) -> str:
-    """The measure of the significance tests: ``measure``, or by default the first HEADLINE output
-    the measures declare that is a column (ep/gr: MAep), else the first column."""
-    return measure or next((h for h in headline if h in columns), columns[0])
+    """The measure of the significance tests: ``measure``, or by default the first HEADLINE output that
+    is a column and ranks runs (a count such as num_ret does not: listed last in a task's headline),
+    else the first column."""
+    from inexeval.tasks import COUNT_NAMES
+
+    return measure or next((h for h in headline if h in columns and h not in COUNT_NAMES), None) or \
+        next((h for h in headline if h in columns), columns[0])
 
 
 def headline(measures) -> list[str]:

@@ -232,7 +232,16 @@ def _compare_one(config: Config, plan, out: Path, options: CompareOptions, wante
         for mth in options.methods:
             tables += parameter_correlations(results, settings, columns, mth)
     all_tables += [(config.task, t) for t in tables if t.kind != "parameters"]
-    shown_text.append(compare.format_correlations(tables, config.task, options.fmt))
+    # printed: the headline measures that rank runs (HEADLINE); every table whole in correlations.tsv|json
+    from inexeval.tasks import COUNT_NAMES
+
+    shown = [h for h in plan.headline if h in columns and h not in COUNT_NAMES]
+    printed = compare.headline_view(tables, shown) if len(shown) >= 2 else tables
+    text = compare.format_correlations(printed, config.task, options.fmt)
+    if printed != tables and options.fmt == "table":
+        text += (f"\n(correlations between the headline measures {', '.join(shown)}; between all "
+                 f"{len(columns)} outputs in {out / 'correlations.tsv'})")
+    shown_text.append(text)
     sig_rows = []
     stat_rows: dict[str, list[dict]] = {"groups": [], "anova": [], "tukey": []}
     for s in settings:

@@ -53,7 +53,9 @@ from inexeval.config.values import (
     parse_results_dir,
     parse_t2i_tolerance,
     parse_task,
+    parse_headline,
     parse_text,
+    parse_title,
     parse_trec_eval_version,
 )
 from inexeval.tasks import TASKS, Task
@@ -93,6 +95,8 @@ class Config:
     bep_distance: int  # BEP_DISTANCE (FOL Best in Context)
     t2i_tolerance: int  # T2I_TOLERANCE (FOL T2I)
     answer_match: str  # ANSWER_MATCH (qa): "exact" | "normalised"
+    headline: tuple[str, ...] | None  # HEADLINE: the outputs shown first (None: the task's)
+    title: str | None  # TITLE: the track's name on the report's index
     source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
@@ -328,6 +332,19 @@ SCHEMA: tuple[Key, ...] = (
         note="Surrounding white space of a column is never part of it. Two strings of different "
              "synsets of one question that become the same are an error of that question "
              "(docs/decisions.md)."),
+    Key("HEADLINE", "headline", parse_headline, unset="the task's official measures",
+        doc="The outputs shown first: in the report's headline tables and leaderboard (with confidence "
+            "intervals and significance groups), `compare`'s correlation tables and its default tested "
+            "measure (the first that ranks runs). Names as the tables print them (`MAep`, `nxCG@10`, "
+            "`map`, `P_10`).",
+        note="A name the config's measures do not output is an error. Without it: for `trec` `map`, "
+             "`P_10`, `ndcg_cut_10`, `recip_rank`, `bpref`, `Rprec` and the counts `num_ret`, `num_rel`, "
+             "`num_rel_ret`; for the INEX tasks their official measures (docs/measures.md §3); only "
+             "those the config computes are shown, and when none is, every output is."),
+    Key("TITLE", "title", parse_title, unset="none",
+        doc="The track's name, shown at the top of the report's index (`inexeval report`), e.g. "
+            "`TREC 2026 Example Track, ad hoc task`.",
+        note="The whole line is the title: commas and spaces are kept."),
 )
 
 #: The key table by canonical name.

@@ -232,6 +232,23 @@ def parse_dcv(raw: str, base: Path) -> tuple[int, ...]:
     return unique(_rank_count(item) for item in listed(raw))
 
 
+def parse_headline(raw: str, base: Path) -> tuple[str, ...]:
+    """HEADLINE: output names as the tables print them (case kept), repeats dropped; commas inside a
+    name's parentheses belong to the name (checked against the config's outputs by the plan)."""
+    names = _join_trec_params(_metrics_items(raw))
+    if not names:
+        raise Problem("no value given")
+    return unique(name.strip() for name in names)
+
+
+def parse_title(raw: str, base: Path) -> str:
+    """TITLE: the whole value, commas and spaces included (white space runs as one space)."""
+    text = " ".join(raw.split())
+    if not text:
+        raise Problem("no value given")
+    return text
+
+
 def parse_text(raw: str, base: Path) -> str:
     """One value, as written (QUERY_TYPE)."""
     return one(raw)

@@ -24,6 +24,9 @@ th button::after { content: " \\2195"; color: #888; }
 th[aria-sort="ascending"] button::after { content: " \\2191"; color: #000; }
 th[aria-sort="descending"] button::after { content: " \\2193"; color: #000; }
 tr.self td { background: #fff6d5; }
+table.summary th.id, table.summary td.id { position: sticky; left: 0; z-index: 1; }
+table.summary td.id { background: #fff; } table.summary th.id { background: #f3f3f3; }
+sup.group { color: #0b5394; font-weight: bold; }
 td.sig { font-weight: bold; }
 .rank { color: #666; font-size: .8em; }
 .graphs { display: flex; flex-wrap: wrap; gap: 1rem; }

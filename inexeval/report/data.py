@@ -32,6 +32,7 @@ class TaskData:
     warnings: list[str] = field(default_factory=list)
     reports: list[RunReport] = field(default_factory=list)  # inexeval validate, one per run file
     validation_note: str | None = None  # why validation ran without the assessments, if it did
+    headline: list[str] = field(default_factory=list)  # the outputs shown first (HEADLINE, plan.headline)
 
     @property
     def facts(self) -> dict:
@@ -78,7 +79,8 @@ def gather(config: Config, *, empty_as_zero: bool, reevaluate: bool, jobs: int) 
             settings, measures, params, columns = ev.settings, ev.measures, ev.params, ev.columns
     view = SimpleNamespace(config=config, settings=settings, measures=measures, params=params, results=results,
                            columns=columns, empty_as_zero=empty_as_zero)
-    return TaskData(config, view, reused=reused, problems=problems, warnings=warnings)
+    return TaskData(config, view, reused=reused, problems=problems, warnings=warnings,
+                    headline=[h for h in plan.headline if h in columns])
 
 
 def validate_config(config: Config) -> tuple[list[RunReport], str | None]:

@@ -51,10 +51,18 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
     for s in data.settings:
         results = data.results_of(s)
         parts.append(f'<h2 id="s-{esc(s)}">{esc(s)}</h2>')
-        parts.append("<h3>Summary</h3>\n" + _summary_table(results, ev.columns, pages, data.facts))
-        parts.append('<p class="note">Click a measure to sort the runs by it (best first, then reversed). '
-                     "A value's tooltip has its full precision and rank.</p>")
-        parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, ev.columns, pages, data.facts))
+        headline = [m for m in data.headline if m in ev.columns] or list(ev.columns)
+        parts.append("<h3>Headline</h3>\n" + _headline_table(data, s, headline, pages, comparing))
+        others = [m for m in ev.columns if m not in headline]
+        parts.append(f"<details><summary>Every measure ({len(ev.columns)})</summary>\n"
+                     + _summary_table(results, ev.columns, pages, data.facts)
+                     + '<p class="note">Click a measure to sort the runs by it (best first, then reversed). '
+                     "A value's tooltip has its full precision and rank. Every value is in "
+                     "<code>summary.tsv</code> of the results directory.</p></details>")
+        parts.append("<h3>Ranking per measure</h3>\n" + _ranking_table(results, headline, pages, data.facts))
+        if others:
+            parts.append(f"<details><summary>Ranking per measure, the other {len(others)}</summary>\n"
+                         + _ranking_table(results, others, pages, data.facts) + "</details>")
         mine = [c for c in curves if c.setting == s]
         if mine:
             parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
@@ -64,6 +72,56 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
     parts.append(_notes(data))
     return page(f"{task} results", "\n".join(p for p in parts if p) + "\n", root="../",
                 crumbs=[("Results", "../index.html"), (task, None)])
+
+
+def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages: dict[str, str],
+                    comparing: Comparing) -> str:
+    """The headline outputs of SETTING: each run's mean ± its 95 % t margin of error over the topics every
+    run has, with its significance group as a superscript (Tukey HSD at alpha, docs/measures.md §12);
+    counts as integers.  Runs by the first headline measure that ranks them, best first."""
+    from inexeval.compare import runstats
+    from inexeval.compare.intervals import IntervalOptions, run_intervals
+
+    results = data.results_of(setting)
+    facts = data.facts
+    stats = {}
+    for m in headline:
+        if ranked(facts, m) and not (facts.get(m) is not None and facts[m].count):
+            st = runstats.setting_stats(data.config.task, results, setting, m, None, comparing.stats)
+            if st.means is not None:
+                stats[m] = {r["run"]: r for r in runstats.group_rows(st)}
+    first = next(iter(stats), None)
+    order = list(stats[first]) if first else [r.run_id for r in results]
+    order += [r.run_id for r in results if r.run_id not in order]
+    by_run = {r.run_id: r for r in results}
+    head = [th("Run", sort="text", cls="id"),
+            *(th(esc(m), sort="number", better_low=lower_is_better(facts, m)) for m in headline)]
+    rows = []
+    for run in order:
+        r = by_run[run]
+        row = [td(f'<a href="{pages[run] if "/" in pages[run] else "runs/" + pages[run]}.html">{esc_id(run)}</a>',
+                  value=esc_id(run), cls="id")]
+        for m in headline:
+            v = r.average.get(m)
+            g = stats.get(m, {}).get(run)
+            if facts.get(m) is not None and facts[m].count and v is not None and float(v).is_integer():
+                text = str(int(v))
+            elif g is not None:
+                # the interval of the run's own mean (its topics, as the mean); the group over the common ones
+                found, _ = run_intervals(r.per_topic, r.average, [m], IntervalOptions(level=comparing.ci_level))
+                low, high = found.get(m, (None, None))
+                half = (high - low) / 2 if low is not None and low == low else None
+                text = (number(v) + (f' <span class="rank">&plusmn;{number(half)}</span>' if half is not None else "")
+                        + f'<sup class="group">{esc(g["group"])}</sup>')
+            else:
+                text = number(v)
+            row.append(td(text, value=data_value(v), title=f"{esc(m)} = {data_value(v) or 'undefined'}"))
+        rows.append(row)
+    level = f"{comparing.stats.ci_level * 100:g}&nbsp;%"
+    note = (f'<p class="note">Mean &plusmn; its {level} t margin of error over the run\'s topics; superscript '
+            f"letters: runs sharing one are not significantly different (Tukey HSD at {comparing.alpha}, over the "
+            "topics every run has; docs/measures.md &sect;12). Counts are integers.</p>") if stats else ""
+    return '<div class="scroll">' + table(head, rows, sortable=True, cls="summary headline") + "</div>" + note
 
 
 def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
@@ -76,9 +134,10 @@ def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts
         for m in columns:
             v, k = r.average.get(m), all_ranks[m][r.run_id]
             tip = f"{esc(m)} = {data_value(v) or 'undefined'}" + (f", rank {k} of {len(results)}" if k else "")
-            row.append(td(number(v), value=data_value(v), title=tip))
+            count = facts.get(m) is not None and facts[m].count and v is not None and float(v).is_integer()
+            row.append(td(str(int(v)) if count else number(v), value=data_value(v), title=tip))
         rows.append(row)
-    return table(head, rows, sortable=True, cls="summary")
+    return '<div class="scroll">' + table(head, rows, sortable=True, cls="summary") + "</div>"
 
 
 def _ranking_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
@@ -129,23 +188,35 @@ def _comparisons(data: TaskData, comparing: Comparing) -> str:
     columns = list(ev.columns)
     if not columns:
         return ""
+    from inexeval.tasks import COUNT_NAMES
+
+    # the measures that rank runs (not counts such as num_rel, a property of the topics)
+    ranking = [m for m in columns if ranked(data.facts, m) and m not in COUNT_NAMES]
+    shown = [m for m in data.headline if m in ranking]
     tables = []
     for method in ("kendall", "spearman"):
-        tables += compare.measure_correlations(ev.results, data.settings, columns, method)
-        tables += compare.quantisation_correlations(ev.results, data.settings, columns, method)
+        tables += compare.measure_correlations(ev.results, data.settings, ranking, method)
+        tables += compare.quantisation_correlations(ev.results, data.settings, shown or ranking, method)
+    head = compare.headline_view(tables, shown) if len(shown) >= 2 else tables
     parts.append("<h3>Rank correlations</h3>\n<p class=\"note\">Kendall &tau;-b and Spearman &rho; between the "
-                 "run rankings (ties: values within the relative tolerance 1e-9); &ndash;: undefined.</p>")
-    for kind, what in (("measures", "measures"), ("quantisations", "quantisation functions")):
-        mine = [t for t in tables if t.kind == kind]
+                 "run rankings (ties: values within the relative tolerance 1e-9); &ndash;: undefined"
+                 + (f"; between the headline measures, the {len(ranking)} that rank runs below"
+                    if head is not tables else "") + ".</p>")
+    groups = [("measures", "measures", head, True), ("quantisations", "quantisation functions", head, False)]
+    if head is not tables:
+        groups.append(("measures", f"all {len(ranking)} measures that rank runs", tables, False))
+    for kind, what, source, open_ in groups:
+        mine = [t for t in source if t.kind == kind]
         if not mine:
             continue
-        parts.append(f"<details{' open' if kind == 'measures' else ''}><summary>Between {what} "
+        parts.append(f"<details{' open' if open_ else ''}><summary>Between {what} "
                      f"({len(mine)} table(s))</summary>")
         for t in mine:
             name = "Kendall &tau;-b" if t.method == "kendall" else "Spearman &rho;"
-            parts.append(f"<h4>{name}, {esc(t.scope)}</h4>\n" + _triangle(t.names, t.matrix))
+            parts.append(f'<h4>{name}, {esc(t.scope)}</h4>\n<div class="scroll">'
+                         + _triangle(t.names, t.matrix) + "</div>")
         parts.append("</details>")
-    chosen = compare.tested_measure(columns, comparing.measure, compare.headline(ev.measures))
+    chosen = compare.tested_measure(columns, comparing.measure, data.headline)
     parts.append(f"<h3>Significance: {esc(chosen)}</h3>\n<p class=\"note\">Paired {esc(comparing.test)} test over "
                  f"the topics both runs have, Holm&ndash;Bonferroni corrected; bold: significant at "
                  f"{comparing.alpha}.</p>")
@@ -328,3 +399,75 @@ def _per_topic_table(result, columns: Sequence[str], facts: dict) -> str:
              *(td(number(result.per_topic[t].get(m)), value=data_value(result.per_topic[t].get(m))) for m in columns)]
             for t in topics]
     return table(head, rows, sortable=True) if rows else "<p>No topic.</p>"
+
+
+# ----------------------------------------------------------------------------------------- the index
+
+
+def site_date(tasks: Sequence[TaskData]) -> str:
+    """The date the index shows (UTC, YYYY-MM-DD): SOURCE_DATE_EPOCH when set (reproducible builds),
+    else the newest modification time of the configs and the files they read, so that the same inputs
+    give the same site."""
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch.isdigit():
+        stamp = int(epoch)
+    else:
+        stamp = 0
+        for data in tasks:
+            c = data.config
+            paths = [c.source] if c.source else []
+            paths += [f.path for f in (*c.assessments, *c.runs)]
+            for p in paths:
+                try:
+                    stamp = max(stamp, int(Path(p).stat().st_mtime))
+                except (OSError, TypeError, ValueError):
+                    continue
+    return datetime.datetime.fromtimestamp(stamp, datetime.timezone.utc).strftime("%Y-%m-%d")
+
+
+def index_page(tasks: Sequence[TaskData], names: Sequence[str], comparing: Comparing) -> str:
+    """The site's front page: the track's TITLE, the date, inexeval's version, the configs used with
+    their topics and runs, and per task a leaderboard on its first headline measure."""
+    from inexeval._version import __version__
+
+    titles = list(dict.fromkeys(d.config.title for d in tasks if d.config.title))
+    title = " / ".join(titles) or "Evaluation results"
+    parts = [f"<h1>{esc(title)}</h1>",
+             f'<p class="note">{esc(site_date(tasks))}; inexeval {esc(__version__)}; '
+             f"{len(tasks)} config(s).</p>"]
+    rows = []
+    for data, name in zip(tasks, names):
+        topics = {t for r in data.ev.results for t in r.per_topic}
+        source = esc(Path(str(data.config.source)).name) if data.config.source else "a mapping of config keys"
+        rows.append([td(f'<a href="{name}/index.html">{esc(data.config.task)}</a>', cls="id"),
+                     td(f"<code>{source}</code>", cls="id"), td(str(len(topics))), td(str(len(data.runs))),
+                     td(str(len(data.settings))), td(str(len(data.problems)))])
+    parts.append("<h2>Tasks</h2>\n" + table([th("Task", cls="id"), th("config", cls="id"), th("topics"),
+                                              th("runs"), th("settings"), th("inputs skipped")], rows))
+    for data, name in zip(tasks, names):
+        if not data.runs:
+            continue
+        setting = data.settings[0]
+        facts = data.facts
+        from inexeval.tasks import COUNT_NAMES
+
+        lead = next((m for m in data.headline if m in data.ev.columns and ranked(facts, m)
+                     and m not in COUNT_NAMES), None)
+        if lead is None:
+            continue
+        pages = {run: f"{name}/runs/{page_name}" for run, page_name in _page_names(data).items()}
+        parts.append(f"<h2>Leaderboard: {esc(data.config.task)}, {esc(lead)}"
+                     + (f" ({esc(setting)})" if len(data.settings) > 1 else "") + "</h2>\n"
+                     + _headline_table(data, setting, [lead], pages, comparing))
+    return page(esc(title), "\n".join(parts) + "\n", root="")
+
+
+def _page_names(data: TaskData) -> dict[str, str]:
+    """Each run's page name under runs/ (as site.py names them: NameTable over the runs in order)."""
+    from inexeval.names import NameTable
+
+    names = NameTable()
+    return {run: names.assign(run) for run in data.runs}

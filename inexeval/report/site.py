@@ -19,8 +19,7 @@ from pathlib import Path
 from inexeval.names import NameTable
 from inexeval.report import assets
 from inexeval.report.data import TaskData, report_key
-from inexeval.report.html import esc, page
-from inexeval.report.pages import Comparing, run_page, task_page
+from inexeval.report.pages import Comparing, index_page, run_page, task_page
 from inexeval.writers.files import atomic_write
 
 MARKER = ".inexeval-report"  # at the root of every site: a directory without it is never replaced
@@ -37,17 +36,9 @@ def write_site(tasks: Sequence[TaskData], out: Path, comparing: Comparing = Comp
     names = _task_dirs(tasks)
     plans = [_Plan(data, out / name) for data, name in zip(tasks, names)]
     _validate_and_draw(plans, jobs)
-    items = []
-    for plan, name in zip(plans, names):
-        data = plan.data
+    for plan in plans:
         _write_pages(plan, comparing)
-        n_runs = len(data.runs)
-        items.append(f'<li><a href="{name}/index.html">{esc(data.config.task)}</a> '
-                     f'<span class="note">({esc(Path(str(data.config.source)).name) if data.config.source else "config"}: '
-                     f"{n_runs} run(s), {len(data.settings)} setting(s)"
-                     f"{f', {len(data.problems)} input(s) skipped' if data.problems else ''})</span></li>")
-    body = "<h1>Evaluation results</h1>\n<ul>\n" + "\n".join(items) + "\n</ul>\n"
-    atomic_write(out / "index.html", page("Evaluation results", body, root=""))
+    atomic_write(out / "index.html", index_page(tasks, names, comparing))
 
 
 def _task_dirs(tasks: Sequence[TaskData]) -> list[str]:
