@@ -83,3 +83,27 @@ def test_default_tested_measure_is_the_first_ranking_headline():
     assert tested_measure(["num_ret", "map", "P_10"], None, ["num_ret", "map"]) == "map"
     assert tested_measure(["num_ret", "x"], None, []) == "num_ret"
     assert tested_measure(["a", "b"], "b", ["a"]) == "b"
+
+
+def test_topic_summary_by_hand():
+    from types import SimpleNamespace
+
+    from inexeval.report.pages import topic_summary
+
+    runs = [SimpleNamespace(per_topic={"1": {"m": 0.2}, "2": {"m": 0.9}}),
+            SimpleNamespace(per_topic={"1": {"m": 0.6}, "2": {"m": None}}),
+            SimpleNamespace(per_topic={"1": {"m": 0.4}}),
+            SimpleNamespace(per_topic={"1": {"m": 1.0}, "2": {"m": 0.1}})]
+    # topic 1: 0.2, 0.6, 0.4, 1.0: best 1.0, median (0.4 + 0.6)/2 = 0.5, worst 0.2; topic 2: 0.9, 0.1 (one undefined)
+    got = topic_summary(runs, "m")
+    assert got["1"] == pytest.approx((1.0, 0.5, 0.2)) and got["2"] == pytest.approx((0.9, 0.5, 0.1))
+    assert topic_summary(runs, "m", lower_better=True)["1"] == pytest.approx((0.2, 0.5, 1.0))
+
+
+def test_run_page_against_the_other_runs(tmp_path):
+    config = _config(tmp_path, "")
+    code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet")
+    assert code == 0, err
+    page = _text((tmp_path / "site" / "trec" / "runs" / "medium.html").read_text())
+    # map on topic 402: good 0.9861, medium 0.9338, poor none (it lacks the topic): median (0.9861 + 0.9338)/2
+    assert "against the other runs" in page and "402 0.9338 0.9861 0.9600 0.9338 -0.0261" in page

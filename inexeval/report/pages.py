@@ -379,7 +379,17 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
         if own:
             parts.append("<h3>Curves</h3>\n<p class=\"note\">This run in colour, the other runs in grey.</p>\n"
                          + _figures(own, out / "runs" / name, f"{name}/", "this run over the others"))
-        parts.append("<h3>Per topic</h3>\n" + _per_topic_table(mine, ev.columns, data.facts))
+        from inexeval.tasks import COUNT_NAMES
+
+        headline = [m for m in data.headline if m in ev.columns and ranked(data.facts, m) and m not in COUNT_NAMES]
+        if headline and len(results) > 1:
+            parts.append("<h3>Per topic, against the other runs</h3>\n<p class=\"note\">As a TREC appendix: each "
+                         "topic's value of this run, the best, median and worst of all runs that have a value "
+                         "there, and this run's difference from the median.</p>\n"
+                         + "\n".join(f"<h4>{esc(m)}</h4>\n" + _against_others(results, mine, m, data.facts)
+                                     for m in headline))
+        parts.append(f"<details><summary>Per topic, every measure ({len(mine.per_topic)} topics)</summary>\n"
+                     + '<div class="scroll">' + _per_topic_table(mine, ev.columns, data.facts) + "</div></details>")
     parts.append('<h2 id="validation">Validation</h2>')
     for r in reports:
         parts.append(f"<p><code>{esc(display_path(r.path, data.config))}</code>: "
@@ -388,6 +398,44 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
         parts.append("<p>Its run file was not validated (read from standard input).</p>")
     return page(f"{esc_id(run)} ({task})", "\n".join(parts) + "\n", root="../../",
                 crumbs=[("Results", "../../index.html"), (task, "../index.html"), (esc_id(run), None)])
+
+
+def topic_summary(results, measure: str, lower_better: bool = False) -> dict[str, tuple[float, float, float]]:
+    """Per topic, (best, median, worst) of MEASURE over the RESULTS that have a value there (numpy's
+    median: the mean of the two middle values for an even count); LOWER_BETTER: the smallest is best."""
+    import numpy as np
+
+    values: dict[str, list[float]] = {}
+    for r in results:
+        for t, v in r.per_topic.items():
+            x = v.get(measure)
+            if x is not None and x == x:
+                values.setdefault(t, []).append(float(x))
+    out = {}
+    for t, vs in values.items():
+        lo, hi = min(vs), max(vs)
+        out[t] = (lo if lower_better else hi, float(np.median(vs)), hi if lower_better else lo)
+    return out
+
+
+def _against_others(results, mine, measure: str, facts: dict) -> str:
+    """This run's per-topic value of MEASURE beside the best, median and worst of all runs."""
+    summary = topic_summary(results, measure, lower_is_better(facts, measure))
+    topics = sorted((t for t in mine.per_topic if mine.per_topic[t].get(measure) is not None), key=natural_key)
+    numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)
+    head = [th("topic", sort="number" if numeric else "text", cls="id"), th("this run", sort="number"),
+            th("best", sort="number"), th("median", sort="number"), th("worst", sort="number"),
+            th("&minus; median", sort="number")]
+    rows = []
+    for t in topics:
+        v = mine.per_topic[t][measure]
+        best, median, worst = summary[t]
+        diff = v - median
+        rows.append([td(esc_id(t), value=esc_id(t), cls="id"), td(number(v), value=data_value(v)),
+                     td(number(best), value=data_value(best)), td(number(median), value=data_value(median)),
+                     td(number(worst), value=data_value(worst)),
+                     td(("+" if diff > 0 else "") + number(diff), value=data_value(diff))])
+    return table(head, rows, sortable=True) if rows else "<p>No topic.</p>"
 
 
 def _per_topic_table(result, columns: Sequence[str], facts: dict) -> str:
