@@ -107,3 +107,26 @@ def test_run_page_against_the_other_runs(tmp_path):
     page = _text((tmp_path / "site" / "trec" / "runs" / "medium.html").read_text())
     # map on topic 402: good 0.9861, medium 0.9338, poor none (it lacks the topic): median (0.9861 + 0.9338)/2
     assert "against the other runs" in page and "402 0.9338 0.9861 0.9600 0.9338 -0.0261" in page
+
+
+def test_trec_pages_have_the_precision_recall_graph(tmp_path):
+    config = _config(tmp_path, "")
+    code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet")
+    assert code == 0, err
+    site = tmp_path / "site" / "trec"
+    png = site / "graphs" / "interpolated-precision-recall_default.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert 'src="graphs/interpolated-precision-recall_default.png"' in (site / "index.html").read_text()
+    assert (site / "runs" / "good" / "interpolated-precision-recall_default.png").exists()
+
+
+def test_precision_recall_curve_values():
+    from types import SimpleNamespace
+
+    from inexeval.report.site import IPREC, precision_recall_curves
+
+    r = SimpleNamespace(run_id="a", setting="default", average={n: 1 - i / 10 for i, n in enumerate(IPREC)})
+    ev = SimpleNamespace(columns=[*IPREC, "map"], settings=[SimpleNamespace(name="default")], results=[r])
+    (curve,) = precision_recall_curves(ev)
+    assert curve.xs == [i / 10 for i in range(11)] and curve.series["a"] == [1 - i / 10 for i in range(11)]
+    assert precision_recall_curves(SimpleNamespace(columns=["map"], settings=[], results=[])) == []

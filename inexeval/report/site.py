@@ -62,9 +62,29 @@ class _Plan:
         from inexeval.writers.graphs import collect_curves
 
         self.data, self.out = data, out
-        self.curves = collect_curves(data.ev)
+        self.curves = collect_curves(data.ev) + precision_recall_curves(data.ev)
         names = NameTable()
         self.pages = {run: names.assign(run) for run in data.runs}
+
+
+#: trec_eval's interpolated precision at the 11 standard recall levels (the TREC appendix's graph)
+IPREC = tuple(f"iprec_at_recall_{x / 10:.2f}" for x in range(11))
+
+
+def precision_recall_curves(ev) -> list:
+    """TASK trec: each setting's interpolated precision–recall curve of every run, from its averaged
+    ``iprec_at_recall_0.00`` … ``_1.00`` (when the config computes all eleven; trec_eval's default set does)."""
+    from inexeval.writers.graphs import Curve
+
+    if not all(name in ev.columns for name in IPREC):
+        return []
+    out = []
+    for s in ev.settings:
+        series = {r.run_id: [r.average.get(n) for n in IPREC] for r in ev.results if r.setting == s.name}
+        if series:
+            out.append(Curve("interpolated precision-recall", s.name, [x / 10 for x in range(11)], series,
+                             "recall", "interpolated precision", True, "linear"))
+    return out
 
 
 _PLANS: list[_Plan] = []  # what the forked workers of _validate_and_draw read
