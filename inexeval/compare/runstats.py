@@ -89,6 +89,28 @@ def setting_stats(task: str, results, setting: str, measure: str, runs: Sequence
     return st
 
 
+def run_groups(results, setting: str, measure: str, options: StatsOptions) -> dict[str, str]:
+    """Each run's significance group on MEASURE under SETTING (Tukey HSD over the topics every run has,
+    :func:`setting_stats`'s groups without its other figures), runs by mean, best first; {} when fewer
+    than two runs or two common topics."""
+    from inexeval.compare.anova import tukey_hsd
+    from inexeval.compare.matrix import topic_matrix
+
+    chosen = [r for r in results if r.setting == setting]
+    if len(chosen) < 2:
+        return {}
+    try:
+        _, run_ids, x = topic_matrix(chosen, measure, setting)
+    except ValueError:
+        return {}
+    if x.shape[0] < 2:
+        return {}
+    order = np.argsort(-x.mean(axis=0), kind="stable")
+    t = tukey_hsd(x[:, order], randomised=options.tukey == "randomised", samples=options.samples,
+                  seed=options.seed, level=1.0 - options.alpha)
+    return {run_ids[j]: t.groups[k] for k, j in enumerate(order)}
+
+
 def _f(v) -> float | None:
     """A number for the rows (None: undefined)."""
     if v is None:

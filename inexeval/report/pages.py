@@ -87,9 +87,8 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
     stats = {}
     for m in headline:
         if ranked(facts, m) and not (facts.get(m) is not None and facts[m].count):
-            st = runstats.setting_stats(data.config.task, results, setting, m, None, comparing.stats)
-            if st.means is not None:
-                stats[m] = {r["run"]: r for r in runstats.group_rows(st)}
+            stats[m] = runstats.run_groups(results, setting, m, comparing.stats)
+    stats = {m: g for m, g in stats.items() if g}
     first = next(iter(stats), None)
     order = list(stats[first]) if first else [r.run_id for r in results]
     order += [r.run_id for r in results if r.run_id not in order]
@@ -103,7 +102,7 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
                   value=esc_id(run), cls="id")]
         for m in headline:
             v = r.average.get(m)
-            g = stats.get(m, {}).get(run)
+            g = stats.get(m, {}).get(run)  # the run's significance group
             if facts.get(m) is not None and facts[m].count and v is not None and float(v).is_integer():
                 text = str(int(v))
             elif g is not None:
@@ -112,7 +111,7 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
                 low, high = found.get(m, (None, None))
                 half = (high - low) / 2 if low is not None and low == low else None
                 text = (number(v) + (f' <span class="rank">&plusmn;{number(half)}</span>' if half is not None else "")
-                        + f'<sup class="group">{esc(g["group"])}</sup>')
+                        + f'<sup class="group">{esc(g)}</sup>')
             else:
                 text = number(v)
             row.append(td(text, value=data_value(v), title=f"{esc(m)} = {data_value(v) or 'undefined'}"))
