@@ -134,3 +134,14 @@ def test_rank_axes_are_log_with_headroom_above_one(tmp_path):
     written = graphs.write_gnuplot([nx], tmp_path, "CO.Thorough")
     proc = subprocess.run(["gnuplot", str(written[1])], capture_output=True, text=True)
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
+
+
+def test_runs_differ_in_colour_dash_and_marker():
+    """Runs stay apart in grey print: the first 30 runs have distinct (colour, dash, marker) triples, and
+    any two of the first 10 differ in colour, dash or marker each (issue 33)."""
+    from inexeval.writers.graphs import run_style
+
+    styles = [run_style(i) for i in range(30)]
+    assert len({(c, str(d), m) for c, d, m in styles}) == 30
+    assert len({m for _, _, m in styles[:10]}) == 10
+    assert all(styles[i][1] != styles[i + 1][1] for i in range(29))  # neighbours never share a dash

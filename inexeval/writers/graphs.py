@@ -26,6 +26,14 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#bcbd22", "#17becf")
 #: matplotlib dash patterns paired with gnuplot's dashtypes 1-6
 DASHES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
+#: a marker per run, beside its colour and dash: runs stay apart in grey print and for colour-blind
+#: readers (run i: PALETTE[i % 10], DASHES[i % 6], MARKERS[i % 10]; the triples repeat after 30 runs)
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+
+
+def run_style(i: int) -> tuple[str, object, str]:
+    """(colour, dash, marker) of the i-th run drawn."""
+    return PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], MARKERS[i % len(MARKERS)]
 
 @dataclass
 class Curve:
@@ -128,7 +136,7 @@ def gp_text(c: Curve, task: str) -> str:
         "set key outside right top noenhanced",
         "set grid",
         styles,
-        _plot_line(list(c.series)),
+        _plot_line(list(c.series), len(c.xs)),
     ]
     return "\n".join(line for line in lines if line) + "\n"
 
@@ -144,13 +152,17 @@ def _gp_axes(a: Axes) -> list[str]:
     return lines
 
 
-def _plot_line(runs: list[str]) -> str:
+def _plot_line(runs: list[str], points: int = 0) -> str:
     """The .gp plot command: titles from the .dat header, unless gnuplot would read one of them
     differently (a '"' or '\\', or "-", the missing-value mark): then each title written in the script."""
     n = len(runs)
+    every = max(1, points // 10)  # a point marker every tenth of the curve, as the PNGs draw them
     if all(r and r != "-" and not set(cell(r)) & {'"', "\\"} for r in runs):
-        return f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with lines linetype (i-1) linewidth 1.5 title columnheader(i)"
-    return "plot " + ", \\\n     ".join(f"base.'.dat' using 1:{i + 2} with lines linetype {i + 1} linewidth 1.5 "
+        return (f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with linespoints linetype (i-1) "
+                f"pointtype 1+(i-2)%10 dashtype 1+(i-2)%6 pointinterval {every} linewidth 1.5 "
+                "title columnheader(i)")
+    return "plot " + ", \\\n     ".join(f"base.'.dat' using 1:{i + 2} with linespoints linetype {i + 1} "
+                                      f"dashtype {i % 6 + 1} pointtype {i % 10 + 1} pointinterval {every} linewidth 1.5 "
                                       f"title {_gp_quote(cell(r))}" for i, r in enumerate(runs))
 
 
@@ -200,8 +212,9 @@ def figure(c: Curve, task: str, highlight: str | None = None):
     for i, (run, ys) in enumerate(c.series.items()):
         y = [float("nan") if v is None else v for v in ys]
         if highlight is None:
-            ax.plot(c.xs, y, color=PALETTE[i % 10], linestyle=DASHES[(i // 10) % len(DASHES)],
-                    linewidth=1.4, label=_legend_label(run))
+            colour, dash, marker = run_style(i)
+            ax.plot(c.xs, y, color=colour, linestyle=dash, marker=marker, markersize=4,
+                    markevery=0.1, linewidth=1.4, label=_legend_label(run))  # markers a tenth of the axes apart
         else:
             mine = run == highlight
             first_other = not mine and all(r == highlight for r in list(c.series)[:i])
