@@ -38,8 +38,11 @@ from inexeval.writers.files import atomic_write, run_file_path
 STAMP = ".inexeval-stamp.json"
 #: what each file ``inexeval compare`` wrote in a task directory was computed from (module notes)
 COMPARE_STAMP = ".inexeval-compare.json"
-#: the files ``inexeval compare`` writes in a task directory (beside those, only its ``graphs/differences_*``)
-COMPARE_FILES = tuple(f"{stem}.{ext}" for stem in ("correlations", "significance", "correlations-average")
+#: the files ``inexeval compare`` writes in a task directory (beside those, only its ``graphs/differences_*``
+#: and, with --reliability, ``graphs/asl_*``)
+COMPARE_FILES = tuple(f"{stem}.{ext}" for stem in ("correlations", "significance", "correlations-average",
+                                                   "groups", "anova", "tukey", "reliability", "asl", "swap-rates",
+                                                   "correlations-parameters")
                       for ext in ("tsv", "json"))
 
 
@@ -223,7 +226,8 @@ def _compare_outputs(task_dir: Path) -> list[str]:
     found = [name for name in COMPARE_FILES if (task_dir / name).is_file()]
     graphs = task_dir / "graphs"
     if graphs.is_dir() and not graphs.is_symlink():
-        found += sorted(f"graphs/{p.name}" for p in graphs.glob("differences_*") if p.is_file())
+        found += sorted(f"graphs/{p.name}" for pattern in ("differences_*", "asl_*") for p in graphs.glob(pattern)
+                        if p.is_file())
     return found
 
 

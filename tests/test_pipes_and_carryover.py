@@ -157,8 +157,9 @@ def test_head_in_a_pipeline(ws, tmp_path, command):
     assert "Traceback" not in err and "Exception ignored" not in err
     if "compare" in command:
         assert sorted(p.name for p in (out / "CO.Thorough").iterdir() if p.suffix in (".tsv", ".json")) == [
-            ".inexeval-compare.json", ".inexeval-stamp.json", "correlations.json", "correlations.tsv",
-            "significance.json", "significance.tsv", "summary.json", "summary.tsv"]
+            ".inexeval-compare.json", ".inexeval-stamp.json", "anova.json", "anova.tsv", "correlations.json",
+            "correlations.tsv", "groups.json", "groups.tsv", "significance.json", "significance.tsv", "summary.json",
+            "summary.tsv", "tukey.json", "tukey.tsv"]
     elif "qa" in command:
         assert (out / "qa" / "summary.tsv").is_file()
 
@@ -170,12 +171,17 @@ def _inexeval(ws: Path, *args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
-COMPARE_FILES = ["correlations.json", "correlations.tsv", "significance.json", "significance.tsv"]
+COMPARE_FILES = ["anova.json", "anova.tsv", "correlations.json", "correlations.tsv", "groups.json", "groups.tsv",
+                 "significance.json", "significance.tsv", "tukey.json", "tukey.tsv"]
+#: how the warnings list them (in the order compare records them)
+LISTED = ("correlations.tsv, correlations.json, significance.tsv, significance.json, groups.tsv, groups.json, "
+          "anova.tsv, anova.json, tukey.tsv, tukey.json")
 
 
 def _compare_files(task_dir: Path) -> dict[str, bytes]:
     found = {p.relative_to(task_dir).as_posix(): p.read_bytes() for p in task_dir.rglob("*")
-             if p.is_file() and (p.name.startswith(("correlations", "significance", "differences_")))}
+             if p.is_file() and (p.name.startswith(("correlations", "significance", "differences_", "groups", "anova",
+                                                    "tukey")))}
     return dict(sorted(found.items()))
 
 
@@ -215,7 +221,7 @@ def test_compare_files_are_kept_while_their_inputs_are_unchanged(fresh, incremen
     changed = _inexeval(fresh, "-config", cfg, "--results-dir", str(out), *flags)
     assert changed.returncode == 0
     assert _compare_files(task) == {} and not (task / ".inexeval-compare.json").exists()
-    assert f"inexeval: warning: {task}: correlations.tsv, correlations.json, significance.tsv, significance.json " \
+    assert f"inexeval: warning: {task}: {LISTED} " \
         "(written by an earlier 'inexeval compare') not kept: the result files they were computed from changed; " \
         "run 'inexeval compare' again" in changed.stderr
     quiet = _inexeval(fresh, "-config", cfg, "--results-dir", str(out), *flags)  # nothing left to drop
@@ -298,7 +304,7 @@ def test_a_compare_stopped_half_way_leaves_no_file_with_another_files_record(fre
     monkeypatch.undo()
     res = _inexeval(fresh, "-config", cfg, "--results-dir", str(out))
     assert _compare_files(task) == {}
-    assert "correlations.tsv, correlations.json, significance.tsv, significance.json (written by an earlier " \
+    assert f"{LISTED} (written by an earlier " \
         "'inexeval compare') not kept: no record" in res.stderr
 
 
