@@ -62,6 +62,12 @@ def _check_samples(samples) -> int:
     return int(samples)
 
 
+def significance_level(level: float) -> float:
+    """α = 1 − LEVEL, rounded to 12 decimals so that level 0.9 means α = 0.1 exactly as written
+    (1 − 0.9 is 0.09999999999999998 in binary, which would make p = 0.1 not significant)."""
+    return round(1.0 - level, 12)
+
+
 # ---------------------------------------------------------------- ANOVA ----
 
 
@@ -142,7 +148,7 @@ class TukeyHSD:
     ci_low: np.ndarray  # the level's simultaneous interval of mean_i − mean_j
     ci_high: np.ndarray
     effect_size: np.ndarray  # ES_E = (mean_i − mean_j)/√V_E (NaN when V_E = 0)
-    groups: list[str]  # compact letter display: significant when p ≤ 1 − level
+    groups: list[str]  # compact letter display: significant when p ≤ α = 1 − level (significance_level)
     v_e: float  # the two-way ANOVA's residual mean square
     df: int  # (m − 1)(n − 1)
     level: float
@@ -166,11 +172,12 @@ def tukey_hsd(x, randomised: bool = False, samples: int = 10000, seed=0, level: 
     permutation, topic by topic) and the observed assignment is added to them, as
     :func:`inexeval.compare.stats.randomisation_test` counts it: with N the distribution's size,
     p(i, j) = #{R ≥ |x̄_i − x̄_j|} / N, "reaching" within 1e-9 of the largest |x|.  The interval is
-    x̄_i − x̄_j ± R_(k), the k-th smallest R with k the least count for which (N − k)/N ≤ 1 − level:
-    it excludes 0 (beyond the tolerance) exactly when p ≤ 1 − level.
+    x̄_i − x̄_j ± R_(k), the k-th smallest R with k the least count for which (N − k)/N ≤ α:
+    it excludes 0 (beyond the tolerance) exactly when p ≤ α.
 
     ES_E = (x̄_i − x̄_j)/√V_E.  Groups: :func:`inexeval.compare.letters.compact_letter_display` of
-    the pairs with p ≤ 1 − level (the rule of ``inexeval compare``'s significance table).
+    the pairs with p ≤ α, α = 1 − level (:func:`significance_level`; the rule of ``inexeval
+    compare``'s significance table).
     """
     from inexeval.compare.letters import compact_letter_display
 
@@ -184,7 +191,7 @@ def tukey_hsd(x, randomised: bool = False, samples: int = 10000, seed=0, level: 
     absd = np.abs(diff)
     v_e = anova2(a).v_e
     df = (m - 1) * (n - 1)
-    alpha = 1.0 - level
+    alpha = significance_level(level)
     exact = False
     used = 0
     if not randomised:

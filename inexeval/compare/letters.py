@@ -12,11 +12,11 @@ join every pair that does not differ.
    another letter's is dropped (absorbed).  A split separates only the pair being split, and
    absorbing never separates a pair, so every pair not significant keeps a shared letter and
    every significant pair ends with none.  The letters left are the maximal cliques.
-2. Should there be more than :func:`_cap` letters on the way (maximal cliques can be exponentially
-   many for inconsistent patterns; a consistent one, such as Tukey's, has at most m), a greedy
-   cover instead: for each pair not significant and not yet joined (runs in display order), a
-   letter holding the pair and then every further run, in display order, not significantly
-   different from all it holds.
+2. Should there be more than :func:`_cap` letters on the way (16 m + 64: maximal cliques can be
+   exponentially many for inconsistent patterns; a consistent one, such as Tukey's, has at most m),
+   a greedy cover instead (:func:`_greedy`): for each pair not significant and not yet joined, a
+   letter holding it, grown run by run, each time by the run that joins the most pairs not yet
+   joined among those not significantly different from all the letter holds.
 3. Redundant letters removed: a letter every pair of whose runs is also joined by another letter,
    and each of whose runs holds another letter, is dropped, from the last letter to the first.
    Whole letters only (Piepho's sweep also takes single runs out of letters, which breaks the
@@ -55,8 +55,9 @@ def tokens(group: str) -> list[str]:
 
 
 def _cap(m: int) -> int:
-    """Letters insert-and-absorb may hold before the greedy cover is used instead."""
-    return 64 * max(m, 16)
+    """Letters insert-and-absorb may hold before the greedy cover is used instead (a consistent
+    pattern never holds more than m on the way, its pairs taken in display order)."""
+    return 16 * m + 64
 
 
 def compact_letter_display(means: Sequence[float], significant) -> list[str]:
@@ -122,25 +123,29 @@ def _insert_absorb(s: np.ndarray, m: int) -> list[int] | None:
 
 
 def _greedy(friends: list[int], m: int) -> list[int]:
-    """A cover of the not-significant pairs by cliques, grown in display order."""
+    """A cover of the not-significant pairs by cliques: for each pair not yet joined (display order),
+    a letter holding it, grown one run at a time by the run, not significantly different from all
+    it holds, that joins the most pairs not yet joined (the first in display order among equals)."""
     columns: list[int] = []
-    joined = [0] * m  # bit c of joined[r]: r and c share a letter already
+    unjoined = list(friends)  # bit c of unjoined[r]: r and c not significantly different, no letter yet
     for r in range(m):
         if not friends[r]:
             columns.append(1 << r)  # significantly different from every other run: a letter of its own
-            continue
-        for c in range(r + 1, m):
-            if not (friends[r] >> c & 1) or joined[r] >> c & 1:
-                continue
+        while unjoined[r]:
+            c = (unjoined[r] & -unjoined[r]).bit_length() - 1
             col = (1 << r) | (1 << c)
-            common = friends[r] & friends[c]
-            for v in range(m):
-                if common >> v & 1:
-                    col |= 1 << v
-                    common &= friends[v]
+            candidates = friends[r] & friends[c]
+            while candidates:
+                best, gain = -1, -1
+                for v in _positions(candidates):
+                    g = (unjoined[v] & col).bit_count()
+                    if g > gain:
+                        best, gain = v, g
+                col |= 1 << best
+                candidates &= friends[best]
             columns.append(col)
             for v in _positions(col):
-                joined[v] |= col
+                unjoined[v] &= ~col
     return columns
 
 
