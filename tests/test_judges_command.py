@@ -128,7 +128,8 @@ def _significant(path: Path, key: str = "significant") -> dict[frozenset, tuple[
 
 
 @pytest.mark.parametrize("test, name", [("t", "significance"), ("randomisation", "significance"),
-                                        ("tukey", "tukey")])
+                                        ("bootstrap", "significance"), ("tukey", "tukey"),
+                                        ("randomised-tukey", "tukey")])
 def test_significance_decisions_equal_compare_run_once_per_set(trec, tmp_path, test, name):
     """``compare`` on the config (A) and on the config with ASSESSMENTS_DIR = B, on the same runs (B judges
     every topic A does, so the topics are the same): each pair's decisions under A and under B, put in
@@ -137,7 +138,8 @@ def test_significance_decisions_equal_compare_run_once_per_set(trec, tmp_path, t
     by_set = []
     for q, results in ((qa, "ca"), (qb, "cb")):
         config = _config(tmp_path, q, runs, results=results, METRICS="map")
-        opts = CompareOptions(test=test if test != "tukey" else "t", tukey="classic", samples=2000)
+        opts = CompareOptions(test=test if name == "significance" else "t",
+                              tukey="randomised" if test == "randomised-tukey" else "classic", samples=2000)
         assert run_compare([config], opts) == 0
         by_set.append(_significant(tmp_path / results / "trec" / f"{name}.json"))
     sa, sb = by_set

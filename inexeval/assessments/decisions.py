@@ -8,7 +8,8 @@ over the same per-topic values it would read (the topics both sets judge):
   each pair over the topics both runs have, Holm-corrected over all pairs, significant when the
   corrected p ≤ α;
 * ``tukey``, ``randomised-tukey``: :func:`inexeval.compare.anova.tukey_hsd` (classic, or randomised
-  with SAMPLES permutations and SEED) over the topics every run has, significant when p ≤ α.
+  with SAMPLES permutations and SEED) over the topics every run has, the runs best first as
+  ``compare`` orders them (so that the same permutations are drawn), significant when p ≤ α.
 
 A pair is ``both_same`` (significant under both, the same run better), ``reversed`` (significant
 under both, the other run better under B), ``only_a``, ``only_b`` or ``neither``; ``pairs`` counts
@@ -49,12 +50,18 @@ def _tukey(per_topic: Mapping[str, Mapping], test: str, samples: int, seed: int,
     if len(runs) < 2 or len(topics) < 2:
         return {(a, b): (False, float("nan")) for i, a in enumerate(runs) for b in runs[i + 1:]}
     x = np.array([[per_topic[r][t] for r in runs] for t in topics], dtype=float)
+    # the runs best first, as compare orders them (inexeval.compare.runstats), so that the randomised
+    # test draws the same permutations as compare's
+    order = np.argsort(-x.mean(axis=0), kind="stable")
+    at = np.empty_like(order)
+    at[order] = np.arange(len(order))
     level = 1.0 - alpha
-    hsd = tukey_hsd(x, randomised=test == "randomised-tukey", samples=samples, seed=seed, level=level)
+    hsd = tukey_hsd(x[:, order], randomised=test == "randomised-tukey", samples=samples, seed=seed, level=level)
     cut = significance_level(level)
     for i, a in enumerate(runs):
         for j in range(i + 1, len(runs)):
-            out[a, runs[j]] = (bool(hsd.p[i, j] <= cut), float(hsd.diff[i, j]))
+            p, q = at[i], at[j]
+            out[a, runs[j]] = (bool(hsd.p[p, q] <= cut), float(hsd.diff[p, q]))
     return out
 
 
