@@ -316,7 +316,9 @@ def test_refusals(trec, tmp_path):
                         (["--judgements-b", qb, "--missing", "zero"], "--missing"),
                         (["--judgements-b", qb, "--labels-only", "--fill", "A+B"], "--labels-only"),
                         (["--judgements-b", qb, "--measure", "nothing"], "--measure"),
-                        (["--judgements-b", tmp_path / "none.txt"], "no such file")):
+                        (["--judgements-b", tmp_path / "none.txt"], "no such file"),
+                        (["--judgements-b", qb, "--samples", "50"], "--samples is a parameter"),
+                        (["--judgements-b", qb, "--test", "tukey", "--seed", "3"], "--seed is a parameter")):
         code, out = _cli("-config", cfg, *args)
         assert code == 2 and words in out, (args, out)
     bad = _qrels(tmp_path / "bad.txt", ["1 0 d1 x"])

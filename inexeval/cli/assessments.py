@@ -87,6 +87,11 @@ def assessments_cmd(ctx, config_path, agreement, judgements_b, missing, top, mea
         if named or agreement:
             refuse(ctx, "--labels-only reads no run: not with --agreement, --fill, --measure, --test, --top, "
                         "--samples, --seed, --alpha or --judged-k")
+    if test in ("t", "tukey"):
+        for name in ("samples", "seed"):
+            if given(ctx, name):
+                refuse(ctx, f"--{name} is a parameter of --test randomisation, bootstrap and randomised-tukey; "
+                            f"--test {test} draws no samples")
     if given(ctx, "jobs") and not scores:
         refuse(ctx, "--jobs sets how many processes score the runs of --agreement; without it no run is scored")
     try:
