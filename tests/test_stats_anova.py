@@ -563,6 +563,48 @@ def test_d_z_interval_far_from_zero(t_obs):
         assert low < dz < high
 
 
+def _nct_cdf_by_chi2(t: float, df: int, lam: float) -> float:
+    """P(T'(df, λ) ≤ t) = E[Φ(t·S − λ)], S² = χ²_df/df, integrated over the χ² value x (breakpoints
+    around the step of Φ at x = df (λ/t)²): independent of the module's integral over z."""
+    from scipy import integrate, special
+
+    if t < 0:
+        return 1.0 - _nct_cdf_by_chi2(-t, df, -lam)
+    c = lam / t
+    top = float(stats.chi2.isf(1e-18, df))
+    pts = sorted({df * c * c, df * (c + 10 / t) ** 2, *([df * (c - 10 / t) ** 2] if c > 10 / t else [])}) \
+        if c > 0 else []
+    pts = [p for p in pts if 0 < p < top]
+    f = lambda x: float(stats.chi2.pdf(x, df)) * float(special.ndtr(t * math.sqrt(x / df) - lam))  # noqa: E731
+    return integrate.quad(f, 0, top, points=pts or None, epsabs=1e-15, epsrel=1e-13, limit=5000)[0]
+
+
+@pytest.mark.parametrize("t_obs", [900.0, -1500.0, 2e4, -3e5, 5e6])
+@pytest.mark.parametrize("n", [2, 5, 20, 1000])
+def test_d_z_interval_for_nearly_constant_differences(t_obs, n):
+    # |t| beyond 1000, where scipy's nct.cdf loses digits (or is NaN): the bounds against an
+    # independent integral of the noncentral t's cdf
+    base = np.linspace(-1.0, 1.0, n)
+    base = (base - base.mean()) / np.std(base, ddof=1) * 1e-3
+    d = base + 1e-3 * t_obs / math.sqrt(n)  # mean 1e-3·t/√n, sd 1e-3
+    dz, low, high = paired_effect_size(d + 0.5, np.full(n, 0.5))
+    t = dz * math.sqrt(n)
+    assert t == pytest.approx(t_obs, rel=1e-6)
+    assert abs(_nct_cdf_by_chi2(t, n - 1, low * math.sqrt(n)) - 0.975) <= 1e-9
+    assert abs(_nct_cdf_by_chi2(t, n - 1, high * math.sqrt(n)) - 0.025) <= 1e-9
+    assert low < dz < high
+
+
+@pytest.mark.parametrize("df", [1, 4, 19, 999])
+def test_the_integrated_cdf_meets_scipy_where_it_takes_over(df):
+    # at |t| = 1000 both are good to 1e-9: the cdf does not jump where one hands over to the other
+    for t in (A._NCT_T_MAX, -A._NCT_T_MAX):
+        for c in (0.02, 0.5, 0.99, 1.0, 1.01, 1.5):
+            lam = c * t
+            far = A._nct_cdf_far(t, df, lam) if t > 0 else 1.0 - A._nct_cdf_far(-t, df, -lam)
+            assert abs(far - float(stats.nct.cdf(t, df, lam))) <= 1e-9
+
+
 def test_d_z_edge_cases():
     assert all(math.isnan(v) for v in paired_effect_size([0.5], [0.1]))  # one pair
     assert all(math.isnan(v) for v in paired_effect_size([], []))

@@ -298,7 +298,8 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
     d_z = d̄ / s_d (s_d with n − 1), the "standardised mean difference" of Sakai's textbook.  The
     interval inverts the noncentral t distribution: with t = d_z·√n and n − 1 degrees of freedom,
     λ_low solves P(T'(n − 1, λ) ≤ t) = (1 + level)/2 and λ_high solves it = (1 − level)/2
-    (scipy.stats.nct.cdf, scipy.optimize.brentq); the bounds are λ/√n.
+    (scipy.stats.nct.cdf, scipy.optimize.brentq); the bounds are λ/√n.  Beyond |t| = 1000, where
+    scipy's nct.cdf loses digits, the cdf is integrated as P(S ≥ (Z + λ)/t) (:func:`_nct_cdf_far`).
 
     A difference within 1e-9 of max(|a_i|, |b_i|) is 0, and s_d within 1e-9 of max |d_i| is 0
     (§10.3).  Fewer than two pairs, or differences all 0: (nan, nan, nan).  Constant differences
@@ -327,14 +328,48 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
     return (dz, low, high)
 
 
+#: beyond this |t|, scipy's nct.cdf loses digits (1e-9 at 3000, 1e-8 at 10^4; NaN, or seconds a
+#: call, near 10^6): the distribution is integrated instead (:func:`_nct_cdf_far`)
+_NCT_T_MAX = 1000.0
+
+
+def _nct_cdf(t: float, df: int, lam: float) -> float:
+    """P(T'(df, λ) ≤ t), the noncentral t distribution's cdf: scipy.stats.nct.cdf for |t| ≤
+    :data:`_NCT_T_MAX`, else :func:`_nct_cdf_far` (T'(df, −λ) is −T'(df, λ) for t < 0)."""
+    if abs(t) <= _NCT_T_MAX:
+        cdf = float(stats.nct.cdf(t, df, lam))
+        if math.isnan(cdf):  # scipy gives NaN far in a tail, where the value is 0 or 1
+            cdf = 1.0 if lam < t else 0.0
+        return cdf
+    if t < 0.0:
+        return 1.0 - _nct_cdf_far(-t, df, -lam)
+    return _nct_cdf_far(t, df, lam)
+
+
+def _nct_cdf_far(u: float, df: int, mu: float) -> float:
+    """P(T'(df, μ) ≤ u) for u > 0: T' = (Z + μ)/S with S² = χ²_df/df, so the probability is
+    P(S ≥ (Z + μ)/u) = ∫ φ(z) Q(z) dz, Q(z) = 1 for z + μ ≤ 0, else P(χ²_df ≥ df ((z + μ)/u)²).
+    Q varies over z on the scale u/√df, so for large u the integrand is smooth."""
+    from scipy import integrate, special
+
+    root = 1.0 / math.sqrt(2.0 * math.pi)
+
+    def f(z: float) -> float:
+        w = z + mu
+        tail = 1.0 if w <= 0.0 else float(special.chdtrc(df, df * (w / u) ** 2))
+        return root * math.exp(-0.5 * z * z) * tail
+
+    points = [-mu] if -40.0 < -mu < 40.0 else None
+    value = integrate.quad(f, -40.0, 40.0, points=points, epsabs=1e-14, epsrel=1e-12, limit=500)[0]
+    return min(1.0, max(0.0, value))
+
+
 def _noncentrality(t: float, df: int, target: float) -> float:
-    """λ with P(T'(df, λ) ≤ t) = TARGET (the cdf falls from 1 to 0 as λ grows)."""
+    """λ with P(T'(df, λ) ≤ t) = TARGET (the cdf falls from 1 to 0 as λ grows); NaN if the root
+    found does not meet TARGET within 1e-9."""
 
     def f(lam: float) -> float:
-        cdf = float(stats.nct.cdf(t, df, lam))
-        if math.isnan(cdf):  # far in a tail, where the value rounds to 0 or 1
-            cdf = 1.0 if lam < t else 0.0
-        return cdf - target
+        return _nct_cdf(t, df, lam) - target
 
     step = 4.0 + abs(t)
     lo, hi = t - step, t + step
@@ -349,4 +384,5 @@ def _noncentrality(t: float, df: int, target: float) -> float:
             break
         hi += step
         step *= 2.0
-    return float(optimize.brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500))
+    lam = float(optimize.brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500))
+    return lam if abs(f(lam)) <= 1e-9 else math.nan
