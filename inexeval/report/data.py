@@ -53,6 +53,13 @@ class TaskData:
         """``text`` without the organiser's absolute paths (:func:`public_text`)."""
         return public_text(text, self.config)
 
+    def page_names(self) -> dict[str, str]:
+        """Each run's page name under ``runs/`` (one-to-one over the runs, in order: NameTable)."""
+        from inexeval.names import NameTable
+
+        names = NameTable()
+        return {run: names.assign(run) for run in self.runs}
+
     def results_of(self, setting: str) -> list[RunResult]:
         return [r for r in self.ev.results if r.setting == setting]
 

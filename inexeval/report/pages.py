@@ -505,16 +505,8 @@ def index_page(tasks: Sequence[TaskData], names: Sequence[str], comparing: Compa
                      and m not in COUNT_NAMES), None)
         if lead is None:
             continue
-        pages = {run: f"{name}/runs/{page_name}" for run, page_name in _page_names(data).items()}
+        pages = {run: f"{name}/runs/{page_name}" for run, page_name in data.page_names().items()}
         parts.append(f"<h2>Leaderboard: {esc(data.config.task)}, {esc(lead)}"
                      + (f" ({esc(setting)})" if len(data.settings) > 1 else "") + "</h2>\n"
                      + _headline_table(data, setting, [lead], pages, comparing))
     return page(esc(title), "\n".join(parts) + "\n", root="")
-
-
-def _page_names(data: TaskData) -> dict[str, str]:
-    """Each run's page name under runs/ (as site.py names them: NameTable over the runs in order)."""
-    from inexeval.names import NameTable
-
-    names = NameTable()
-    return {run: names.assign(run) for run in data.runs}

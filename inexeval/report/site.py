@@ -63,8 +63,7 @@ class _Plan:
 
         self.data, self.out = data, out
         self.curves = collect_curves(data.ev) + precision_recall_curves(data.ev)
-        names = NameTable()
-        self.pages = {run: names.assign(run) for run in data.runs}
+        self.pages = data.page_names()
 
 
 #: trec_eval's interpolated precision at the 11 standard recall levels (the TREC appendix's graph)
