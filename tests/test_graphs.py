@@ -98,29 +98,30 @@ def test_sixty_runs_get_distinct_styles(tmp_path):
 
 
 def test_rank_axes_are_log_with_headroom_above_one(tmp_path):
-    """nxCG's ranks 15..1500 on a log axis (the early ranks readable), y up to 1.05 (a curve at 1 is not
-    drawn on the frame); a recall axis stays [0, 1]; the gnuplot script and the PNG agree."""
+    """nxCG's ranks on a log axis from rank 1 (the early ranks readable, nxCG@10 on the plot), its points
+    at ranks 15..1500 and at the DCV cut-off 10, y up to 1.05 (a curve at 1 is not drawn on the frame); a
+    recall axis stays [0, 1]; the gnuplot script and the PNG agree."""
     ev = fake_evaluation(tmp_path)
     ev.params = Params(dcv=(10,), max_results=1500)
     ev.results = [RunResult("ideal", "gen_off", [], {}, {f"nxCG@{k}": 1.0 for k in range(1, 1501)}
                             | {f"ep@{x}": 1.0 for x in CURVE_LABELS})]
     curves = {c.title: c for c in graphs.collect_curves(ev)}
     nx, ep = curves["nxCG"], curves["ep/gr"]
-    assert nx.xs[0] == 15 and nx.xs[-1] == 1500 and nx.series["ideal"] == [1.0] * 100
+    assert nx.xs[:3] == [10, 15, 30] and nx.xs[-1] == 1500 and nx.series["ideal"] == [1.0] * 101
     a = graphs.axes(nx)
-    assert (a.xscale, a.xrange, a.yrange) == ("log", (15, 1500), (0.0, 1.05))
-    assert a.xticks == (20, 50, 100, 200, 500, 1000)
+    assert (a.xscale, a.xrange, a.yrange, a.xmarks) == ("log", (1, 1500), (0.0, 1.05), (10,))
+    assert a.xticks == (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
     assert graphs.axes(ep) == graphs.Axes("linear", (0.0, 1.0), (), (0.0, 1.05))
 
     gp = graphs.gp_text(nx, "CO.Thorough").splitlines()
-    assert "set logscale x" in gp and "set xrange [15:1500]" in gp and "set yrange [0:1.05]" in gp
-    assert "set xtics (20, 50, 100, 200, 500, 1000)" in gp
+    assert "set logscale x" in gp and "set xrange [1:1500]" in gp and "set yrange [0:1.05]" in gp
+    assert "set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)" in gp
     gp_ep = graphs.gp_text(ep, "CO.Thorough").splitlines()
     assert "set logscale x" not in gp_ep and "set xrange [0:1]" in gp_ep and "set yrange [0:1.05]" in gp_ep
 
     import matplotlib.pyplot as plt
 
-    for c, scale, xlim in ((nx, "log", (15, 1500)), (ep, "linear", (0, 1))):
+    for c, scale, xlim in ((nx, "log", (1, 1500)), (ep, "linear", (0, 1))):
         fig = graphs.figure(c, "CO.Thorough")
         try:
             ax = fig.axes[0]
@@ -129,7 +130,7 @@ def test_rank_axes_are_log_with_headroom_above_one(tmp_path):
         finally:
             plt.close(fig)
         if scale == "log":
-            assert labels == ["20", "50", "100", "200", "500", "1000"]  # plain numbers, not 10^k
+            assert labels == ["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]  # not 10^k
     require_gnuplot()
     written = graphs.write_gnuplot([nx], tmp_path, "CO.Thorough")
     proc = subprocess.run(["gnuplot", str(written[1])], capture_output=True, text=True)

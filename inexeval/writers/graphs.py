@@ -21,19 +21,37 @@ from inexeval.aggregate import natural_key
 from inexeval.names import NameTable, cell
 from inexeval.writers.files import atomic_write, fmt
 
-#: tab10, the colour cycle of both writers
-PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22", "#17becf")
-#: matplotlib dash patterns paired with gnuplot's dashtypes 1-6
-DASHES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
-#: a marker per run, beside its colour and dash: runs stay apart in grey print and for colour-blind
-#: readers (run i: PALETTE[i % 10], DASHES[i % 6], MARKERS[i % 10]; the triples repeat after 30 runs)
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
+#: the colours of both writers: Okabe and Ito's colour-blind-safe palette (its yellow left out: too pale
+#: on white), strongest contrasts first
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
+#: dash patterns of both writers, as on-off lengths in line widths (() a solid line): matplotlib draws
+#: ``(0, pattern)``, gnuplot ``dashtype (pattern)``, so the .svg and the .png draw a run alike
+DASHES = ((), (6, 2), (1.5, 1.5), (6, 2, 1.5, 2), (6, 1.5, 1.5, 1.5, 1.5, 1.5), (1.5, 4))
+#: a marker per run, beside its colour and dash: runs stay apart in grey print and for colour-blind readers
+MARKERS = ("o", "s", "^", "D", "v", "p", "X", "P", "*", "h")
+#: gnuplot's point type nearest each marker (filled circle, square, triangles, diamond, pentagon; x, +, *;
+#: gnuplot has no hexagon: its open pentagon)
+GP_POINTTYPES = (7, 5, 9, 13, 11, 15, 2, 1, 3, 14)
+#: the vertical lines of the cut-offs marked on a rank axis (the DCV values of nxCG)
+MARK_COLOUR = "#666666"
 
 
 def run_style(i: int) -> tuple[str, object, str]:
-    """(colour, dash, marker) of the i-th run drawn."""
-    return PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], MARKERS[i % len(MARKERS)]
+    """(colour, matplotlib line style, marker) of the i-th run drawn: PALETTE[i % 7], DASHES[i % 6],
+    MARKERS[i % 10], so the triples of the first 210 runs all differ, and two runs drawn one after the
+    other differ in all three."""
+    dash = DASHES[i % len(DASHES)]
+    return PALETTE[i % len(PALETTE)], (0, dash) if dash else "-", MARKERS[i % len(MARKERS)]
+
+
+def gp_style(i: int) -> str:
+    """The gnuplot ``set linetype`` options of the i-th run drawn: :func:`run_style`'s colour, dash and
+    marker."""
+    dash = DASHES[i % len(DASHES)]
+    dashtype = "(" + ",".join(f"{d:g}" for d in dash) + ")" if dash else "solid"
+    return (f"linecolor rgb '{PALETTE[i % len(PALETTE)]}' dashtype {dashtype} "
+            f"pointtype {GP_POINTTYPES[i % len(GP_POINTTYPES)]}")
+
 
 @dataclass
 class Curve:
@@ -48,6 +66,7 @@ class Curve:
     ylabel: str = "y"
     bounded: bool = True  # the measure's values lie in [0, 1]
     xscale: str = "linear"  # or "log" (a rank axis)
+    marks: tuple[float, ...] = ()  # x values marked by a vertical line (a rank curve's DCV cut-offs)
 
     @property
     def slug(self) -> str:
@@ -55,7 +74,9 @@ class Curve:
 
 
 def collect_curves(ev, topic: str | None = None) -> list[Curve]:
-    """The curves of an Evaluation, from its RunResults (averages, or one topic's values)."""
+    """The curves of an Evaluation, from its RunResults (averages, or one topic's values).  A rank curve
+    (nxCG) also gets the points of the config's DCV cut-offs (``ev.params.dcv``) its measure computes,
+    and those cut-offs as its ``marks``."""
     curves = []
     for s in ev.settings:
         results = [r for r in ev.results if r.setting == s.name]
@@ -63,16 +84,36 @@ def collect_curves(ev, topic: str | None = None) -> list[Curve]:
             continue
         for m in ev.measures:
             for decl in m.curves(ev.params):
+                xs, names, marks = [float(x) for x in decl.xs], list(decl.names), ()
+                if decl.xscale == "log":
+                    xs, names, marks = with_cutoffs(xs, names, m.outputs(ev.params), getattr(ev.params, "dcv", ()))
                 series = {}
                 for r in results:
                     src = r.average if topic is None else r.per_topic.get(topic)
                     if src is None:
                         continue
-                    series[r.run_id] = [src.get(n) for n in decl.names]
+                    series[r.run_id] = [src.get(n) for n in names]
                 if series:
-                    curves.append(Curve(decl.title, s.name, [float(x) for x in decl.xs], series,
-                                        decl.xlabel, decl.ylabel, m.bounded, decl.xscale))
+                    curves.append(Curve(decl.title, s.name, xs, series, decl.xlabel, decl.ylabel, m.bounded,
+                                        decl.xscale, marks))
     return curves
+
+
+def with_cutoffs(xs: list[float], names: list[str], outputs: Sequence[str], cutoffs: Sequence[int]
+                 ) -> tuple[list[float], list[str], tuple[float, ...]]:
+    """A rank curve (output names ``<name>@<rank>``) with the points at ``cutoffs`` within its ranks that
+    the measure outputs and the curve lacks, in rank order, and those cut-offs within its ranks (its
+    marks); a cut-off beyond its last rank (MAX_RESULTS) neither."""
+    prefix = names[0].rpartition("@")[0] if names else ""
+    if not prefix or any(x != int(x) or n != f"{prefix}@{int(x)}" for n, x in zip(names, xs)):
+        return xs, names, ()
+    hi = max(xs)
+    within = sorted({int(k) for k in cutoffs if 1 <= k <= hi and k == int(k)})
+    have, known = set(xs), set(outputs)
+    extra = [k for k in within if k not in have and f"{prefix}@{k}" in known]
+    points = sorted([*zip(xs, names), *((float(k), f"{prefix}@{k}") for k in extra)], key=lambda p: p[0])
+    marks = tuple(float(k) for k in within)
+    return [x for x, _ in points], [n for _, n in points], marks
 
 
 #: the top of the y axis of a curve within [0, 1]: headroom, so a curve at 1 is not drawn on the frame
@@ -89,18 +130,23 @@ class Axes:
     xrange: tuple[float, float] | None  # None: fitted to the data
     xticks: tuple[float, ...]  # labelled ticks of a log axis; () leaves the writer's own
     yrange: tuple[float, float] | None  # None: fitted to the data (a measure not within [0, 1])
+    xmarks: tuple[float, ...] = ()  # x values marked by a labelled vertical line (DCV cut-offs)
 
 
 def axes(c: Curve, *, gnuplot: bool = False) -> Axes:
-    """The axes of a curve: x over [0, 1] for a recall axis, a log axis from the first to the last point
-    for a rank axis, y over [0, Y_TOP] for a measure within [0, 1] (for gnuplot every curve: its
-    autoscaling would round the range out to whole tick steps)."""
+    """The axes of a curve: x over [0, 1] for a recall axis, a log axis from rank 1 (or the first point,
+    below 1) to the last point for a rank axis, y over [0, Y_TOP] for a measure within [0, 1] (for gnuplot
+    every curve: its autoscaling would round the range out to whole tick steps); the curve's marks within
+    the x range."""
     lo, hi = min(c.xs), max(c.xs)
+    yrange = (0.0, Y_TOP) if c.bounded or gnuplot else None
     if c.xscale == "log" and lo > 0 and hi > lo:
-        xrange, xticks = (lo, hi), tuple(t for t in LOG_TICKS if lo <= t <= hi)
-        return Axes("log", xrange, xticks, (0.0, Y_TOP) if c.bounded or gnuplot else None)
+        lo = min(lo, 1.0)
+        xticks = tuple(t for t in LOG_TICKS if lo <= t <= hi)
+        return Axes("log", (lo, hi), xticks, yrange, tuple(k for k in c.marks if lo <= k <= hi))
     xrange = (0.0, 1.0) if hi <= 1 else None
-    return Axes("linear", xrange, (), (0.0, Y_TOP) if c.bounded or gnuplot else None)
+    lo, hi = xrange or (lo, hi)
+    return Axes("linear", xrange, (), yrange, tuple(k for k in c.marks if lo <= k <= hi))
 
 
 def dat_text(c: Curve) -> str:
@@ -118,9 +164,8 @@ def _gp_quote(s: str) -> str:
 def gp_text(c: Curve, task: str) -> str:
     xl, yl = c.xlabel, c.ylabel
     n = len(c.series)
-    # 10 colours x 6 dash patterns: 60 distinguishable lines (as the PNG writer)
-    styles = "\n".join(f"set linetype {i + 1} linecolor rgb '{PALETTE[i % 10]}' dashtype {1 + (i // 10) % 6}"
-                       for i in range(n))
+    # each run's colour, dash and point type as the PNG writer draws them (run_style)
+    styles = "\n".join(f"set linetype {i + 1} {gp_style(i)}" for i in range(n))
     lines = [
         "# gnuplot script written by inexeval; run: gnuplot " + c.slug + ".gp",
         "base = ARG0[1:strlen(ARG0)-3]",
@@ -136,6 +181,7 @@ def gp_text(c: Curve, task: str) -> str:
         "set key outside right top noenhanced",
         "set grid",
         styles,
+        *_gp_marks(axes(c, gnuplot=True)),
         _plot_line(list(c.series), len(c.xs)),
     ]
     return "\n".join(line for line in lines if line) + "\n"
@@ -152,17 +198,28 @@ def _gp_axes(a: Axes) -> list[str]:
     return lines
 
 
+def _gp_marks(a: Axes) -> list[str]:
+    """The .gp lines of the marks: a dotted vertical line behind the curves, labelled ``@k`` at its top."""
+    lines = []
+    for i, k in enumerate(a.xmarks):
+        lines.append(f"set arrow {i + 1} from {k:g}, graph 0 to {k:g}, graph 1 nohead back "
+                     f"linecolor rgb '{MARK_COLOUR}' dashtype (1.5,1.5) linewidth 1")
+        lines.append(f"set label {i + 1} '@{k:g}' at {k:g}, graph 0.985 left offset character 0.3, 0 "
+                     f"front noenhanced font ',9' textcolor rgb '{MARK_COLOUR}'")
+    return lines
+
+
 def _plot_line(runs: list[str], points: int = 0) -> str:
     """The .gp plot command: titles from the .dat header, unless gnuplot would read one of them
     differently (a '"' or '\\', or "-", the missing-value mark): then each title written in the script."""
     n = len(runs)
     every = max(1, points // 10)  # a point marker every tenth of the curve, as the PNGs draw them
+    # the colour, dash and point type of each run are its linetype's (gp_style)
     if all(r and r != "-" and not set(cell(r)) & {'"', "\\"} for r in runs):
         return (f"plot for [i=2:{n + 1}] base.'.dat' using 1:i with linespoints linetype (i-1) "
-                f"pointtype 1+(i-2)%10 dashtype 1+(i-2)%6 pointinterval {every} linewidth 1.5 "
-                "title columnheader(i)")
+                f"pointinterval {every} linewidth 1.5 title columnheader(i)")
     return "plot " + ", \\\n     ".join(f"base.'.dat' using 1:{i + 2} with linespoints linetype {i + 1} "
-                                      f"dashtype {i % 6 + 1} pointtype {i % 10 + 1} pointinterval {every} linewidth 1.5 "
+                                      f"pointinterval {every} linewidth 1.5 "
                                       f"title {_gp_quote(cell(r))}" for i, r in enumerate(runs))
 
 
@@ -175,33 +232,44 @@ def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
     return written
 
 
+def png_bytes(fig) -> bytes:
+    """The PNG of a matplotlib Figure, which it closes: the same bytes for the same figure (no
+    ``Software`` or date in its metadata).  Every PNG of the package is made here."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format="png", metadata={"Software": None})
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def save_png(fig, path: Path) -> Path:
+    """Write :func:`png_bytes` of ``fig`` (closed) to ``path`` atomically (a temporary file in its
+    directory, then a rename); returns ``path``."""
+    atomic_write(path, png_bytes(fig))
+    return path
+
+
 def write_png(curves: Sequence[Curve], out: Path, task: str, highlight: str | None = None) -> list[Path]:
     """One PNG per curve in ``out``; with ``highlight`` (a run id), that run drawn in colour over the
     others in grey, and only it named in the legend (the report's run pages)."""
-    import io
+    return [save_png(figure(c, task, highlight), out / f"{c.slug}.png") for c in curves]
 
-    import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    written = []
-    for c in curves:
-        fig = figure(c, task, highlight)
-        path = out / f"{c.slug}.png"
-        buf = io.BytesIO()
-        try:
-            fig.savefig(buf, format="png", metadata={"Software": None})
-        finally:
-            plt.close(fig)
-        atomic_write(path, buf.getvalue())
-        written.append(path)
-    return written
+#: the distance between two markers of a curve, and the step between the first markers of two runs
+#: drawn one after the other, in fractions of the axes' diagonal (markers sparse, and not on each other)
+MARK_EVERY, MARK_STAGGER = 0.1, 0.01
 
 
 def figure(c: Curve, task: str, highlight: str | None = None):
-    """The matplotlib Figure of one curve (the caller closes it); with ``highlight`` (a run id), that
-    run in colour over the others in grey, only it named in the legend."""
+    """The matplotlib Figure of one curve (the caller closes it): run i drawn in :func:`run_style` (i),
+    markers a tenth of the axes apart; the curve's marks (DCV cut-offs) dotted vertical lines labelled
+    ``@k``.  With ``highlight`` (a run id), that run in colour over the others in grey, only it named in
+    the legend."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -214,7 +282,7 @@ def figure(c: Curve, task: str, highlight: str | None = None):
         if highlight is None:
             colour, dash, marker = run_style(i)
             ax.plot(c.xs, y, color=colour, linestyle=dash, marker=marker, markersize=4,
-                    markevery=0.1, linewidth=1.4, label=_legend_label(run))  # markers a tenth of the axes apart
+                    markevery=((i % 10) * MARK_STAGGER, MARK_EVERY), linewidth=1.4, label=_legend_label(run))
         else:
             mine = run == highlight
             first_other = not mine and all(r == highlight for r in list(c.series)[:i])
@@ -223,7 +291,9 @@ def figure(c: Curve, task: str, highlight: str | None = None):
                     label=_legend_label(run) if mine else "other runs" if first_other else "_nolegend_")
     xl, yl = c.xlabel, c.ylabel
     ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=xl, ylabel=yl)
-    _set_axes(ax, axes(c))
+    a = axes(c)
+    _set_axes(ax, a)
+    _draw_marks(ax, a)
     ax.grid(True, alpha=0.3)
     if n > 8 and highlight is None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
@@ -231,6 +301,16 @@ def figure(c: Curve, task: str, highlight: str | None = None):
         ax.legend(loc="best", fontsize="small")  # where it covers the fewest points
     fig.tight_layout()
     return fig
+
+
+def _draw_marks(ax, a: Axes) -> None:
+    """The marks of ``a``: dotted grey vertical lines behind the curves (gid ``mark``; the first named
+    "DCV cut-offs" in the legend), each labelled ``@k`` at the top, in the headroom above 1."""
+    for i, k in enumerate(a.xmarks):
+        ax.axvline(k, color=MARK_COLOUR, linestyle=(0, (1.5, 1.5)), linewidth=0.9, zorder=1, gid="mark",
+                   label="DCV cut-offs" if i == 0 else "_nolegend_")
+        ax.text(k, 0.995, f" @{k:g}", transform=ax.get_xaxis_transform(), ha="left", va="top",
+                fontsize="x-small", color=MARK_COLOUR, gid="mark-label")
 
 
 def _set_axes(ax, a: Axes) -> None:
