@@ -10,7 +10,10 @@ TREC and FOL qrels the file of ``--qrels-b``.  For INEX 2006 pools of a topic ju
 ``<passage>``s are read too and placed in COLLECTION_DIR (:mod:`inexeval.assessments.highlights`), so that the
 highlighted characters are compared as for FOL (level ``text``).  With ``--agreement`` every run is evaluated under
 each assessor's judgements of the topics judged by both (the config otherwise unchanged) and the two
-rankings are compared (:func:`inexeval.assessments.tables.ranking_rows`).
+rankings are compared (:func:`inexeval.assessments.tables.ranking_rows`).  With ``judgements_b``
+(``--judgements-b``, and ``--qrels-b`` on the command line) the sets given are compared with the
+config's by :func:`inexeval.assessments.judges.compare_judgements` (docs/formats.md §10.4), whose rows
+are written with these; the first of them is then the second assessor of qrels.
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ class AssessOptions:
     """The options of ``inexeval assessments`` as one value."""
 
     agreement: bool = False  # evaluate the runs under each assessor and compare the rankings
-    qrels_b: str | os.PathLike | None = None  # the second qrels file (TREC, FOL)
+    qrels_b: str | os.PathLike | None = None  # the second qrels file (TREC, FOL); the rows of §10.1 only
+    #: --judgements-b (and --qrels-b on the command line): the sets compared with the config's (§10.4)
+    judgements_b: tuple = ()
+    judges: object = None  # their JudgesOptions (None: the defaults), inexeval.assessments.judges
     fmt: str = "table"
     gnuplot: bool = False
     png: bool = False
@@ -230,6 +236,12 @@ def load_judgements(config, qrels_b=None) -> Loaded:
     return load(config, qrels_b)
 
 
+def second_qrels(config, others) -> str | os.PathLike | None:
+    """The second assessor of the rows of §10.1 when sets are given with --judgements-b: the first of
+    them for qrels (TREC, FOL); for INEX pools still a topic's other pool file (None)."""
+    return others[0] if others and _SECOND_FROM_OTHERS.get(config.task_def.unit, False) else None
+
+
 def _load_pools(config, qrels_b) -> Loaded:
     if qrels_b is not None:
         raise ConfigError(f"--qrels-b names a second qrels file (TREC and FOL tasks); for {config.task} the "
@@ -239,6 +251,8 @@ def _load_pools(config, qrels_b) -> Loaded:
 
 #: How each result unit's judgements are loaded (the units without any are refused).
 _LOADERS = {"element": _load_pools, "document": _load_trec, "passage": _load_fol}
+#: Whether the rows of §10.1 compare the first --judgements-b set (qrels) or the pools' other files.
+_SECOND_FROM_OTHERS = {"element": False, "document": True, "passage": True}
 
 
 # --------------------------------------------------------------------------- computing
@@ -362,23 +376,45 @@ def run_assessments(config: ConfigSource, options: AssessOptions = AssessOptions
     config = load(config, options.overrides, options.results_dir)
     if options.qrels_b is not None and not Path(options.qrels_b).is_file() and str(options.qrels_b) != "-":
         raise ConfigError(f"--qrels-b: no such file: {options.qrels_b}", "--qrels-b")
-    loaded = load_judgements(config, options.qrels_b)
-    status = 1 if loaded.problems else 0
+    others = tuple(options.judgements_b)
+    if others and options.qrels_b is not None:
+        raise ConfigError("give the second set once: qrels_b (the rows of §10.1 only) or judgements_b", "--qrels-b")
+    for p in others:
+        if str(p) != "-" and not Path(p).exists():
+            raise ConfigError(f"--judgements-b: no such file: {p}", "--judgements-b")
+    judged = None
+    if others:  # the sets are read (and their errors reported) before anything else is computed
+        from inexeval.assessments.judges import JudgesOptions, compare_judgements
+
+        jo = options.judges if options.judges is not None else JudgesOptions()
+        jo = dataclasses.replace(jo, quiet=options.quiet, jobs=options.jobs)
+        judged = compare_judgements(config, others, jo, echo=say)
+    loaded = load_judgements(config, second_qrels(config, others) if others else options.qrels_b)
+    status = 1 if loaded.problems or (judged is not None and judged.status) else 0
     if not options.quiet:
         for w in loaded.warnings:
             say(one_line(f"inexeval: warning: {w}"), err=True)
+    told = {str(x) for s in judged.sets for x in s.problems} if judged is not None else set()
     for p in loaded.problems:
-        say(one_line(f"inexeval: error: {p}"), err=True)
+        if str(p) not in told:  # the sets' own problems were reported as they were read
+            say(one_line(f"inexeval: error: {p}"), err=True)
     rows = compute_rows(loaded)
-    if options.agreement:
+    if options.agreement and judged is None:  # with --judgements-b the runs are compared in §10.4's rows
         extra, st = ranking(config, loaded, options.qrels_b, options.jobs, say, options.quiet)
         rows += extra
         status = max(status, st)
+    legacy = list(rows)
+    if judged is not None:
+        rows += judged.rows
     write_outputs(config, rows, loaded, options)
     if options.fmt == "tsv":
         say(tsv_text(rows), nl=False)
     elif options.fmt == "json":
         say(json_text(rows), nl=False)
     else:
-        say(table_text(rows, loaded, config.task))
+        from inexeval.assessments.judges_text import judges_text
+
+        say(table_text(legacy, loaded, config.task))
+        if judged is not None:
+            say("\n" + judges_text(judged))
     return status
