@@ -40,7 +40,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import require_system_tool
+from conftest import require_system_tool
 
 REPO = Path(__file__).resolve().parent.parent
 ORACLES_ENV = "INEXEVAL_ORACLES"

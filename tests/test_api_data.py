@@ -25,7 +25,7 @@ from inexeval.dropins.trec_eval.cli import main as trec_eval_main
 from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.readers.trec import read_qrels, read_run
 from inexeval.trec import evaluate, evaluate_trec, format_trec_eval
-from tests import trecgen
+import trecgen
 
 pd = pytest.importorskip("pandas")
 

@@ -50,8 +50,8 @@ def test_the_drop_in_keeps_the_tools_wrapped_numbers(here):
 
 @pytest.mark.parametrize("task", list(TASKS))
 def test_the_drop_in_is_the_jar_past_2_31(here, monkeypatch, task):
-    from tests.oracles import inex_eval_jar
-    from tests.test_oracle_inex_eval import assert_same, both
+    from oracles import inex_eval_jar
+    from test_oracle_inex_eval import assert_same, both
 
     write(here / "q.txt", WRAP_QRELS)
     write(here / "r.txt", WRAP_RUN)

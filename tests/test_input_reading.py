@@ -26,7 +26,7 @@ from inexeval.readers import as_utf8, wide_encoding
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.collection import Collection, parse_document
 from inexeval.readers.runs import read_run
-from tests.test_fuzz import ASSESSMENTS, RUN_TEXT, RUN_XML
+from test_fuzz import ASSESSMENTS, RUN_TEXT, RUN_XML
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"

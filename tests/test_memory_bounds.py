@@ -27,7 +27,7 @@ from inexeval.cli.command import main
 from inexeval.config import load_config
 from inexeval.errors import InputError
 from inexeval.interrupts import OUT_OF_MEMORY, signals_end_the_command
-from tests.test_fuzz import ASSESSMENTS, RUN_TEXT, RUN_XML
+from test_fuzz import ASSESSMENTS, RUN_TEXT, RUN_XML
 
 pytestmark = pytest.mark.slow  # ulimit -v, gzip bombs up to 3 GB: tens of seconds
 

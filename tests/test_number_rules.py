@@ -257,8 +257,8 @@ def _numbers_case(seed: int, plain_judgements: bool = False) -> dict[str, bytes]
                                      ["-q", "-R", "qrels_prefs", "-m", "all_prefs", "qrels_prefs"]],
                          ids=["order", "level", "z", "official", "prefs", "qrels_prefs"])
 def test_dropin_reads_numbers_as_trec_eval_does(tmp_path, monkeypatch, seed, options):
-    from tests.oracles import trec_eval_binary
-    from tests.test_oracle_trec_eval import compare
+    from oracles import trec_eval_binary
+    from test_oracle_trec_eval import compare
 
     binary = trec_eval_binary()
     for name, data in _numbers_case(seed).items():
@@ -275,8 +275,8 @@ OPTION_NUMBERS = ["2", " 2", "+2", "2x", "0x10", "1_0", "\u0661", "1e1", "", "-0
 @pytest.mark.parametrize("option", ["-l", "-M", "-N", "-D", "-m P.", "-m iprec_at_recall.", "-m utility.",
                                     "-m ndcg.2=", "-m relstring.", "-m set_F."])
 def test_dropin_reads_option_numbers_as_trec_eval_does(tmp_path, monkeypatch, option, value):
-    from tests.oracles import trec_eval_binary
-    from tests.test_oracle_trec_eval import compare
+    from oracles import trec_eval_binary
+    from test_oracle_trec_eval import compare
 
     binary = trec_eval_binary()
     for name, data in _numbers_case(0, plain_judgements=True).items():

@@ -54,7 +54,7 @@ from inexeval.readers.fol import read_fol_qrels, read_fol_run
 pytestmark = pytest.mark.slow  # inex_eval.jar, one JVM per case: minutes (skipped without the oracles)
 
 try:
-    from tests.oracles import inex_eval_jar
+    from oracles import inex_eval_jar
 except ImportError:  # pragma: no cover - tests/ itself on sys.path only
     from oracles import inex_eval_jar
 

@@ -34,7 +34,7 @@ import pytrec_eval
 from pytrec_eval_ext import RelevanceEvaluator
 
 from inexeval.dropins.trec_eval.cli import main
-from tests import trecgen
+import trecgen
 
 pytestmark = pytest.mark.slow  # random qrels and runs against pytrec_eval
 

@@ -35,8 +35,8 @@ from pathlib import Path
 import pytest
 
 from inexeval.dropins.trec_eval.cli import main
-from tests import trecgen
-from tests.oracles import trec_eval_binary
+import trecgen
+from oracles import trec_eval_binary
 
 pytestmark = pytest.mark.slow  # trec_eval 10.0, one process per case: minutes (skipped without the oracles)
 

@@ -18,8 +18,8 @@ import time
 
 import pytest
 
-from tests.conftest import require_system_tool
-from tests.test_readme_commands import BIN, README, command_env, fenced_blocks, fresh_checkout
+from conftest import require_system_tool
+from test_readme_commands import BIN, README, command_env, fenced_blocks, fresh_checkout
 
 
 def readme_makefile() -> str:

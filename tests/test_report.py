@@ -114,9 +114,10 @@ def test_one_page_per_run_with_its_curves(site):
             srcs = [img.get("src") for img in page.findall(".//img")]
             assert len(srcs) == len([c for c in curves if run in c.series]) + extra, (name, run)
             assert page.findtext(".//h1") == run
-        # the index shows every run's averaged curves, and the comparisons with more than one run
+        # the index shows every run's averaged curves, the per-topic distribution of the headline measure
+        # (one per setting), and the comparisons with more than one run
         index = parse(task / "index.html")
-        assert len(index.findall(".//img")) == len(curves) + extra
+        assert len(index.findall(".//img")) == len(curves) + extra + len(res.settings)
         assert (index.find(".//*[@id='comparisons']") is not None) == (len(res.runs) > 1)
 
 

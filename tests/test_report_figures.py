@@ -5,6 +5,7 @@ axis from rank 1 with the DCV cut-offs marked (read from the matplotlib figures,
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 from pathlib import Path
@@ -43,17 +44,8 @@ def distribution_args():
     return "CO.Thorough: MAep per topic", "MAep", values, order
 
 
-def difference_args(n: int = 60):
-    rng = np.random.default_rng(8)
-    topics = [str(200 + i) for i in range(n)]
-    diffs = [float(d) for d in rng.normal(0, 0.2, n)]
-    diffs[3] = float("nan")
-    return "run 1: MAep minus the median", "MAep", topics, diffs
-
-
 WRITERS = {
     "distribution": (figures.topic_distribution_png, distribution_args),
-    "difference": (figures.median_difference_png, difference_args),
 }
 
 
@@ -90,13 +82,25 @@ def test_distribution_size_follows_the_runs(tmp_path):
     assert few[0] == lots[0] == 800 and lots[1] > few[1]
 
 
-def test_difference_chart_thins_its_topic_labels(tmp_path):
-    assert figures.topic_ticks(25) == list(range(25))
-    assert figures.topic_ticks(40) == list(range(40))
-    assert figures.topic_ticks(41) == list(range(0, 41, 2))
-    assert len(figures.topic_ticks(500)) <= figures.MAX_TOPIC_LABELS
+def test_difference_bars_by_hand():
+    """Three topics: +0.2, -0.1, undefined.  The scale is the largest |difference|, 0.2: the plot is 120
+    pixels high around its middle y = 8 + 60 = 68, so +0.2 is a bar from y = 68 - 60 = 8 to 68 (height 60)
+    and -0.1 one from 68 to 68 + 30 = 98 (height 30); 600 // 3 = 200 pixels per topic, capped at 40."""
+    svg = figures.median_difference_svg("map", ["1", "<b>", "3"], [0.2, -0.1, float("nan")])
+    rects = re.findall(r'<rect class="(\w+)" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)">'
+                       r"<title>([^<]*)</title>", svg)
+    assert rects == [("up", "47", "8.0", "38", "60.0", "topic 1: +0.2000"),
+                     ("down", "87", "68.0", "38", "30.0", "topic &lt;b&gt;: -0.1000")]
+    assert "<title>topic 3: undefined</title>" in svg and "&#215;" in svg  # a cross, not a bar of 0
+    assert "<b>" not in svg  # ids are text
+    assert ">+0.20</text>" in svg and ">-0.20</text>" in svg
+    assert svg == figures.median_difference_svg("map", ["1", "<b>", "3"], [0.2, -0.1, float("nan")])
     with pytest.raises(ValueError):
-        figures.median_difference_png(tmp_path / "x.png", "t", "m", ["1", "2"], [0.1])
+        figures.median_difference_svg("m", ["1", "2"], [0.1])
+    flat = figures.median_difference_svg("m", ["1"], [0.0])  # all zero: a scale of 1, a hairline bar
+    assert 'height="0.5"' in flat and ">+1.00</text>" in flat
+    many = figures.median_difference_svg("m", [str(i) for i in range(500)], [0.1] * 500)
+    assert many.count("<rect") == 500 and 'width="2"' in many  # 4 pixels a topic at least, 2 drawn
 
 
 def test_short_labels():

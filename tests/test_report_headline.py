@@ -85,21 +85,6 @@ def test_default_tested_measure_is_the_first_ranking_headline():
     assert tested_measure(["a", "b"], "b", ["a"]) == "b"
 
 
-def test_topic_summary_by_hand():
-    from types import SimpleNamespace
-
-    from inexeval.report.pages import topic_summary
-
-    runs = [SimpleNamespace(per_topic={"1": {"m": 0.2}, "2": {"m": 0.9}}),
-            SimpleNamespace(per_topic={"1": {"m": 0.6}, "2": {"m": None}}),
-            SimpleNamespace(per_topic={"1": {"m": 0.4}}),
-            SimpleNamespace(per_topic={"1": {"m": 1.0}, "2": {"m": 0.1}})]
-    # topic 1: 0.2, 0.6, 0.4, 1.0: best 1.0, median (0.4 + 0.6)/2 = 0.5, worst 0.2; topic 2: 0.9, 0.1 (one undefined)
-    got = topic_summary(runs, "m")
-    assert got["1"] == pytest.approx((1.0, 0.5, 0.2)) and got["2"] == pytest.approx((0.9, 0.5, 0.1))
-    assert topic_summary(runs, "m", lower_better=True)["1"] == pytest.approx((0.2, 0.5, 1.0))
-
-
 def test_run_page_against_the_other_runs(tmp_path):
     config = _config(tmp_path, "")
     code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet")
@@ -107,6 +92,29 @@ def test_run_page_against_the_other_runs(tmp_path):
     page = _text((tmp_path / "site" / "trec" / "runs" / "medium.html").read_text())
     # map on topic 402: good 0.9861, medium 0.9338, poor none (it lacks the topic): median (0.9861 + 0.9338)/2
     assert "against the other runs" in page and "402 0.9338 0.9861 0.9600 0.9338 -0.0261" in page
+    html = (tmp_path / "site" / "trec" / "runs" / "medium.html").read_text()
+    # the same difference as a bar of the chart, its tooltip naming the topic; counts as integers
+    chart = html[html.index('<svg class="bars"'):html.index("</svg>")]
+    assert "<title>topic 402: -0.0261</title>" in chart and 'class="down"' in chart
+    assert re.search(r"<td[^>]*>num_ret</td><td[^>]*>\d+</td>", html)
+    # each topic's side-by-side page: medium beside the other run best on map there (402: good)
+    link = re.search(r'<a href="\.\./(runs/medium/topics/402\.html)">vs good</a>', html)
+    assert link, html[html.index("side by side"):][:2000]
+    panel = (tmp_path / "site" / "trec" / link.group(1)).read_text()
+    assert "<h1>Topic 402: medium and good</h1>" in panel and 'href="../../../../report.css"' in panel
+
+
+def test_task_page_per_topic_distribution(tmp_path):
+    config = _config(tmp_path, "")
+    code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet", "--panels", "0")
+    assert code == 0, err
+    site = tmp_path / "site" / "trec"
+    png = site / "graphs" / "distribution_default_map.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = (site / "index.html").read_text()
+    assert '<h3>Per topic: map</h3>' in page and 'src="graphs/distribution_default_map.png"' in page
+    # --panels 0: no side-by-side pages, no column for them
+    assert not list(site.rglob("topics")) and "side by side" not in (site / "runs" / "good.html").read_text()
 
 
 def test_trec_pages_have_the_precision_recall_graph(tmp_path):

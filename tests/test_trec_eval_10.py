@@ -23,7 +23,7 @@ from inexeval.measures.classic_join import read_ranked_run, topic_table
 from inexeval.measures.classic_trec import relstrings, round_half_away
 from inexeval.readers.trec import read_qrels
 from inexeval.trec import evaluate_trec
-from tests.test_trec_pytrec import make_case, write
+from test_trec_pytrec import make_case, write
 
 DATA = Path(__file__).parent / "data" / "trec_eval-10.0"
 TOL = dict(rel=1e-9, abs=1e-9)

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from inexeval.cli.command import main as cli_main
 from inexeval.measures.trec_catalogue import trec_eval_set
 from inexeval.dropins.trec_eval.cli import main as trec_eval_main
-from tests import trecgen
+import trecgen
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data" / "trec"
