@@ -68,10 +68,13 @@ configs also correlations-average.tsv|json beside the first.
 @click.option("--subset-size", type=click.IntRange(min=1), default=None,
               help="With --reliability: topics in each of the two disjoint subsets of the swap rates "
                    "[default: half the topics].")
+@click.option("--panels", type=click.IntRange(min=0), default=10, show_default=True, metavar="K",
+              help="With two --runs: side-by-side pages of their top K results per topic, under "
+                   "RESULTS_DIR/<TASK>/panels/ (0: none).")
 @reusing_results
 @click.pass_context
 def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, method, samples, seed, ci, ci_level, tukey,
-                level, fmt, gnuplot, png, reliability, dp_test, subset_size, overrides, results_dir, reevaluate, quiet,
+                level, fmt, gnuplot, png, reliability, dp_test, subset_size, panels, overrides, results_dir, reevaluate, quiet,
                 debug):
     """Rank correlations between measures and quantisations, significance tests between
     runs, and per-topic differences, from one or more configs."""
@@ -89,9 +92,14 @@ def compare_cmd(ctx, configs, empty_as_zero, measure, test, runs, run_list, meth
                              quiet=quiet, jobs=default_jobs(), fmt=fmt, ci=ci, ci_level=ci_level, tukey=tukey,
                              reliability=reliability, dp_test=dp_test, subset_size=subset_size)
     try:
-        sys.exit(run_compare(configs, options, echo=click.echo))
+        status = run_compare(configs, options, echo=click.echo)
+        if len(set(run_ids)) == 2 and panels > 0:
+            from inexeval.report.pairs import compare_pair_pages
+
+            status = max(status, compare_pair_pages(configs, options, panels, click.echo))
     except InexevalError as err:
         fail(err, debug)
+    sys.exit(status)
 
 
 def _check_compare_options(ctx, test, run_ids, gnuplot, png, ci, tukey, reliability) -> None:

@@ -34,9 +34,11 @@ refused.  Exit status: 0; 1 some input was skipped (the rest is reported);
               help="Interval of each run's mean in the statistics tables (docs/measures.md §12.1).")
 @click.option("--tukey", type=click.Choice(["classic", "randomised"]), default="classic", show_default=True,
               help="Tukey HSD of the statistics tables and their significance groups (§12.3).")
+@click.option("--panels", "panels", type=click.IntRange(min=0), default=10, show_default=True, metavar="K",
+              help="Side-by-side pages: each run's top K results per topic beside the run best there (0: none).")
 @reusing_results
 @click.pass_context
-def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, overrides, results_dir, reevaluate,
+def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, panels, overrides, results_dir, reevaluate,
                quiet, debug):
     """A static results site: per task the summary table (sortable), the ranking per measure, the curves,
     the comparison tables and the validation findings; one page per run."""
@@ -46,7 +48,8 @@ def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, 
     try:
         status = build_report(configs, html_dir, empty_as_zero=empty_as_zero, overrides=overrides,
                               results_dir=results_dir, reevaluate=reevaluate,
-                              comparing=Comparing(measure=measure, test=test, ci=ci, tukey=tukey), jobs=default_jobs(), quiet=quiet,
+                              comparing=Comparing(measure=measure, test=test, ci=ci, tukey=tukey, panels=panels),
+                              jobs=default_jobs(), quiet=quiet,
                               echo=click.echo)
     except InexevalError as err:
         fail(err, debug)

@@ -8,6 +8,16 @@ first), then alternately; rows without a value stay last; equal values
 keep the table's order.
 """
 
+#: Style rules of the panel's classes (:mod:`inexeval.report.panels`), part of :data:`CSS`.
+PANEL_CSS = """\
+table.panel td { white-space: normal; text-align: left; vertical-align: top; }
+table.panel td.pos { text-align: right; }
+table.panel td.rel { background: #e7f5e9; } table.panel td.nonrel { background: #fbeaea; }
+table.panel td.unjudged { background: #f2f2f2; font-style: italic; } table.panel td.malformed { color: #a00000; }
+table.panel td.shared { box-shadow: inset 4px 0 0 #0b5394; }
+table.panel td:target { outline: 2px solid #0b5394; }
+"""
+
 CSS = """\
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto; max-width: 80rem;
        padding: 0 1rem 2rem; color: #1a1a1a; background: #fff; line-height: 1.4; }
@@ -38,7 +48,9 @@ code { font-size: .9em; }
 h4 { font-size: 1rem; margin: 1rem 0 .3rem; }
 details { margin: .5rem 0; } summary { cursor: pointer; font-weight: bold; }
 footer { margin-top: 3rem; color: #777; font-size: .85rem; }
-"""
+svg.bars { font-size: 10px; fill: #555; } svg.bars rect.up { fill: #0072b2; } svg.bars rect.down { fill: #d55e00; }
+svg.bars line.axis { stroke: #000; stroke-width: 1; } svg.bars text.undefined { fill: #666; }
+""" + PANEL_CSS
 
 JS = """\
 "use strict";

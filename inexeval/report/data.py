@@ -60,6 +60,14 @@ class TaskData:
         names = NameTable()
         return {run: names.assign(run) for run in self.runs}
 
+    def ranking_headline(self) -> list[str]:
+        """The headline outputs that rank runs (not counts such as num_rel, a property of the topics)."""
+        from inexeval.ranks import ranked
+        from inexeval.tasks import COUNT_NAMES
+
+        facts = self.facts
+        return [m for m in self.headline if m in self.ev.columns and ranked(facts, m) and m not in COUNT_NAMES]
+
     def results_of(self, setting: str) -> list[RunResult]:
         return [r for r in self.ev.results if r.setting == setting]
 

@@ -1,10 +1,12 @@
-"""The report's per-topic figures (issue 33): how one measure's per-topic values spread in each run, and
-one run's per-topic difference from the median of all runs (a TREC appendix's bar chart); and the
-per-topic best, median and worst of all runs that the run pages' tables print beside them.
+"""The report's per-topic figures (issue 33): how one measure's per-topic values spread in each run (a
+PNG on the task page), and one run's per-topic difference from the median of all runs (a TREC
+appendix's bar chart, inline SVG on the run pages); and the per-topic best, median and worst of all
+runs that the run pages' tables print beside them.
 
-Each writer draws with matplotlib (headless Agg backend, imported when drawing) and writes its PNG as
+The distribution is drawn with matplotlib (headless Agg backend, imported when drawing) and written as
 :func:`inexeval.writers.graphs.save_png` writes every graph of the package: atomically, and the same
-bytes for the same arguments (the jitter of the points comes from a fixed seed).
+bytes for the same arguments (the jitter of the points comes from a fixed seed).  The bar chart is
+text: hundreds of run pages cost no drawing, and each bar's tooltip gives its topic and value.
 """
 
 from __future__ import annotations
@@ -19,23 +21,25 @@ from inexeval.writers.graphs import PALETTE, save_png
 
 #: the longest run name or topic id drawn in full on an axis; a longer one keeps its start and end
 LABEL_CHARS = 24
-#: the most topic labels the difference chart writes under its bars (every k-th beyond that)
-MAX_TOPIC_LABELS = 40
 #: the seed of the points' jitter in the distribution plot: the same PNG every time
 JITTER_SEED = 0
 #: bars above the median, bars below (Okabe and Ito's blue and vermillion: apart for colour-blind readers)
 ABOVE, BELOW = PALETTE[0], PALETTE[1]
 
 
-def short_label(name: str, limit: int = LABEL_CHARS) -> str:
-    """``name`` as an axis label: a table cell (:func:`inexeval.names.cell`), its start and end around an
-    ellipsis when longer than ``limit`` characters (runs often differ at the end), ``$`` not read as
-    matplotlib's mathtext."""
+def shorten(name: str, limit: int = LABEL_CHARS) -> str:
+    """``name`` as a table cell (:func:`inexeval.names.cell`), its start and end around an ellipsis when
+    longer than ``limit`` characters (runs often differ at the end)."""
     text = cell(name)
     if len(text) > limit:
         head = (limit - 1) - (limit - 1) // 3
         text = text[:head] + "\u2026" + text[len(text) - ((limit - 1) - head):]
-    return text.replace("$", r"\$")
+    return text
+
+
+def short_label(name: str, limit: int = LABEL_CHARS) -> str:
+    """``name`` as a matplotlib axis label: :func:`shorten`, ``$`` not read as mathtext."""
+    return shorten(name, limit).replace("$", r"\$")
 
 
 def _defined(values) -> list[float]:
@@ -120,48 +124,49 @@ def _horizontal(ax) -> dict:
     return {"vert": False}
 
 
-def topic_ticks(n: int, most: int = MAX_TOPIC_LABELS) -> list[int]:
-    """The positions of the labelled topics among ``n``: all of them up to ``most``, else every k-th from
-    the first (k the smallest step that leaves at most ``most``)."""
-    step = max(1, math.ceil(n / most))
-    return list(range(0, n, step))
-
-
-def median_difference_png(path: Path, title: str, measure: str, topics: list[str], diffs: list[float]) -> Path:
-    """Write to ``path`` a TREC appendix's bar chart of one run: per topic (in the order of ``topics``),
-    its value of ``measure`` minus the median of all runs, a bar up (blue) or down (vermillion) from 0;
-    an undefined difference (None, NaN or infinite) draws a grey cross on the 0 line instead of a bar.  Topic ids
-    label the x axis, every k-th of them beyond :data:`MAX_TOPIC_LABELS` (:func:`topic_ticks`).  Returns
-    ``path``."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def median_difference_svg(measure: str, topics: list[str], diffs: list[float | None]) -> str:
+    """A TREC appendix's bar chart of one run as inline SVG: per topic (in the order of ``topics``), its
+    value of ``measure`` minus the median of all runs, a bar up (blue) or down (vermillion) from 0 on a
+    scale symmetric about 0; an undefined difference (None, NaN or infinite) is a grey cross on the 0
+    line, told apart from a difference of 0.  Each bar's tooltip (``<title>``) names its topic and
+    difference; the first and last topics label the axis.  Text only (nothing to draw or load), every
+    id escaped; the same text for the same arguments."""
+    from inexeval.report.html import esc, esc_id, number
 
     if len(topics) != len(diffs):
         raise ValueError(f"{len(topics)} topics but {len(diffs)} differences")
     n = len(topics)
-    ys = [float("nan") if d is None or math.isinf(float(d)) else float(d) for d in diffs]
-    fig, ax = plt.subplots(figsize=(min(14.0, max(6.0, 0.18 * n + 2)), 4), dpi=100)
-    x = np.arange(n)
-    heights = [0.0 if y != y else y for y in ys]
-    colours = [ABOVE if y >= 0 else BELOW for y in heights]
-    ax.bar(x, heights, width=0.8, color=colours, linewidth=0)
-    undefined = [i for i, y in enumerate(ys) if y != y]
-    if undefined:  # told apart from a difference of 0
-        ax.plot(undefined, [0.0] * len(undefined), linestyle="none", marker="x", color="#666666", markersize=5,
-                gid="undefined")
-    ax.axhline(0, color="black", linewidth=0.8)
-    ticks = topic_ticks(n)
-    ax.set_xticks(ticks, [short_label(topics[i], 12) for i in ticks], rotation=90, fontsize="small")
-    ax.set_xticks(x, minor=True)
-    ax.set_xlim(-0.6, max(n, 1) - 0.4)
-    top = max((abs(y) for y in heights), default=0.0)
-    top = top * 1.08 if top > 0 else 1.0
-    ax.set_ylim(-top, top)
-    ax.set_xlabel("topic")
-    ax.set_ylabel(cell(measure).replace("$", r"\$") + " \u2212 median")
-    ax.set_title(cell(title).replace("$", r"\$"), fontsize="medium")
-    ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    return save_png(fig, path)
+    ys = [None if d is None or d != d or math.isinf(float(d)) else float(d) for d in diffs]
+    step = max(4, min(40, 600 // max(n, 1)))  # pixels per topic: at least 4, a short chart 600 wide
+    left, top, plot_h = 46, 8, 120
+    width, height = left + max(n, 1) * step + 8, top + plot_h + 30
+    scale = max((abs(y) for y in ys if y is not None), default=0.0) or 1.0
+    mid = top + plot_h / 2
+
+    def y_of(v: float) -> float:
+        return mid - v / scale * (plot_h / 2)
+
+    out = [f'<svg class="bars" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(measure)} minus the median, per topic">']
+    for v in (scale, 0.0, -scale):
+        out.append(f'<text x="{left - 4}" y="{y_of(v) + 4:.1f}" text-anchor="end">'
+                   f'{"+" if v > 0 else ""}{number(v, 2)}</text>')
+    for i, (t, y) in enumerate(zip(topics, ys)):
+        x = left + i * step
+        tip = f"topic {esc_id(t)}: " + ("undefined" if y is None else ("+" if y > 0 else "") + number(y))
+        if y is None:
+            out.append(f'<text class="undefined" x="{x + step / 2:.1f}" y="{mid + 4:.1f}" text-anchor="middle">'
+                       f"&#215;<title>{tip}</title></text>")
+            continue
+        y0, y1 = sorted((mid, y_of(y)))
+        cls = "up" if y >= 0 else "down"
+        out.append(f'<rect class="{cls}" x="{x + 1}" y="{y0:.1f}" width="{step - 2}" height="{max(y1 - y0, 0.5):.1f}">'
+                   f"<title>{tip}</title></rect>")
+    out.append(f'<line x1="{left}" y1="{mid:.1f}" x2="{left + max(n, 1) * step}" y2="{mid:.1f}" class="axis"/>')
+    if n:
+        out.append(f'<text x="{left}" y="{height - 8}">{esc(shorten(topics[0], 12))}</text>')
+        if n > 1:
+            out.append(f'<text x="{left + n * step}" y="{height - 8}" text-anchor="end">'
+                       f'{esc(shorten(topics[-1], 12))}</text>')
+    out.append("</svg>")
+    return "".join(out)

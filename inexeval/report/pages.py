@@ -27,6 +27,7 @@ class Comparing:
     ci: str = "t"  # the interval of each run's mean (docs/measures.md §12.1)
     ci_level: float = 0.95
     tukey: str = "classic"  # Tukey HSD and its significance groups (§12.3, §12.4)
+    panels: int = 10  # the results shown per run on the side-by-side pages (0: no such pages)
 
     @property
     def stats(self):
@@ -37,7 +38,9 @@ class Comparing:
                             samples=self.samples, seed=self.seed)
 
 
-def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing, out: Path) -> str:
+def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing: Comparing, out: Path,
+              distributions: dict[str, tuple[str, str]] | None = None) -> str:
+    """A task's page; DISTRIBUTIONS: {setting: (measure, PNG name under graphs/)} already drawn."""
     task = esc(data.config.task)
     ev = data.ev
     source = esc(Path(str(data.config.source)).name) if data.config.source else "a mapping of config keys"
@@ -63,6 +66,15 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
         if others:
             parts.append(f"<details><summary>Ranking per measure, the other {len(others)}</summary>\n"
                          + _ranking_table(results, others, pages, data.facts) + "</details>")
+        if s in (distributions or {}):
+            measure, name = distributions[s]
+            width, height = png_size(out / "graphs" / name)
+            parts.append(f"<h3>Per topic: {esc(measure)}</h3>\n"
+                         f'<div class="graphs"><figure><img src="graphs/{esc(name)}" alt="{esc(measure)} per '
+                         f'topic, each run ({esc(s)})" width="{width}" height="{height}"><figcaption>Each run\'s '
+                         f"values of {esc(measure)} over the topics: box from the first to the third quartile, "
+                         "line at the median, diamond at the mean, whiskers to the furthest value within 1.5 "
+                         "interquartile ranges, a dot per topic; the runs best first.</figcaption></figure></div>")
         mine = [c for c in curves if c.setting == s]
         if mine:
             parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
@@ -123,6 +135,13 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
     return '<div class="scroll">' + table(head, rows, sortable=True, cls="summary headline") + "</div>" + note
 
 
+def _value_text(v: float | None, measure: str, facts: dict) -> str:
+    """A value as the tables print it: a count as an integer, else :func:`~inexeval.report.html.number`."""
+    if facts.get(measure) is not None and facts[measure].count and v is not None and float(v).is_integer():
+        return str(int(v))
+    return number(v)
+
+
 def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
     all_ranks = {m: ranks({r.run_id: r.average.get(m) for r in results}, m, facts) for m in columns}
     head = [th("Run", sort="text", cls="id"),
@@ -133,8 +152,7 @@ def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts
         for m in columns:
             v, k = r.average.get(m), all_ranks[m][r.run_id]
             tip = f"{esc(m)} = {data_value(v) or 'undefined'}" + (f", rank {k} of {len(results)}" if k else "")
-            count = facts.get(m) is not None and facts[m].count and v is not None and float(v).is_integer()
-            row.append(td(str(int(v)) if count else number(v), value=data_value(v), title=tip))
+            row.append(td(_value_text(v, m, facts), value=data_value(v), title=tip))
         rows.append(row)
     return '<div class="scroll">' + table(head, rows, sortable=True, cls="summary") + "</div>"
 
@@ -353,7 +371,10 @@ def _notes(data: TaskData) -> str:
 # ----------------------------------------------------------------------------------------- a run
 
 
-def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) -> str:
+def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path,
+             panels: dict[str, tuple[str, str]] | None = None) -> str:
+    """A run's page; PANELS: {topic: (href of its side-by-side page from the task directory, the other
+    run)}."""
     ev = data.ev
     task = esc(data.config.task)
     files = ", ".join(f"<code>{esc(display_path(r.path, data.config))}</code>" for r in reports)
@@ -371,21 +392,30 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
         rows = []
         for m in ev.columns:
             k = ranks({r.run_id: r.average.get(m) for r in results}, m, data.facts)[run]
-            rows.append([td(esc(m), cls="id"), td(number(mine.average.get(m)), title=data_value(mine.average.get(m))),
+            rows.append([td(esc(m), cls="id"), td(_value_text(mine.average.get(m), m, data.facts),
+                                                  title=data_value(mine.average.get(m))),
                          td(f"{k} of {len(results)}" if k is not None else "&ndash;")])
-        parts.append("<h3>Averages and ranks</h3>\n" + table(head, rows))
+        first = [m for m in data.headline if m in ev.columns]
+        at = {m: i for i, m in enumerate(ev.columns)}
+        parts.append("<h3>Averages and ranks</h3>\n" + table(head, [rows[at[m]] for m in first] if first else rows))
+        if first and len(first) < len(ev.columns):
+            rest = [rows[i] for i, m in enumerate(ev.columns) if m not in first]
+            parts.append(f"<details><summary>Every other measure ({len(rest)})</summary>\n" + table(head, rest)
+                         + "</details>")
         own = [c for c in curves if c.setting == s]
         if own:
             parts.append("<h3>Curves</h3>\n<p class=\"note\">This run in colour, the other runs in grey.</p>\n"
                          + _figures(own, out / "runs" / name, f"{name}/", "this run over the others"))
-        from inexeval.tasks import COUNT_NAMES
-
-        headline = [m for m in data.headline if m in ev.columns and ranked(data.facts, m) and m not in COUNT_NAMES]
+        headline = data.ranking_headline()
         if headline and len(results) > 1:
+            side = ("; <em>side by side</em> shows this run's top results for the topic beside those of the "
+                    "run best there" if panels else "")
             parts.append("<h3>Per topic, against the other runs</h3>\n<p class=\"note\">As a TREC appendix: each "
                          "topic's value of this run, the best, median and worst of all runs that have a value "
-                         "there, and this run's difference from the median.</p>\n"
-                         + "\n".join(f"<h4>{esc(m)}</h4>\n" + _against_others(results, mine, m, data.facts)
+                         "there, and this run's difference from the median (the bars: above the median blue, "
+                         f"below vermillion; a cross: undefined){side}.</p>\n"
+                         + "\n".join(f"<h4>{esc(m)}</h4>\n" + _against_others(results, mine, m, data.facts,
+                                                                               panels or {})
                                      for m in headline))
         parts.append(f"<details><summary>Per topic, every measure ({len(mine.per_topic)} topics)</summary>\n"
                      + '<div class="scroll">' + _per_topic_table(mine, ev.columns, data.facts) + "</div></details>")
@@ -399,42 +429,37 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path) ->
                 crumbs=[("Results", "../../index.html"), (task, "../index.html"), (esc_id(run), None)])
 
 
-def topic_summary(results, measure: str, lower_better: bool = False) -> dict[str, tuple[float, float, float]]:
-    """Per topic, (best, median, worst) of MEASURE over the RESULTS that have a value there (numpy's
-    median: the mean of the two middle values for an even count); LOWER_BETTER: the smallest is best."""
-    import numpy as np
+def _against_others(results, mine, measure: str, facts: dict, panels: dict[str, tuple[str, str]]) -> str:
+    """This run's per-topic value of MEASURE beside the best, median and worst of all runs, the difference
+    from the median as bars (:func:`~inexeval.report.figures.median_difference_svg`) and in the table,
+    each topic's side-by-side page linked (PANELS, :func:`run_page`)."""
+    from inexeval.report.figures import median_difference_svg, per_topic_summary
 
-    values: dict[str, list[float]] = {}
-    for r in results:
-        for t, v in r.per_topic.items():
-            x = v.get(measure)
-            if x is not None and x == x:
-                values.setdefault(t, []).append(float(x))
-    out = {}
-    for t, vs in values.items():
-        lo, hi = min(vs), max(vs)
-        out[t] = (lo if lower_better else hi, float(np.median(vs)), hi if lower_better else lo)
-    return out
-
-
-def _against_others(results, mine, measure: str, facts: dict) -> str:
-    """This run's per-topic value of MEASURE beside the best, median and worst of all runs."""
-    summary = topic_summary(results, measure, lower_is_better(facts, measure))
     topics = sorted((t for t in mine.per_topic if mine.per_topic[t].get(measure) is not None), key=natural_key)
+    values = {r.run_id: {t: v.get(measure) for t, v in r.per_topic.items()} for r in results}
+    summary = per_topic_summary(values, topics, lower_better=lower_is_better(facts, measure))
     numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)
     head = [th("topic", sort="number" if numeric else "text", cls="id"), th("this run", sort="number"),
             th("best", sort="number"), th("median", sort="number"), th("worst", sort="number"),
-            th("&minus; median", sort="number")]
-    rows = []
+            th("&minus; median", sort="number")] + ([th("side by side", cls="id")] if panels else [])
+    rows, diffs = [], []
     for t in topics:
         v = mine.per_topic[t][measure]
-        best, median, worst = summary[t]
-        diff = v - median
-        rows.append([td(esc_id(t), value=esc_id(t), cls="id"), td(number(v), value=data_value(v)),
-                     td(number(best), value=data_value(best)), td(number(median), value=data_value(median)),
-                     td(number(worst), value=data_value(worst)),
-                     td(("+" if diff > 0 else "") + number(diff), value=data_value(diff))])
-    return table(head, rows, sortable=True) if rows else "<p>No topic.</p>"
+        best, median, worst = summary.get(t, (None, None, None))
+        diff = v - median if v == v and median is not None else None
+        diffs.append(diff)
+        row = [td(esc_id(t), value=esc_id(t), cls="id"), td(number(v), value=data_value(v)),
+               td(number(best), value=data_value(best)), td(number(median), value=data_value(median)),
+               td(number(worst), value=data_value(worst)),
+               td(("+" if diff is not None and diff > 0 else "") + number(diff), value=data_value(diff))]
+        if panels:
+            href, other = panels.get(t, (None, None))
+            row.append(td(f'<a href="../{esc(href)}">vs {esc_id(other)}</a>' if href else "&ndash;", cls="id"))
+        rows.append(row)
+    if not rows:
+        return "<p>No topic.</p>"
+    return (f'<div class="scroll">{median_difference_svg(measure, topics, diffs)}</div>\n'
+            + table(head, rows, sortable=True))
 
 
 def _per_topic_table(result, columns: Sequence[str], facts: dict) -> str:

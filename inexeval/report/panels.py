@@ -19,8 +19,8 @@ A result both runs retrieved (the same docno, element, passage, article or answe
 columns (class ``shared``, one ``data-shared`` number per result) with its rank in the other run,
 linked when it is shown; an element or passage sharing text with a result of the other column names
 that one.  Every id and text from the inputs is escaped (:func:`~inexeval.report.html.esc_id`); anchors
-are ``a-<rank>`` and ``b-<rank>``.  The page uses the report's style sheet; :data:`PANEL_CSS` holds the
-rules for the panel's classes.
+are ``a-<rank>`` and ``b-<rank>``.  The page uses the report's style sheet
+(:data:`~inexeval.report.assets.CSS`), whose :data:`PANEL_CSS` holds the rules for the panel's classes.
 """
 
 from __future__ import annotations
@@ -30,21 +30,13 @@ from pathlib import Path
 
 from inexeval.errors import ConfigError
 from inexeval.names import NameTable
+from inexeval.report.assets import PANEL_CSS
 from inexeval.report.html import esc, esc_id, number, page, table, td, th
 from inexeval.report.rankings import (MALFORMED, NOT_RELEVANT, RELEVANT, UNJUDGED, Rankings, Result,
                                       read_rankings)
 
-__all__ = ["panel_html", "write_panels", "PANEL_CSS"]
+__all__ = ["panel_html", "panel_page", "write_panels", "topic_file_names", "PANEL_CSS"]
 
-#: Style rules of the panel's classes (for the report's style sheet, :mod:`inexeval.report.assets`).
-PANEL_CSS = """\
-table.panel td { white-space: normal; text-align: left; vertical-align: top; }
-table.panel td.pos { text-align: right; }
-table.panel td.rel { background: #e7f5e9; } table.panel td.nonrel { background: #fbeaea; }
-table.panel td.unjudged { background: #f2f2f2; font-style: italic; } table.panel td.malformed { color: #a00000; }
-table.panel td.shared { box-shadow: inset 4px 0 0 #0b5394; }
-table.panel td:target { outline: 2px solid #0b5394; }
-"""
 
 _CLASS = {RELEVANT: "rel", NOT_RELEVANT: "nonrel", UNJUDGED: "unjudged", MALFORMED: "malformed"}
 #: a result with more pieces than this shows them folded
@@ -63,7 +55,7 @@ def panel_html(config, run_a: str, run_b: str, topic: str, *, k: int = 10,
     the topic).  ConfigError for a task without panels, a run id the config has not, or K < 1."""
     _check_k(k, config)
     rankings = read_rankings(config, [run_a, run_b], [topic])
-    return _page(config, rankings, run_a, run_b, topic, k, values, root, crumbs)
+    return panel_page(config, rankings, run_a, run_b, topic, k=k, values=values, root=root, crumbs=crumbs)
 
 
 def write_panels(config, run_a: str, run_b: str, topics: Iterable[str], out_dir: Path, *, k: int = 10,
@@ -80,17 +72,25 @@ def write_panels(config, run_a: str, run_b: str, topics: Iterable[str], out_dir:
     rankings = read_rankings(config, [run_a, run_b], topics)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    names, written = NameTable(), {}
-    for topic in topics:
-        name, i = names.assign(topic), 2
-        while name is None:  # (only when an id's name and its hashed name are both taken)
-            name, i = names.assign(f"{topic}\n{i}"), i + 1
+    written = topic_file_names(topics)
+    for topic, name in written.items():
         values = None
         if values_by_run is not None:
             values = {run: values_by_run[run].get(topic, {}) for run in (run_a, run_b) if run in values_by_run}
-        atomic_write(out_dir / f"{name}.html", _page(config, rankings, run_a, run_b, topic, k, values, root, None))
-        written[topic] = f"{name}.html"
+        atomic_write(out_dir / name, panel_page(config, rankings, run_a, run_b, topic, k=k, values=values, root=root))
     return written
+
+
+def topic_file_names(topics: Iterable[str]) -> dict[str, str]:
+    """{topic: its page's file name}: ``<name>.html``, the names made by :class:`~inexeval.names.NameTable`
+    from the topic ids in order (one-to-one, safe as file names)."""
+    names, out = NameTable(), {}
+    for topic in dict.fromkeys(topics):
+        name, i = names.assign(topic), 2
+        while name is None:  # (only when an id's name and its hashed name are both taken)
+            name, i = names.assign(f"{topic}\n{i}"), i + 1
+        out[topic] = f"{name}.html"
+    return out
 
 
 def _check_k(k: int, config) -> None:
@@ -101,8 +101,10 @@ def _check_k(k: int, config) -> None:
 # ----------------------------------------------------------------------------------------- the page
 
 
-def _page(config, rankings: Rankings, run_a: str, run_b: str, topic: str, k: int, values, root: str,
-          crumbs) -> str:
+def panel_page(config, rankings: Rankings, run_a: str, run_b: str, topic: str, *, k: int = 10, values=None,
+               root: str = "../../", crumbs=None) -> str:
+    """The page of :func:`panel_html` from RANKINGS already read (:func:`~inexeval.report.rankings.read_rankings`
+    with both runs and the topic): many pages from one reading of the runs."""
     from inexeval.report.data import display_path
 
     task = esc(config.task)
@@ -141,9 +143,18 @@ def _values_table(values, run_a: str, run_b: str) -> str:
     for m in measures:
         x, y = va.get(m), vb.get(m)
         diff = x - y if x is not None and y is not None and x == x and y == y else None
-        rows.append([td(esc(m), cls="id"), td(number(x)), td(number(y)),
+        rows.append([td(esc(m), cls="id"), td(_count_or_number(x, m)), td(_count_or_number(y, m)),
                      td(("+" if diff is not None and diff > 0 else "") + number(diff))])
     return table(head, rows) if rows else "<p>No value.</p>\n"
+
+
+def _count_or_number(v: float | None, measure: str) -> str:
+    """A count (num_ret, num_rel, ...) as an integer, any other value as the tables print it."""
+    from inexeval.tasks import COUNT_NAMES
+
+    if measure in COUNT_NAMES and v is not None and v == v and float(v).is_integer():
+        return str(int(v))
+    return number(v)
 
 
 def _summary(top_a: list[Result], all_a: list[Result], top_b: list[Result], all_b: list[Result],

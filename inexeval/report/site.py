@@ -7,8 +7,14 @@ Layout (every name made by :mod:`inexeval.names`, one-to-one)::
     report.css, report.js            style and table sorting
     <task>/index.html                summary, ranking, curves, comparisons, validation, notes
     <task>/graphs/<curve>.png        every run's averaged curves (inexeval.writers.graphs)
-    <task>/runs/<run>.html           one run: ranks, curves next to the others, findings, per topic
+    <task>/graphs/distribution_<setting>_<measure>.png
+                                     the headline measure's per-topic values, per run (report.figures)
+    <task>/runs/<run>.html           one run: ranks, curves next to the others, per topic against the
+                                     other runs, findings
     <task>/runs/<run>/<curve>.png    its curves drawn over the others in grey
+    <task>/runs/<run>/topics/<topic>.html
+                                     side by side (report.panels): the run's top results for the topic
+                                     beside those of the other run best there
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inexeval.aggregate import natural_key
 from inexeval.names import NameTable
 from inexeval.report import assets
+from inexeval.report.html import esc, esc_id
 from inexeval.report.data import TaskData, report_key
 from inexeval.report.pages import Comparing, index_page, run_page, task_page
 from inexeval.writers.files import atomic_write
@@ -37,7 +45,7 @@ def write_site(tasks: Sequence[TaskData], out: Path, comparing: Comparing = Comp
     plans = [_Plan(data, out / name) for data, name in zip(tasks, names)]
     _validate_and_draw(plans, jobs)
     for plan in plans:
-        _write_pages(plan, comparing)
+        _write_pages(plan, comparing, _write_panels(plan, comparing.panels))
     atomic_write(out / "index.html", index_page(tasks, names, comparing))
 
 
@@ -59,11 +67,16 @@ class _Plan:
     """One config's part of the site: its directory, curves and run page names."""
 
     def __init__(self, data: TaskData, out: Path):
+        from inexeval.names import file_component
         from inexeval.writers.graphs import collect_curves
 
         self.data, self.out = data, out
         self.curves = collect_curves(data.ev) + precision_recall_curves(data.ev)
         self.pages = data.page_names()
+        # per setting, the per-topic distribution of its first headline measure that ranks runs
+        first = data.ranking_headline()[:1]
+        self.distributions = {s: (m, f"distribution_{file_component(s + '_' + m)}.png")
+                              for s in data.settings for m in first}
 
 
 #: trec_eval's interpolated precision at the 11 standard recall levels (the TREC appendix's graph)
@@ -97,6 +110,7 @@ def _validate_and_draw(plans: list[_Plan], jobs: int) -> None:
 
     items = [("validate", i, None) for i in range(len(plans))]
     items += [("graphs", i, run) for i, p in enumerate(plans) for run in (None, *p.pages)]
+    items += [("distribution", i, s) for i, p in enumerate(plans) for s in p.distributions]
     _PLANS[:] = plans
     try:
         if jobs > 1:
@@ -120,7 +134,9 @@ def _work(item):
     task = plan.data.config.task
     if kind == "validate":
         return validate_config(plan.data.config)
-    if run is None:
+    if kind == "distribution":
+        _draw_distribution(plan, run)
+    elif run is None:
         write_png(plan.curves, plan.out / "graphs", task)
     else:
         write_png([c for c in plan.curves if run in c.series], plan.out / "runs" / plan.pages[run], task,
@@ -128,13 +144,76 @@ def _work(item):
     return None
 
 
-def _write_pages(plan: _Plan, comparing: Comparing) -> None:
+def _draw_distribution(plan: _Plan, setting: str) -> None:
+    """The task page's per-topic distribution of SETTING's headline measure: the runs best first."""
+    from inexeval.ranks import ranks
+    from inexeval.report.figures import topic_distribution_png
+
+    data = plan.data
+    measure, name = plan.distributions[setting]
+    results = data.results_of(setting)
+    order = {r.run_id: i for i, r in enumerate(results)}
+    rk = ranks({r.run_id: r.average.get(measure) for r in results}, measure, data.facts)
+    runs = sorted(order, key=lambda run: (rk[run] is None, rk[run] or 0, order[run]))
+    values = {r.run_id: [v.get(measure) for v in r.per_topic.values()] for r in results}
+    topic_distribution_png(plan.out / "graphs" / name, f"{data.config.task} ({setting}): {measure} per topic",
+                           measure, values, runs)
+
+
+def _write_panels(plan: _Plan, k: int) -> dict[str, dict[str, tuple[str, str]]]:
+    """The side-by-side pages of every run (k > 0 and a task that has them): per topic it has, the run
+    beside the other run with the best value of the first headline measure there (ties: the first in run
+    order), ``runs/<run>/topics/<topic>.html``.  Returns {run: {topic: (href from the task directory,
+    the other run)}}; {} when there are none."""
+    from inexeval.errors import ConfigError
+    from inexeval.ranks import lower_is_better
+    from inexeval.report.panels import panel_page, topic_file_names
+    from inexeval.report.rankings import read_rankings
+
+    data, pages = plan.data, plan.pages
+    headline = data.ranking_headline()
+    if k <= 0 or len(data.runs) < 2 or not headline or not data.settings:
+        return {}
+    setting, measure = data.settings[0], headline[0]
+    results = data.results_of(setting)
+    try:
+        rankings = read_rankings(data.config, [r.run_id for r in results])
+    except ConfigError:  # a task without panels (its results are not ranked lists)
+        return {}
+    sign = -1.0 if lower_is_better(data.facts, measure) else 1.0
+    shown = [m for m in data.headline if m in data.ev.columns]
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    task = esc(data.config.task)
+    for mine in results:
+        run = mine.run_id
+        topics = sorted(mine.per_topic, key=natural_key)
+        files = topic_file_names(topics)
+        links = out.setdefault(run, {})
+        for t in topics:
+            scored = [(sign * v, i, r.run_id) for i, r in enumerate(results) if r.run_id != run
+                      for v in [r.per_topic.get(t, {}).get(measure)] if v is not None and v == v]
+            if not scored:
+                continue
+            other = max(scored, key=lambda x: (x[0], -x[1]))[2]
+            values = {r.run_id: {m: r.per_topic.get(t, {}).get(m) for m in shown}
+                      for r in results if r.run_id in (run, other)}
+            href = f"runs/{pages[run]}/topics/{files[t]}"
+            crumbs = [("Results", "../../../../index.html"), (task, "../../../index.html"),
+                      (esc_id(run), f"../../{pages[run]}.html"), (f"topic {esc_id(t)}", None)]
+            atomic_write(plan.out / href, panel_page(data.config, rankings, run, other, t, k=k, values=values,
+                                                     root="../../../../", crumbs=crumbs))
+            links[t] = (href, other)
+    return out
+
+
+def _write_pages(plan: _Plan, comparing: Comparing, panels: dict[str, dict[str, tuple[str, str]]]) -> None:
     data, out, curves, pages = plan.data, plan.out, plan.curves, plan.pages
     reports = _reports_by_run(data)
     for run, name in pages.items():
         mine = [c for c in curves if run in c.series]
-        atomic_write(out / "runs" / f"{name}.html", run_page(data, run, name, mine, reports.get(run, []), out))
-    atomic_write(out / "index.html", task_page(data, pages, curves, reports, comparing, out))
+        atomic_write(out / "runs" / f"{name}.html", run_page(data, run, name, mine, reports.get(run, []), out,
+                                                             panels.get(run, {})))
+    atomic_write(out / "index.html", task_page(data, pages, curves, reports, comparing, out, plan.distributions))
 
 
 def _reports_by_run(data: TaskData) -> dict[str | None, list]:
