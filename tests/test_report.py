@@ -397,3 +397,94 @@ def test_no_page_holds_a_path_of_the_organisers_machine(tmp_path):
             assert private not in text, (page, private, text[max(0, text.find(private) - 200):][:400])
     noted = [p for p in pages if "Poor.xml: 1 duplicate result" in p.read_text(encoding="utf-8")]
     assert noted and all("Evaluation notes" in p.read_text(encoding="utf-8") for p in noted)
+
+
+#: where the browser test leaves its screenshots for a person to look at (build/ is not committed)
+SCREENSHOTS = ROOT / "build" / "screenshots"
+
+
+def _hostile_trec_site(tmp_path: Path) -> tuple[Path, str, str]:
+    """A TREC report whose run id and topic id are markup (the reliability issue's hostile ids)."""
+    run_id, topic = "<img/src=x/onerror=alert(1)>&run", "<b>402</b>"
+    runs = tmp_path / "hostile-runs"
+    runs.mkdir()
+    for src in (ROOT / "sample_data" / "trec" / "runs").iterdir():
+        lines = src.read_text().splitlines()
+        name = run_id if src.stem == "good" else src.stem
+        (runs / src.name).write_text("".join(
+            f"{topic if f[0] == '402' else f[0]} {f[1]} {f[2]} {f[3]} {f[4]} {name}\n"
+            for f in (line.split() for line in lines) if f))
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(line.replace("402 ", f"{topic} ", 1) + "\n" if line.startswith("402 ") else line + "\n"
+                             for line in (ROOT / "sample_data" / "trec" / "qrels.txt").read_text().splitlines()))
+    cfg = tmp_path / "hostile.prop"
+    cfg.write_text((ROOT / "configs" / "trec.prop").read_text()
+                   .replace("../sample_data/trec/runs/", str(runs) + "/")
+                   .replace("../sample_data/trec/qrels.txt", str(qrels))
+                   .replace("../results", str(tmp_path / "results")))
+    res = report("-config", str(cfg), "--html", str(tmp_path / "hostile"), "--quiet")
+    assert res.exit_code == 0, res.output
+    return tmp_path / "hostile", run_id, topic
+
+
+def test_every_page_kind_in_a_browser(browser_tools, site, tmp_path):
+    """Each page kind (index, task, run, side by side; TREC, element and passage tasks) opened in chromium:
+    every image loads, nothing fails; a wide table keeps its run column in view when scrolled; a
+    side-by-side page shows both lists; hostile ids are text (no script runs).  Screenshots are left in
+    build/screenshots/."""
+    chromium, sync_playwright = browser_tools
+    root = site / "site"
+    hostile, run_id, topic = _hostile_trec_site(tmp_path)
+    kinds = {"index": root / "index.html", "task-trec": root / "trec" / "index.html",
+             "run-trec": root / "trec" / "runs" / "good.html", "panel-trec": root / "trec" / "runs" / "good" / "topics"
+             / "401.html", "task-co-thorough": root / "CO.Thorough" / "index.html",
+             "run-co-thorough": root / "CO.Thorough" / "runs" / "Medium.html",
+             "panel-co-thorough": next((root / "CO.Thorough" / "runs" / "Medium" / "topics").iterdir()),
+             "panel-fol-focused": next(next((root / "FOL.Focused" / "runs").glob("*/topics")).iterdir()),
+             "run-hostile": hostile / "trec" / "runs" / f"{file_component(run_id)}.html"}
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 900, "height": 900})
+            errors, dialogs = [], []
+            page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+            page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            for kind, path in kinds.items():
+                page.goto(path.as_uri(), wait_until="load")
+                images = page.eval_on_selector_all("img", "imgs => imgs.map(i => [i.complete, i.naturalWidth])")
+                assert all(done and width > 0 for done, width in images), (kind, images)
+                assert errors == [] and dialogs == [], (kind, errors, dialogs)
+                page.screenshot(path=str(SCREENSHOTS / f"{kind}.png"), full_page=True)
+                if kind.startswith("panel"):
+                    for side in ("a", "b"):
+                        cells = page.locator(f'td[id^="{side}-"]')
+                        assert cells.count() > 0 and cells.first.is_visible(), (kind, side)
+            # the run column in view while the wide summary table scrolls to its far right
+            page.goto(kinds["task-trec"].as_uri(), wait_until="load")
+            page.locator("details > summary", has_text="Every measure").first.click()
+            box = page.locator("table.summary:not(.headline)").first.locator("xpath=..")  # its scrolling box
+            assert box.evaluate("b => b.scrollWidth > b.clientWidth + 200")  # wide: it does scroll
+            box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+            run_cell = box.locator("tbody td.id").first
+            left, right = box.bounding_box()["x"], run_cell.bounding_box()["x"]
+            assert abs(right - left) < 2, (left, right)  # stuck to the left edge, not scrolled away
+            assert run_cell.is_visible() and run_cell.text_content() in ("good", "medium", "poor")
+            page.screenshot(path=str(SCREENSHOTS / "task-trec-scrolled.png"))
+            # hostile ids: the text itself, in the heading and in the side-by-side link's page
+            page.goto(kinds["run-hostile"].as_uri(), wait_until="load")
+            assert page.locator("h1").text_content() == run_id
+            assert page.locator("img[src=x]").count() == 0 and page.locator("td b").count() == 0
+            row = page.locator("tbody tr").filter(has_text=topic).first
+            assert row.locator("td").first.text_content() == topic
+            row.locator("a", has_text="vs ").click()
+            page.wait_for_load_state("load")
+            assert page.locator("h1").text_content().startswith(f"Topic {topic}: {run_id} and ")
+            assert page.locator("h1 b").count() == 0 and page.locator("img[src=x]").count() == 0
+            assert dialogs == [] and errors == [], (dialogs, errors)
+            page.screenshot(path=str(SCREENSHOTS / "panel-hostile.png"), full_page=True)
+        finally:
+            browser.close()
+    assert {p.stem for p in SCREENSHOTS.glob("*.png")} >= {*kinds, "task-trec-scrolled", "panel-hostile"}

@@ -409,3 +409,43 @@ def test_qa_answers_marked(tmp_path):
 def test_panel_css_names_the_classes():
     for name in ("panel", "rel", "nonrel", "unjudged", "shared"):
         assert f".{name}" in PANEL_CSS
+
+
+# ----------------------------------------------------------------------------------------- compare --runs A,B
+
+
+def test_compare_runs_writes_side_by_side_pages(tmp_path):
+    """compare --runs good,poor: an index of every topic either run has, with map per topic and A − B,
+    one page per topic (both columns), the style sheet beside them; written again as a whole."""
+    from click.testing import CliRunner
+
+    from inexeval.cli import main
+
+    results = tmp_path / "results"
+    args = ["compare", "-config", str(ROOT / "configs" / "trec.prop"), "--results-dir", str(results), "--quiet"]
+    res = CliRunner().invoke(main, [*args, "--runs", "good,poor"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    out = results / "trec" / "panels" / "good_vs_poor"
+    assert sorted(p.name for p in out.iterdir()) == ["index.html", "report.css", "report.js", "topics"]
+    assert sorted(p.name for p in (out / "topics").iterdir()) == ["401.html", "402.html", "403.html", "404.html"]
+    index = parse((out / "index.html").read_text())
+    rows = [[td.xpath("string()") for td in tr.findall("td")] for tr in index.xpath("//tbody/tr")]
+    per_topic = {}
+    for run in ("good", "poor"):
+        for line in (results / "trec" / "default" / f"{run}.tsv").read_text().splitlines():
+            m, t, v = line.split("\t")
+            if m == "map" and t != "all":
+                per_topic[run, t] = float(v)
+    # poor has no topic 402: its value and the difference are undefined
+    assert rows[1] == ["402", f"{per_topic['good', '402']:.4f}", "\u2013", "\u2013"]
+    diff = per_topic["good", "401"] - per_topic["poor", "401"]
+    assert rows[0] == ["401", f"{per_topic['good', '401']:.4f}", f"{per_topic['poor', '401']:.4f}", f"+{diff:.4f}"]
+    page = parse((out / "topics" / "401.html").read_text())
+    assert column(page, "a") and column(page, "b")  # both lists
+    assert page.xpath("string(//h1)") == "Topic 401: good and poor"
+    (out / "stale.html").write_text("from an earlier comparison")
+    res = CliRunner().invoke(main, [*args, "--runs", "good,poor"], catch_exceptions=False)
+    assert res.exit_code == 0 and not (out / "stale.html").exists()
+    assert not [p for p in out.parent.iterdir() if p.name != out.name]  # no staging folder left
+    res = CliRunner().invoke(main, [*args, "--runs", "good,medium", "--panels", "0"], catch_exceptions=False)
+    assert res.exit_code == 0 and not (out.parent / "good_vs_medium").exists()
