@@ -334,3 +334,33 @@ def test_table_output(trec):
                   "Significance decisions between the runs (paired t test, Holm-corrected, α = 0.05)"):
         assert words in out
     assert not math.isnan(len(out))
+
+
+def test_report_shows_the_comparison(tmp_path):
+    """report --judgements-b: the task page's "Judgements compared" section holds the tables the command
+    prints, from the same figures (kappa and tau-b of the assessments.tsv rows, to 3 decimals)."""
+    import re
+
+    a, b, runs = _trec_data(tmp_path)
+    cfg = tmp_path / "c.prop"
+    cfg.write_text("".join(f"{k}: {v}\n" for k, v in _config(tmp_path, a, runs).items()))
+    res = CliRunner().invoke(main, ["assessments", "-config", str(cfg), "--judgements-b", str(b), "--format", "tsv",
+                                    "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    rows = _tsv_rows(res.stdout)
+    res = CliRunner().invoke(main, ["report", "-config", str(cfg), "--judgements-b", str(b), "--html",
+                                    str(tmp_path / "site"), "--quiet", "--panels", "0"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "site" / "trec" / "index.html").read_text()
+    section = page[page.index('<h2 id="judgements">'):page.index('<h2 id="validation">')]
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>.*?</td>", section)]
+    kappa = float(rows[("labels", "all", "graded", "b.txt", "kappa")])
+    tau = float(rows[("ranking", "all", "map", "b.txt", "tau_b")])
+    label_row = cells[cells.index("graded") - 1:cells.index("graded") + 18]
+    assert label_row[0] == "b.txt" and label_row[6] == f"{kappa:.3f}"
+    at = next(i for i in range(len(cells) - 1) if cells[i] == "b.txt" and cells[i + 1] == "map")
+    assert cells[at + 3] == f"{tau:.3f}"  # set, measure, runs, tau-b
+    # without the option: no such section
+    res = CliRunner().invoke(main, ["report", "-config", str(cfg), "--html", str(tmp_path / "site"), "--quiet",
+                                    "--panels", "0"], catch_exceptions=False)
+    assert res.exit_code == 0 and 'id="judgements"' not in (tmp_path / "site" / "trec" / "index.html").read_text()

@@ -36,7 +36,7 @@ def _table(rows: list[list], headers: list[str]) -> str:
     return tabulate(rows, headers=headers, disable_numparse=True, stralign="right")
 
 
-def _labels(result) -> list[str]:
+def _labels(result) -> list[tuple]:
     value = {(r[1], r[2], r[3], r[4]): r[5] for r in result.section("labels")}
     a = result.sets[0]
     levels = list(dict.fromkeys(r[2] for r in result.section("labels")))
@@ -46,27 +46,27 @@ def _labels(result) -> list[str]:
              for n in names for lv in levels]
     if table:
         missing = result.options.missing
-        out += [f"Label agreement with {cell(a.name)} (A), all topics pooled: graded and relevant-or-not, on the "
-                "items both judged" + (f"; *_union: on the items either judged, a missing grade {missing}"
-                                       if missing is not None else ""),
-                _table(table, ["set", "level", *(h for _, h in _LABEL_COLUMNS)]), ""]
+        out.append((f"Label agreement with {cell(a.name)} (A), all topics pooled: graded and relevant-or-not, on the "
+                    "items both judged" + (f"; *_union: on the items either judged, a missing grade {missing}"
+                                           if missing is not None else ""),
+                    ["set", "level", *(h for _, h in _LABEL_COLUMNS)], table))
     if len(names) > 1:
         joint = [[lv, *(_num(value.get(("all", lv, "all", q))) for q in
                         ("alpha_nominal", "alpha_ordinal", "alpha_interval", "fleiss_kappa"))] for lv in levels]
-        out += [f"All {len(names) + 1} sets together, all topics (α: every item; Fleiss' κ: the items every set "
-                "judged)", _table(joint, ["level", "α nom", "α ord", "α int", "Fleiss κ"]), ""]
+        out.append((f"All {len(names) + 1} sets together, all topics (α: every item; Fleiss' κ: the items every set "
+                    "judged)", ["level", "α nom", "α ord", "α int", "Fleiss κ"], joint))
     for n in names:
         cells = {q[len("confusion_"):]: v for (t, lv, g, q), v in value.items()
                  if t == "all" and lv == "graded" and g == n and q.startswith("confusion_")}
         grades = list(dict.fromkeys(k.split("_", 1)[0] for k in cells)) if cells else []
         if grades:
             rows = [[f"A {ga}", *(_num(cells.get(f"{ga}_{gb}")) for gb in grades)] for ga in grades]
-            out += [f"Confusion matrix of the grades, all topics: rows {cell(a.name)} (A), columns {cell(n)}",
-                    _table(rows, ["", *(f"{cell(n)} {gb}" for gb in grades)]), ""]
+            out.append((f"Confusion matrix of the grades, all topics: rows {cell(a.name)} (A), columns {cell(n)}",
+                        ["", *(f"{cell(n)} {gb}" for gb in grades)], rows))
     return out
 
 
-def _ranking(result) -> list[str]:
+def _ranking(result) -> list[tuple]:
     mine = result.section("ranking")
     shown = set(result.headline)
     if len(shown) >= 2:  # the headline measures that rank runs; every measure in assessments.tsv
@@ -78,13 +78,13 @@ def _ranking(result) -> list[str]:
                                    for q, _ in _RANK_COLUMNS)]
              for lv, g in dict.fromkeys((r[2], r[3]) for r in mine)]
     top = result.options.top
-    return [f"Run rankings under {cell(result.sets[0].name)} (A) and each set, on the topics both judged "
-            f"(τ top-k: the {top} best runs under A; " + ("the headline measures; every measure in assessments.tsv)"
-                                                          if len(shown) >= 2 else "every measure)"),
-            _table(table, ["set", "measure", *(h for _, h in _RANK_COLUMNS)]), ""]
+    return [(f"Run rankings under {cell(result.sets[0].name)} (A) and each set, on the topics both judged "
+             f"(τ top-k: the {top} best runs under A; " + ("the headline measures; every measure in assessments.tsv)"
+                                                           if len(shown) >= 2 else "every measure)"),
+             ["set", "measure", *(h for _, h in _RANK_COLUMNS)], table)]
 
 
-def _significance(result) -> list[str]:
+def _significance(result) -> list[tuple]:
     mine = result.section("significance")
     if not mine:
         return []
@@ -92,17 +92,17 @@ def _significance(result) -> list[str]:
     value = {(r[2], r[3], r[4]): r[5] for r in mine if not r[4].endswith("_pair")}
     table = [[cell(g), cell(lv), *(_num(value.get((lv, g, q))) for q in _SIG_COLUMNS)]
              for lv, g in dict.fromkeys((r[2], r[3]) for r in mine)]
-    out = [f"Significance decisions between the runs ({_TEST_NAMES.get(o.test, o.test)}, α = {o.alpha}) under A "
-           "and under each set", _table(table, ["set", "measure", *_SIG_COLUMNS]), ""]
+    out = [(f"Significance decisions between the runs ({_TEST_NAMES.get(o.test, o.test)}, α = {o.alpha}) under A "
+            "and under each set", ["set", "measure", *_SIG_COLUMNS], table)]
     changed = [r for r in mine if r[4].endswith("_pair") and r[4] != "both_same_pair"]
     if changed:
-        out += ["Decisions that changed (the run better as the deciding set says):"]
-        out += [f"  {cell(r[3])}  {cell(r[2])}  {r[4][:-len('_pair')]}: {cell(str(r[5]))}" for r in changed]
-        out.append("")
+        out.append(("Decisions that changed (the run better as the deciding set says)",
+                    ["set", "measure", "decision", "pair"],
+                    [[cell(r[3]), cell(r[2]), r[4][:-len("_pair")], cell(str(r[5]))] for r in changed]))
     return out
 
 
-def _judged(result) -> list[str]:
+def _judged(result) -> list[tuple]:
     mine = result.section("judged")
     if not mine:
         return []
@@ -111,17 +111,27 @@ def _judged(result) -> list[str]:
     table = [[cell(run), cell(g), *(_num(value.get((run, g, q))) for q in
                                    ("judged_at_k_a", "judged_at_k_b", "judged_at_k_fill"))]
              for run, g in dict.fromkeys((r[2], r[3]) for r in mine)]
-    return [f"Judged@{k}: the share of each run's first {k} results that are judged (mean over the topics)",
-            _table(table, ["run", "set B", "under A", "under B", "under A+B"]), ""]
+    return [(f"Judged@{k}: the share of each run's first {k} results that are judged (mean over the topics)",
+             ["run", "set B", "under A", "under B", "under A+B"], table)]
+
+
+def judges_tables(result) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The tables of RESULT, each (title, headers, rows of cells already made text: :func:`~inexeval.names.cell`
+    ids, values to 3 decimals, ``-`` undefined): what the command prints and the report shows."""
+    return _labels(result) + _ranking(result) + _significance(result) + _judged(result)
 
 
 def judges_text(result) -> str:
     """The tables of RESULT (module docstring)."""
     sets = "; ".join(f"{s.label} {cell(s.name)} ({len(s.topics)} topic(s))" for s in result.sets)
     out = [f"Judgement sets: {sets}", ""]
-    out += _labels(result) + _ranking(result) + _significance(result) + _judged(result)
+    for title, headers, rows in judges_tables(result):
+        if headers == ["set", "measure", "decision", "pair"]:  # a list, as the lines of a note
+            out += [title + ":"] + [f"  {g}  {m}  {d}: {pair}" for g, m, d, pair in rows] + [""]
+        else:
+            out += [title, _table(rows, headers), ""]
     out += [f"note: {n}" for n in result.notes]
     return "\n".join(out).rstrip("\n")
 
 
-__all__ = ["judges_text"]
+__all__ = ["judges_tables", "judges_text"]

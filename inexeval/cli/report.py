@@ -36,10 +36,13 @@ refused.  Exit status: 0; 1 some input was skipped (the rest is reported);
               help="Tukey HSD of the statistics tables and their significance groups (§12.3).")
 @click.option("--panels", "panels", type=click.IntRange(min=0), default=10, show_default=True, metavar="K",
               help="Side-by-side pages: each run's top K results per topic beside the run best there (0: none).")
+@click.option("--judgements-b", "--qrels-b", "judgements_b", multiple=True, metavar="FILE",
+              type=click.Path(exists=True), help="Another judgement set of the task's kind, compared with the "
+              "config's on each task page, as 'inexeval assessments --judgements-b' does. Repeatable.")
 @reusing_results
 @click.pass_context
-def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, panels, overrides, results_dir, reevaluate,
-               quiet, debug):
+def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, panels, judgements_b, overrides,
+               results_dir, reevaluate, quiet, debug):
     """A static results site: per task the summary table (sortable), the ranking per measure, the curves,
     the comparison tables and the validation findings; one page per run."""
     from inexeval.report import Comparing, build_report
@@ -49,7 +52,7 @@ def report_cmd(ctx, configs, html_dir, empty_as_zero, measure, test, ci, tukey, 
         status = build_report(configs, html_dir, empty_as_zero=empty_as_zero, overrides=overrides,
                               results_dir=results_dir, reevaluate=reevaluate,
                               comparing=Comparing(measure=measure, test=test, ci=ci, tukey=tukey, panels=panels),
-                              jobs=default_jobs(), quiet=quiet,
+                              jobs=default_jobs(), quiet=quiet, judgements_b=judgements_b,
                               echo=click.echo)
     except InexevalError as err:
         fail(err, debug)

@@ -29,9 +29,10 @@ __all__ = ["build_report", "Comparing"]
 def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *, empty_as_zero: bool = False,
                  overrides: Sequence[str] = (), results_dir: str | os.PathLike | None = None,
                  reevaluate: bool = False, comparing: Comparing = Comparing(), jobs: int = 1, quiet: bool = False,
-                 echo: Echo | None = None) -> int:
+                 echo: Echo | None = None, judgements_b: Sequence[str | os.PathLike] = ()) -> int:
     """Write the report of ``configs`` to ``html_dir``; returns the exit status (1 when some input was
-    skipped).  A bad config raises :class:`~inexeval.errors.ConfigError`, a directory that cannot be
+    skipped).  JUDGEMENTS_B: other judgement sets each task page compares with the config's
+    (``inexeval assessments --judgements-b``, :func:`inexeval.assessments.judges.compare_judgements`).  A bad config raises :class:`~inexeval.errors.ConfigError`, a directory that cannot be
     written (or is not a report) :class:`~inexeval.errors.OutputError`."""
     from inexeval.report.data import gather
 
@@ -51,6 +52,12 @@ def build_report(configs: Sequence[ConfigSource], html_dir: str | os.PathLike, *
             say(f"inexeval: reusing up-to-date result files in {Path(config.results_dir) / config.task}", err=True)
         tell(data, say, quiet)  # warnings and skipped inputs, as evaluation prints them
         status = 1 if data.problems else status
+        if judgements_b:
+            from inexeval.assessments.judges import JudgesOptions, compare_judgements
+
+            data.judges = compare_judgements(config, list(judgements_b), JudgesOptions(jobs=jobs, quiet=quiet),
+                                             echo=say)
+            status = max(status, data.judges.status)
         tasks.append(data)
     write_atomically(tasks, target, comparing, jobs)
     if not quiet:

@@ -33,6 +33,7 @@ class TaskData:
     reports: list[RunReport] = field(default_factory=list)  # inexeval validate, one per run file
     validation_note: str | None = None  # why validation ran without the assessments, if it did
     headline: list[str] = field(default_factory=list)  # the outputs shown first (HEADLINE, plan.headline)
+    judges: object | None = None  # report --judgements-b: the JudgesResult of the other judgement sets
 
     @property
     def facts(self) -> dict:

@@ -80,6 +80,8 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
             parts.append("<h3>Curves</h3>\n" + _figures(mine, out / "graphs", "graphs/", "all runs"))
     if len(data.runs) > 1:
         parts.append(_comparisons(data, comparing))
+    if data.judges is not None:
+        parts.append(_judges_section(data.judges))
     parts.append(_validation_section(data, pages, reports))
     parts.append(_notes(data))
     return page(f"{task} results", "\n".join(p for p in parts if p) + "\n", root="../",
@@ -290,6 +292,30 @@ def _statistics(data: TaskData, chosen: str, comparing: Comparing) -> str:
         parts.append(f"<details><summary>{esc(tukey)}: every pair, simultaneous "
                      f"{(1 - o.alpha) * 100:g}&nbsp;% intervals, effect sizes</summary>\n"
                      + table(head, body, sortable=True) + "</details>")
+    return "\n".join(parts)
+
+
+def _judges_section(result) -> str:
+    """``report --judgements-b``: the config's judgements against the other sets, the tables
+    ``inexeval assessments --judgements-b`` prints (labels over all topics, run rankings, significance
+    decisions; docs/measures.md §13); every topic's figures in its assessments.tsv."""
+    import html as _html
+
+    from inexeval.assessments.judges_text import judges_tables
+    from inexeval.names import cell
+
+    sets = "; ".join(f"{esc(s.label)} <code>{_html.escape(cell(s.name))}</code> ({len(s.topics)} topic(s))"
+                     for s in result.sets)
+    parts = ['<h2 id="judgements">Judgements compared</h2>',
+             f'<p class="note">Judgement sets: {sets}. A is the config\'s; how far each other set agrees with it '
+             "on the labels, and whether the runs' ranking and significance decisions survive the change "
+             "(docs/measures.md &sect;13). Every topic's figures: <code>inexeval assessments --judgements-b</code>'s "
+             "assessments.tsv.</p>"]
+    for title, headers, rows in judges_tables(result):
+        body = [[td(_html.escape(c), cls="id" if i < 2 else "") for i, c in enumerate(row)] for row in rows]
+        parts.append(f"<h3>{_html.escape(title)}</h3>\n"
+                     + table([th(_html.escape(h), cls="id" if i < 2 else "") for i, h in enumerate(headers)], body))
+    parts += [f'<p class="note">{esc(n)}</p>' for n in result.notes]
     return "\n".join(parts)
 
 
