@@ -243,3 +243,29 @@ def test_curve_pngs_the_same_bytes(tmp_path):
     two = graphs.write_png(curves, tmp_path / "two", "CO.Thorough", highlight=None)
     assert [p.read_bytes() for p in one] == [p.read_bytes() for p in two]
     png_size(one[0].read_bytes())
+
+
+def test_highlighted_pngs_one_per_run_its_line_in_colour(tmp_path):
+    """The run pages' graphs drawn once and blitted per run: each PNG has its run in the palette's first
+    colour, the others grey (no second colour), a different picture per run, the same bytes again, and
+    the size of ``figure(c, task, highlight=run)``'s picture."""
+    from PIL import Image
+
+    ev = nxcg_evaluation(tmp_path, runs=3)
+    (c,) = [c for c in graphs.collect_curves(ev) if c.title == "nxCG"][:1]
+    outs = {run: tmp_path / "a" / f"page{i}" for i, run in enumerate(c.series)}
+    written = graphs.write_highlighted_pngs(c, outs, "CO.Thorough")
+    assert written == [outs[run] / f"{c.slug}.png" for run in c.series]
+    again = graphs.write_highlighted_pngs(c, {r: tmp_path / "b" / p.name for r, p in outs.items()}, "CO.Thorough")
+    assert [p.read_bytes() for p in written] == [p.read_bytes() for p in again]
+    first, second = (tuple(int(h[k:k + 2], 16) for k in (1, 3, 5)) for h in graphs.PALETTE[:2])
+    pictures = []
+    for run, path in zip(c.series, written):
+        img = Image.open(path).convert("RGB")
+        colours = {rgb for _, rgb in img.getcolors(1 << 20)}
+        assert first in colours and second not in colours, run
+        reference = Image.open(graphs.save_png(graphs.figure(c, "CO.Thorough", highlight=run),
+                                               tmp_path / f"ref{len(pictures)}.png")).convert("RGB")
+        assert img.size == reference.size
+        pictures.append(img.tobytes())
+    assert len(set(pictures)) == len(pictures)

@@ -109,7 +109,8 @@ def _validate_and_draw(plans: list[_Plan], jobs: int) -> None:
     from inexeval.workers import imap
 
     items = [("validate", i, None) for i in range(len(plans))]
-    items += [("graphs", i, run) for i, p in enumerate(plans) for run in (None, *p.pages)]
+    items += [("graphs", i, None) for i in range(len(plans))]
+    items += [("highlight", i, k) for i, p in enumerate(plans) for k in range(len(p.curves))]
     items += [("distribution", i, s) for i, p in enumerate(plans) for s in p.distributions]
     _PLANS[:] = plans
     try:
@@ -127,7 +128,7 @@ def _validate_and_draw(plans: list[_Plan], jobs: int) -> None:
 
 def _work(item):
     from inexeval.report.data import validate_config
-    from inexeval.writers.graphs import write_png
+    from inexeval.writers.graphs import write_highlighted_pngs, write_png
 
     kind, i, run = item
     plan = _PLANS[i]
@@ -136,11 +137,11 @@ def _work(item):
         return validate_config(plan.data.config)
     if kind == "distribution":
         _draw_distribution(plan, run)
-    elif run is None:
+    elif kind == "graphs":
         write_png(plan.curves, plan.out / "graphs", task)
-    else:
-        write_png([c for c in plan.curves if run in c.series], plan.out / "runs" / plan.pages[run], task,
-                  highlight=run)
+    else:  # one curve drawn for each of its runs' pages (RUN: the curve's index)
+        c = plan.curves[run]
+        write_highlighted_pngs(c, {r: plan.out / "runs" / plan.pages[r] for r in c.series}, task)
     return None
 
 

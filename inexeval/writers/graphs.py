@@ -234,7 +234,9 @@ def write_gnuplot(curves: Sequence[Curve], out: Path, task: str) -> list[Path]:
 
 def png_bytes(fig) -> bytes:
     """The PNG of a matplotlib Figure, which it closes: the same bytes for the same figure (no
-    ``Software`` or date in its metadata).  Every PNG of the package is made here."""
+    ``Software`` or date in its metadata).  Every PNG of the package is made here, but for the run
+    pages' graphs, which :func:`write_highlighted_pngs` encodes from the canvas with Pillow (matplotlib's
+    own PNG writer) the same way."""
     import io
 
     import matplotlib.pyplot as plt
@@ -259,6 +261,62 @@ def write_png(curves: Sequence[Curve], out: Path, task: str, highlight: str | No
     others in grey, and only it named in the legend (the report's run pages)."""
     return [save_png(figure(c, task, highlight), out / f"{c.slug}.png") for c in curves]
 
+
+def write_highlighted_pngs(c: Curve, outs: dict[str, Path], task: str) -> list[Path]:
+    """For each run of ``outs`` (run id -> directory), its PNG of curve ``c`` in that directory: the run
+    in colour over every run in grey, only it named in the legend (the report's run pages; as
+    :func:`figure` with ``highlight``).  The grey runs, axes and marks are drawn once; each run's line
+    and legend are then drawn over a copy of that picture (matplotlib's blitting), so a curve with n
+    runs costs one drawing and n lines, not n drawings.  The same bytes for the same arguments."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from PIL import Image
+
+    fig, ax = plt.subplots(figsize=(9 if len(c.series) > 8 else 7, 5), dpi=100)
+    written = []
+    try:
+        ys = {run: [float("nan") if v is None else v for v in vs] for run, vs in c.series.items()}
+        for run, y in ys.items():
+            ax.plot(c.xs, y, color=GREY, linewidth=0.9, zorder=2)
+        ax.set(title=f"{task} {c.title} ({c.setting})", xlabel=c.xlabel, ylabel=c.ylabel)
+        a = axes(c)
+        _set_axes(ax, a)
+        _draw_marks(ax, a)
+        ax.grid(True, alpha=0.3)
+        fig.subplots_adjust(**MARGINS)
+        canvas = fig.canvas
+        canvas.draw()
+        background = canvas.copy_from_bbox(fig.bbox)
+        marks = [line for line in ax.get_lines() if line.get_gid() == "mark"][:1]
+        other = Line2D([], [], color=GREY, linewidth=0.9)
+        for run, where in outs.items():
+            canvas.restore_region(background)
+            (line,) = ax.plot(c.xs, ys[run], color=PALETTE[0], linewidth=2.2, zorder=3, animated=True)
+            handles = [line, *([other] if len(ys) > 1 else []), *marks]
+            labels = [_legend_label(run), *(["other runs"] if len(ys) > 1 else []), *(["DCV cut-offs"] if marks else [])]
+            legend = ax.legend(handles, labels, loc="best", fontsize="small")
+            legend.set_animated(True)
+            ax.draw_artist(line)
+            ax.draw_artist(legend)
+            width, height = canvas.get_width_height()
+            buf = io.BytesIO()
+            Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(buf, "png")
+            atomic_write(Path(where) / f"{c.slug}.png", buf.getvalue())
+            written.append(Path(where) / f"{c.slug}.png")
+            line.remove()
+            legend.remove()
+    finally:
+        plt.close(fig)
+    return written
+
+
+#: the grey of the other runs on a run's own graphs
+GREY = "#b8b8b8"
 
 #: the distance between two markers of a curve, and the step between the first markers of two runs
 #: drawn one after the other, in fractions of the axes' diagonal (markers sparse, and not on each other)
@@ -286,7 +344,7 @@ def figure(c: Curve, task: str, highlight: str | None = None):
         else:
             mine = run == highlight
             first_other = not mine and all(r == highlight for r in list(c.series)[:i])
-            ax.plot(c.xs, y, color=PALETTE[0] if mine else "#b8b8b8", linewidth=2.2 if mine else 0.9,
+            ax.plot(c.xs, y, color=PALETTE[0] if mine else GREY, linewidth=2.2 if mine else 0.9,
                     zorder=3 if mine else 2,
                     label=_legend_label(run) if mine else "other runs" if first_other else "_nolegend_")
     xl, yl = c.xlabel, c.ylabel
@@ -297,10 +355,16 @@ def figure(c: Curve, task: str, highlight: str | None = None):
     ax.grid(True, alpha=0.3)
     if n > 8 and highlight is None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="x-small", ncol=1 + n // 30)
+        fig.tight_layout()  # (room for the legend beside the axes, however wide its names)
     else:
         ax.legend(loc="best", fontsize="small")  # where it covers the fewest points
-    fig.tight_layout()
+        fig.subplots_adjust(**MARGINS)
     return fig
+
+
+#: the margins of a graph whose legend is inside its axes, as fractions of the figure (7 × 5 inches): room
+#: for the title, the axis labels and the tick labels (tight_layout would measure them by drawing it twice)
+MARGINS = {"left": 0.1, "right": 0.975, "bottom": 0.105, "top": 0.93}
 
 
 def _draw_marks(ax, a: Axes) -> None:
@@ -316,12 +380,12 @@ def _draw_marks(ax, a: Axes) -> None:
 def _set_axes(ax, a: Axes) -> None:
     """Draw a matplotlib Axes as ``a`` says."""
     if a.xscale == "log":
-        from matplotlib.ticker import FixedLocator, NullFormatter, ScalarFormatter
+        from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
         ax.set_xscale("log")
         ax.xaxis.set_major_locator(FixedLocator(a.xticks))
         ax.xaxis.set_major_formatter(ScalarFormatter())
-        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.xaxis.set_minor_locator(NullLocator())  # no minor ticks: a third of the drawing time
     if a.xrange:
         ax.set_xlim(*a.xrange)
     if a.yrange:
