@@ -87,7 +87,8 @@ def compare_pair_pages(configs, options, k: int, say) -> int:
     """After ``inexeval compare --runs A,B`` (OPTIONS: its :class:`~inexeval.compare.workflow.CompareOptions`):
     each config's side-by-side pages from the result files compare left up to date, their index's path
     said through SAY.  A config whose task has no panels, or whose results are not up to date, is
-    reported and skipped.  Returns 1 when some config was skipped, else 0."""
+    reported and skipped (and where they went said, unless ``options.quiet``).  Returns 1 when some
+    config had no up-to-date results, else 0."""
     from inexeval.compare import tables as compare
     from inexeval.config.source import load
     from inexeval.errors import ConfigError
@@ -112,5 +113,6 @@ def compare_pair_pages(configs, options, k: int, say) -> int:
             except ConfigError as err:
                 say(f"inexeval: {config.task}: {err.message}: side-by-side pages not written", err=True)
                 continue
-        say(f"inexeval: side-by-side pages written to {index}", err=True)
+        if not options.quiet:
+            say(f"inexeval: side-by-side pages written to {index}", err=True)
     return status
