@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import special
 
+from inexeval.compare import ptukey
 from inexeval.numeric import TOLERANCE
 
 #: random numbers (and gathered scores) per batch of permutations: memory is a few times this many
@@ -103,7 +103,7 @@ def _ss(deviations: np.ndarray, weight: int, scale: float) -> float:
 def _f_test(ms: float, v_e: float, df1: int, df2: int) -> tuple[float, float]:
     if v_e > 0.0:
         f = ms / v_e
-        return f, float(stats.f.sf(f, df1, df2))
+        return f, float(special.fdtrc(df1, df2, f))  # what scipy.stats.f.sf computes
     return (math.inf, 0.0) if ms > 0.0 else (math.nan, math.nan)
 
 
@@ -114,9 +114,9 @@ def anova2(x) -> Anova2:
     SS_runs = n Σ_j (x̄_·j − x̄)², SS_topics = m Σ_i (x̄_i· − x̄)², and the residual summed directly,
     SS_E = Σ_ij (x_ij − x̄_i· − x̄_·j + x̄)² (not SS_total minus the others, which loses digits);
     df m − 1, n − 1, (m − 1)(n − 1); MS = SS/df; V_E = MS_E; F = MS/V_E, p = P(F(df, df_E) ≥ F)
-    (scipy.stats.f.sf).  A sum of squares whose deviations are all within 1e-9 of the largest |x|
-    is 0 (§10.3).  When V_E = 0: F = inf and p = 0 for a mean square above 0; F and p NaN for a
-    mean square of 0 too.
+    (scipy.special.fdtrc, which scipy.stats.f.sf calls).  A sum of squares whose deviations are all
+    within 1e-9 of the largest |x| is 0 (§10.3).  When V_E = 0: F = inf and p = 0 for a mean square
+    above 0; F and p NaN for a mean square of 0 too.
     """
     a = as_matrix(x)
     n, m = a.shape
@@ -161,7 +161,8 @@ def tukey_hsd(x, randomised: bool = False, samples: int = 10000, seed=0, level: 
     """Tukey HSD of every pair of runs of X (n topics × m runs), topic-blocked (docs/measures.md §12.3).
 
     Classic: q_ij = |x̄_i − x̄_j| / √(V_E/n), p = P(Q ≥ q_ij) for the studentized range Q of m means
-    with (m − 1)(n − 1) degrees of freedom; interval x̄_i − x̄_j ± q(level)·√(V_E/n).  When V_E = 0
+    with (m − 1)(n − 1) degrees of freedom (:mod:`inexeval.compare.ptukey`, within 1e-10 of
+    scipy.stats.studentized_range); interval x̄_i − x̄_j ± q(level)·√(V_E/n).  When V_E = 0
     p is 0 for a difference (beyond 1e-9 of the largest |x|) and 1 for none; the interval is the
     difference itself.
 
@@ -220,10 +221,8 @@ def _classic(absd: np.ndarray, v_e: float, n: int, m: int, df: int, level: float
     q = absd / se
     iu = np.triu_indices(m, 1)
     values, inverse = np.unique(q[iu], return_inverse=True)
-    with warnings.catch_warnings():  # scipy's quadrature may warn far in the tail, where p rounds to 0
-        warnings.simplefilter("ignore")
-        sf = np.clip(np.asarray(stats.studentized_range.sf(values, m, df), dtype=float), 0.0, 1.0)
-        half = float(stats.studentized_range.ppf(level, m, df)) * se
+    sf = ptukey.sf(values, m, df)  # one shared grid for all the values (no scipy.stats: issue 33)
+    half = ptukey.ppf(level, m, df) * se
     p = np.ones_like(q)
     p[iu] = sf[inverse]
     p.T[iu] = sf[inverse]
@@ -298,8 +297,9 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
     d_z = d̄ / s_d (s_d with n − 1), the "standardised mean difference" of Sakai's textbook.  The
     interval inverts the noncentral t distribution: with t = d_z·√n and n − 1 degrees of freedom,
     λ_low solves P(T'(n − 1, λ) ≤ t) = (1 + level)/2 and λ_high solves it = (1 − level)/2
-    (scipy.stats.nct.cdf, scipy.optimize.brentq); the bounds are λ/√n.  Beyond |t| = 1000, where
-    scipy's nct.cdf loses digits, the cdf is integrated as P(S ≥ (Z + λ)/t) (:func:`_nct_cdf_far`).
+    (scipy.special.nctdtr, as scipy.stats.nct.cdf; Brent's method as scipy.optimize.brentq,
+    :func:`_brentq`); the bounds are λ/√n.  Beyond |t| = 1000, where scipy's nct.cdf loses digits,
+    the cdf is integrated as P(S ≥ (Z + λ)/t) (:func:`_nct_cdf_far`).
 
     A difference within 1e-9 of max(|a_i|, |b_i|) is 0, and s_d within 1e-9 of max |d_i| is 0
     (§10.3).  Fewer than two pairs, or differences all 0: (nan, nan, nan).  Constant differences
@@ -334,10 +334,10 @@ _NCT_T_MAX = 1000.0
 
 
 def _nct_cdf(t: float, df: int, lam: float) -> float:
-    """P(T'(df, λ) ≤ t), the noncentral t distribution's cdf: scipy.stats.nct.cdf for |t| ≤
+    """P(T'(df, λ) ≤ t), the noncentral t distribution's cdf: scipy.special.nctdtr for |t| ≤
     :data:`_NCT_T_MAX`, else :func:`_nct_cdf_far` (T'(df, −λ) is −T'(df, λ) for t < 0)."""
     if abs(t) <= _NCT_T_MAX:
-        cdf = float(stats.nct.cdf(t, df, lam))
+        cdf = float(special.nctdtr(df, lam, t))  # what scipy.stats.nct.cdf computes (scipy.stats: issue 33)
         if math.isnan(cdf):  # scipy gives NaN far in a tail, where the value is 0 or 1
             cdf = 1.0 if lam < t else 0.0
         return cdf
@@ -384,5 +384,51 @@ def _noncentrality(t: float, df: int, target: float) -> float:
             break
         hi += step
         step *= 2.0
-    lam = float(optimize.brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500))
+    lam = _brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
     return lam if abs(f(lam)) <= 1e-9 else math.nan
+
+
+def _brentq(f, xa: float, xb: float, xtol: float, rtol: float, maxiter: int) -> float:
+    """A root of F in [XA, XB] (values of opposite signs there) by Brent's method: scipy.optimize.brentq
+    (scipy/optimize/Zeros/brentq.c) step by step, so the same function values give the same root
+    without importing scipy.optimize (issue 33).  After MAXITER steps, the last point."""
+    xpre, xcur = float(xa), float(xb)
+    xblk = fblk = spre = scur = 0.0
+    fpre, fcur = float(f(xpre)), float(f(xcur))
+    if fpre == 0.0:
+        return xpre
+    if fcur == 0.0:
+        return xcur
+    if math.copysign(1.0, fpre) == math.copysign(1.0, fcur):
+        raise ValueError("f(a) and f(b) must have different signs")
+    for _ in range(maxiter):
+        if fpre != 0.0 and fcur != 0.0 and math.copysign(1.0, fpre) != math.copysign(1.0, fcur):
+            xblk, fblk = xpre, fpre
+            spre = scur = xcur - xpre
+        if abs(fblk) < abs(fcur):
+            xpre, xcur, xblk = xcur, xblk, xcur
+            fpre, fcur, fblk = fcur, fblk, fcur
+        delta = (xtol + rtol * abs(xcur)) / 2.0
+        sbis = (xblk - xcur) / 2.0
+        if fcur == 0.0 or abs(sbis) < delta:
+            return xcur
+        if abs(spre) > delta and abs(fcur) < abs(fpre):
+            if xpre == xblk:  # interpolate
+                stry = -fcur * (xcur - xpre) / (fcur - fpre)
+            else:  # extrapolate
+                dpre = (fpre - fcur) / (xpre - xcur)
+                dblk = (fblk - fcur) / (xblk - xcur)
+                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
+            if 2.0 * abs(stry) < min(abs(spre), 3.0 * abs(sbis) - delta):  # good short step
+                spre, scur = scur, stry
+            else:  # bisect
+                spre = scur = sbis
+        else:  # bisect
+            spre = scur = sbis
+        xpre, fpre = xcur, fcur
+        if abs(scur) > delta:
+            xcur += scur
+        else:
+            xcur += delta if sbis > 0.0 else -delta
+        fcur = float(f(xcur))
+    return xcur

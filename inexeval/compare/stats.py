@@ -27,7 +27,7 @@ import math
 from typing import Hashable, Iterable, Literal, Mapping, NamedTuple, Sequence
 
 import numpy as np
-from scipy import stats
+from scipy import special
 from tabulate import tabulate
 
 from inexeval.aggregate import natural_key
@@ -198,14 +198,52 @@ def correlation_matrix(
     names = list(scores)
     m = len(names)
     matrix = np.full((m, m), np.nan)
+    # Measures defined on the same runs (listed in the same order) are done together from each one's
+    # ranks (the same numbers, bit for bit, as the pairwise functions: the sums are integers for
+    # Kendall and the same dot products for Spearman); other pairs one by one.
+    keys = [tuple(r for r in scores[name] if _defined(scores[name][r])) for name in names]
+    fast = {}
+    for i, name in enumerate(names):
+        values = np.array([scores[name][r] for r in keys[i]], dtype=float)
+        if len(keys[i]) >= 2 and np.all(np.isfinite(values)):
+            fast[i] = values
+    prepared = {i: _prepare(v, method, rel_tol) for i, v in fast.items()}
     for i in range(m):
         for j in range(i, m):
-            si, sj = scores[names[i]], scores[names[j]]
-            runs = [r for r in si if r in sj and _defined(si[r]) and _defined(sj[r])]
-            if len(runs) >= 2:
+            if i in fast and j in fast and keys[i] == keys[j]:
+                value = _from_prepared(prepared[i], prepared[j], method)
+            else:
+                si, sj = scores[names[i]], scores[names[j]]
+                runs = [r for r in si if r in sj and _defined(si[r]) and _defined(sj[r])]
+                if len(runs) < 2:
+                    continue
                 value = corr([si[r] for r in runs], [sj[r] for r in runs], rel_tol=rel_tol)
-                matrix[i, j] = matrix[j, i] = value
+            matrix[i, j] = matrix[j, i] = value
     return names, matrix
+
+
+def _prepare(v: np.ndarray, method: str, rel_tol: float):
+    """Kendall: (signs of the n(n−1)/2 pairs' tie groups, n0 − n1).  Spearman: (deviations of the
+    average ranks from their mean, their sum of squares)."""
+    if method == "kendall":
+        g = tie_groups(v, rel_tol)
+        iu = np.triu_indices(v.size, 1)
+        signs = np.sign(g[iu[0]] - g[iu[1]])
+        return signs, int(np.count_nonzero(signs))
+    r = average_ranks(v, rel_tol=rel_tol)
+    d = r - r.mean()
+    return d, float(d @ d)
+
+
+def _from_prepared(a, b, method: str) -> float:
+    if method == "kendall":
+        if a[1] == 0 or b[1] == 0:  # a constant vector
+            return math.nan
+        s = int(a[0] @ b[0])  # C − D
+        return s / math.sqrt(a[1] * b[1])
+    if a[1] == 0.0 or b[1] == 0.0:
+        return math.nan
+    return float(a[0] @ b[0]) / math.sqrt(a[1] * b[1])
 
 
 def average_matrices(matrices: Sequence[tuple[Sequence[str], np.ndarray]]) -> tuple[list[str], np.ndarray]:
@@ -281,7 +319,7 @@ def paired_t_test(a: Sequence[float], b: Sequence[float]) -> float:
     if sd == 0.0:
         return 0.0
     t = float(d.mean()) / (sd / math.sqrt(n))
-    return float(2.0 * stats.t.sf(abs(t), n - 1))
+    return float(2.0 * special.stdtr(n - 1, -abs(t)))  # scipy.stats.t.sf(|t|, n − 1), the same call
 
 
 def _uniform_batches(rng: np.random.Generator, samples: int, n: int):

@@ -1,0 +1,124 @@
+"""Issue 33, "answers in a second": the default path of ``inexeval compare`` (paired t test, classic
+Tukey HSD, t intervals, d_z intervals) imports neither scipy.stats, scipy.optimize nor
+scipy.integrate (most of a second to import) nor matplotlib; and the scipy.special functions that
+replace scipy.stats there give scipy.stats's numbers, bit for bit.
+
+Imports are checked in fresh interpreters (``sys.executable``): this test process has imported
+scipy.stats long ago.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("scipy.stats", "scipy.optimize", "scipy.integrate", "matplotlib")
+
+
+def _loaded_after(code: str, cwd: Path) -> tuple[list[str], subprocess.CompletedProcess]:
+    """The HEAVY modules in sys.modules when CODE has run (also when it ends by SystemExit)."""
+    probe = ("import atexit, json, sys\n"
+             f"HEAVY = {HEAVY!r}\n"
+             "atexit.register(lambda: sys.stderr.write('\\nLOADED ' + json.dumps("
+             "[m for m in HEAVY if m in sys.modules]) + '\\n'))\n" + code)
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=300)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
+    assert lines, proc.stderr
+    return json.loads(lines[-1][len("LOADED "):]), proc
+
+
+def test_importing_the_compare_workflow_is_light():
+    loaded, proc = _loaded_after("import inexeval.compare.workflow\n", ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert loaded == []
+
+
+def test_importing_the_statistics_is_light():
+    loaded, proc = _loaded_after("import inexeval.compare.anova, inexeval.compare.stats, "
+                                 "inexeval.compare.intervals, inexeval.compare.ptukey, inexeval.compare.tables\n",
+                                 ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert loaded == []
+
+
+@pytest.mark.parametrize("config", ["trec.prop", "co-focussed.prop"])
+def test_default_compare_never_imports_scipy_stats(tmp_path, config):
+    """The whole command, evaluation of the sample included (results into tmp_path), in one
+    process: default test t, Tukey classic, t intervals and d_z's interval."""
+    args = ["inexeval", "compare", "-config", str(ROOT / "configs" / config), "--results-dir", str(tmp_path),
+            "--quiet"]
+    code = (f"import runpy, sys\nsys.argv = {args!r}\n"
+            "runpy.run_module('inexeval', run_name='__main__', alter_sys=True)\n")
+    loaded, proc = _loaded_after(code, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Tukey HSD" in proc.stdout and "d_z interval" in proc.stdout  # the statistics were computed
+    assert loaded == [], loaded
+    assert list(tmp_path.glob("*/tukey.tsv"))  # written where asked, not into the repository
+
+
+# ---------------------------------------------------------------- the same numbers ----
+
+
+def test_special_functions_are_scipy_stats_bits():
+    from scipy import special, stats
+
+    rng = np.random.default_rng(33)
+    x = rng.uniform(0.0, 40.0, 2000)
+    df = rng.integers(1, 300, 2000)
+    df2 = rng.integers(1, 20000, 2000)
+    p = rng.uniform(0.5, 1.0, 2000)
+    lam = rng.normal(0.0, 8.0, 2000)
+    t = rng.normal(0.0, 20.0, 2000)
+    assert np.array_equal(special.stdtr(df, -x), stats.t.sf(x, df))  # compare/stats.py: paired t
+    assert np.array_equal(special.stdtrit(df, p), stats.t.ppf(p, df))  # compare/intervals.py
+    assert np.array_equal(special.fdtrc(df, df2, x), stats.f.sf(x, df, df2))  # compare/anova.py: ANOVA
+    assert np.array_equal(special.nctdtr(df, lam, t), stats.nct.cdf(t, df, lam), equal_nan=True)  # d_z
+
+
+def test_paired_t_test_is_scipys():
+    from scipy import stats
+
+    from inexeval.compare.stats import paired_t_test
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(2, 80))
+        a = rng.random(n)
+        b = np.clip(a + rng.normal(0.0, rng.uniform(0.01, 0.3), n), 0.0, 1.0)
+        d = a - b
+        t = float(d.mean()) / (float(np.std(d, ddof=1)) / math.sqrt(n))
+        assert paired_t_test(a, b) == float(2.0 * stats.t.sf(abs(t), n - 1))  # what it computed before
+        assert paired_t_test(a, b) == pytest.approx(float(stats.ttest_rel(a, b).pvalue), rel=1e-12, abs=1e-300)
+
+
+def test_brentq_is_scipys():
+    """anova._brentq takes scipy.optimize.brentq's steps: the same root to the last bit."""
+    from scipy import optimize
+
+    from inexeval.compare import anova
+
+    rng = np.random.default_rng(11)
+    eps4 = 4 * np.finfo(float).eps
+    for _ in range(300):
+        df = int(rng.integers(1, 80))
+        t = float(rng.normal(0.0, 6.0))
+        target = float(rng.uniform(0.005, 0.995))
+
+        def f(lam):
+            return anova._nct_cdf(t, df, lam) - target
+
+        lo, hi = t - 60.0 - 8 * abs(t), t + 60.0 + 8 * abs(t)
+        if not f(lo) > 0.0 > f(hi):
+            continue
+        ours = anova._brentq(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
+        assert ours == optimize.brentq(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
+    for g, a, b in ((math.cos, 0.0, 3.0), (lambda v: v ** 3 - 2.0, -4.0, 9.0),
+                    (lambda v: math.exp(v) - 5.0, -20.0, 20.0)):
+        assert anova._brentq(g, a, b, 2e-12, eps4, 100) == optimize.brentq(g, a, b)
