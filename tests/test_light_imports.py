@@ -98,14 +98,17 @@ def test_paired_t_test_is_scipys():
         assert paired_t_test(a, b) == pytest.approx(float(stats.ttest_rel(a, b).pvalue), rel=1e-12, abs=1e-300)
 
 
-def test_brentq_is_scipys():
-    """anova._brentq takes scipy.optimize.brentq's steps: the same root to the last bit."""
+def test_illinois_roots_agree_with_scipys_brentq():
+    """roots.illinois (no scipy.optimize) finds the roots scipy.optimize.brentq finds, within the
+    tolerance asked: the noncentral t bounds of d_z on random cases, and three textbook functions."""
     from scipy import optimize
 
     from inexeval.compare import anova
+    from inexeval.compare.roots import illinois
 
     rng = np.random.default_rng(11)
     eps4 = 4 * np.finfo(float).eps
+    checked = 0
     for _ in range(300):
         df = int(rng.integers(1, 80))
         t = float(rng.normal(0.0, 6.0))
@@ -117,8 +120,14 @@ def test_brentq_is_scipys():
         lo, hi = t - 60.0 - 8 * abs(t), t + 60.0 + 8 * abs(t)
         if not f(lo) > 0.0 > f(hi):
             continue
-        ours = anova._brentq(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
-        assert ours == optimize.brentq(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
-    for g, a, b in ((math.cos, 0.0, 3.0), (lambda v: v ** 3 - 2.0, -4.0, 9.0),
-                    (lambda v: math.exp(v) - 5.0, -20.0, 20.0)):
-        assert anova._brentq(g, a, b, 2e-12, eps4, 100) == optimize.brentq(g, a, b)
+        ours = illinois(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
+        theirs = optimize.brentq(f, lo, hi, xtol=1e-13, rtol=eps4, maxiter=500)
+        assert abs(ours - theirs) <= 4e-13 + 8 * eps4 * abs(theirs), (df, t, target)
+        checked += 1
+    assert checked > 200
+    for g, a, b, root in ((math.cos, 0.0, 3.0, math.pi / 2), (lambda v: v ** 3 - 2.0, -4.0, 9.0, 2 ** (1 / 3)),
+                          (lambda v: math.exp(v) - 5.0, -20.0, 20.0, math.log(5.0))):
+        assert abs(illinois(g, a, b, xtol=1e-14, rtol=1e-15) - root) <= 1e-13
+    assert illinois(lambda v: v - 1.0, 1.0, 2.0) == 1.0  # an end that is a root
+    with pytest.raises(ValueError):
+        illinois(lambda v: v * v + 1.0, -1.0, 1.0)

@@ -29,6 +29,7 @@ import numpy as np
 from scipy import special
 
 from inexeval.compare import ptukey
+from inexeval.compare.roots import illinois
 from inexeval.numeric import TOLERANCE
 
 #: random numbers (and gathered scores) per batch of permutations: memory is a few times this many
@@ -297,9 +298,9 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
     d_z = d̄ / s_d (s_d with n − 1), the "standardised mean difference" of Sakai's textbook.  The
     interval inverts the noncentral t distribution: with t = d_z·√n and n − 1 degrees of freedom,
     λ_low solves P(T'(n − 1, λ) ≤ t) = (1 + level)/2 and λ_high solves it = (1 − level)/2
-    (scipy.special.nctdtr, as scipy.stats.nct.cdf; Brent's method as scipy.optimize.brentq,
-    :func:`_brentq`); the bounds are λ/√n.  Beyond |t| = 1000, where scipy's nct.cdf loses digits,
-    the cdf is integrated as P(S ≥ (Z + λ)/t) (:func:`_nct_cdf_far`).
+    (scipy.special.nctdtr, as scipy.stats.nct.cdf; the root by :func:`~inexeval.compare.roots.illinois`);
+    the bounds are λ/√n.  Beyond |t| = 1000, where scipy's nct.cdf loses digits, the cdf is integrated
+    as P(S ≥ (Z + λ)/t) (:func:`_nct_cdf_far`).
 
     A difference within 1e-9 of max(|a_i|, |b_i|) is 0, and s_d within 1e-9 of max |d_i| is 0
     (§10.3).  Fewer than two pairs, or differences all 0: (nan, nan, nan).  Constant differences
@@ -384,51 +385,5 @@ def _noncentrality(t: float, df: int, target: float) -> float:
             break
         hi += step
         step *= 2.0
-    lam = _brentq(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
+    lam = illinois(f, lo, hi, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
     return lam if abs(f(lam)) <= 1e-9 else math.nan
-
-
-def _brentq(f, xa: float, xb: float, xtol: float, rtol: float, maxiter: int) -> float:
-    """A root of F in [XA, XB] (values of opposite signs there) by Brent's method: scipy.optimize.brentq
-    (scipy/optimize/Zeros/brentq.c) step by step, so the same function values give the same root
-    without importing scipy.optimize (issue 33).  After MAXITER steps, the last point."""
-    xpre, xcur = float(xa), float(xb)
-    xblk = fblk = spre = scur = 0.0
-    fpre, fcur = float(f(xpre)), float(f(xcur))
-    if fpre == 0.0:
-        return xpre
-    if fcur == 0.0:
-        return xcur
-    if math.copysign(1.0, fpre) == math.copysign(1.0, fcur):
-        raise ValueError("f(a) and f(b) must have different signs")
-    for _ in range(maxiter):
-        if fpre != 0.0 and fcur != 0.0 and math.copysign(1.0, fpre) != math.copysign(1.0, fcur):
-            xblk, fblk = xpre, fpre
-            spre = scur = xcur - xpre
-        if abs(fblk) < abs(fcur):
-            xpre, xcur, xblk = xcur, xblk, xcur
-            fpre, fcur, fblk = fcur, fblk, fcur
-        delta = (xtol + rtol * abs(xcur)) / 2.0
-        sbis = (xblk - xcur) / 2.0
-        if fcur == 0.0 or abs(sbis) < delta:
-            return xcur
-        if abs(spre) > delta and abs(fcur) < abs(fpre):
-            if xpre == xblk:  # interpolate
-                stry = -fcur * (xcur - xpre) / (fcur - fpre)
-            else:  # extrapolate
-                dpre = (fpre - fcur) / (xpre - xcur)
-                dblk = (fblk - fcur) / (xblk - xcur)
-                stry = -fcur * (fblk * dblk - fpre * dpre) / (dblk * dpre * (fblk - fpre))
-            if 2.0 * abs(stry) < min(abs(spre), 3.0 * abs(sbis) - delta):  # good short step
-                spre, scur = scur, stry
-            else:  # bisect
-                spre = scur = sbis
-        else:  # bisect
-            spre = scur = sbis
-        xpre, fpre = xcur, fcur
-        if abs(scur) > delta:
-            xcur += scur
-        else:
-            xcur += delta if sbis > 0.0 else -delta
-        fcur = float(f(xcur))
-    return xcur

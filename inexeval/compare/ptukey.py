@@ -55,6 +55,8 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
+from inexeval.compare.roots import illinois
+
 #: from this many degrees of freedom on, P(Q ≤ q) = F_R(q) (scipy's switch to the asymptotic form)
 DF_INFINITE = 100000.0
 #: q at or below this has P(Q ≤ q) < 1e-15: cdf 0, sf 1
@@ -202,7 +204,7 @@ def sf(q, k, df) -> np.ndarray:
 
 def ppf(p: float, k, df) -> float:
     """The q with P(Q ≤ q) = P (scalar), to 1e-13 relative: a bracket [lo, hi] doubled until it holds
-    the root, then regula falsi with the Illinois modification (bisection when it stalls) on
+    the root, then regula falsi with the Illinois modification (:func:`~inexeval.compare.roots.illinois`) on
     cdf(q) − p, or on (1 − p) − sf(q) for p > 0.5 (1 − p is exact there).  0 for p = 0, inf for
     p = 1, NaN outside [0, 1]."""
     k, df = _check(k, df)
@@ -230,24 +232,4 @@ def ppf(p: float, k, df) -> float:
         fhi = f(hi)
         if hi > 1e300:
             return math.inf
-    side = 0
-    for _ in range(200):
-        if hi - lo <= 1e-13 * hi:
-            break
-        x = hi - fhi * (hi - lo) / (fhi - flo) if fhi != flo else (lo + hi) / 2.0
-        if not lo < x < hi:
-            x = (lo + hi) / 2.0
-        fx = f(x)
-        if fx == 0.0:
-            return x
-        if fx < 0.0:
-            lo, flo = x, fx
-            if side == -1:  # the same end moved twice: halve the other end's value (Illinois)
-                fhi /= 2.0
-            side = -1
-        else:
-            hi, fhi = x, fx
-            if side == 1:
-                flo /= 2.0
-            side = 1
-    return (lo + hi) / 2.0
+    return illinois(f, lo, hi, flo=flo, fhi=fhi, rtol=1e-13, maxiter=200)
