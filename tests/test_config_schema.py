@@ -44,7 +44,7 @@ def test_each_key_once_and_the_derived_tables():
         "ASSESSMENTS_DIR", "SUBMISSIONRUNS_DIR", "RESULTS_DIR", "QUERY_TYPE",
         "POOLS", "TOPICS", "COLLECTION_DIR", "MAX_RESULTS", "BEP_A",
         "AVG_DOC_LENGTH", "Q_BETA", "REL_LEVEL", "GAINS", "TREC_EVAL_VERSION", "F_BETA", "BEP_DISTANCE", "T2I_TOLERANCE",
-        "ANSWER_MATCH", "HEADLINE", "TITLE",
+        "ANSWER_MATCH", "HEADLINE", "TITLE", "DESCRIPTION",
     )
     assert KEY_ALIASES == {"EXPANDED_FULLRB": "ASSESSMENTS_DIR", "INEXDOCCOLL_DIR": "COLLECTION_DIR",
                            "BETA": "Q_BETA"}

@@ -37,7 +37,7 @@ def _text(html: str) -> str:
 
 
 def test_trec_headline_table_intervals_groups_and_counts(tmp_path):
-    config = _config(tmp_path, "TITLE: Example Track, ad hoc task\n")
+    config = _config(tmp_path, "TITLE: Example Track, ad hoc task\nDESCRIPTION: Four topics & <three> runs.\n")
     code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet",
                         env={"SOURCE_DATE_EPOCH": "1764288000"})
     assert code == 0, err
@@ -59,6 +59,7 @@ def test_trec_headline_table_intervals_groups_and_counts(tmp_path):
     assert re.search(r">80</td>", row)  # num_ret as an integer, not 80.0000
     index = (tmp_path / "site" / "index.html").read_text()
     assert "<h1>Example Track, ad hoc task</h1>" in index and "2025-11-28" in index
+    assert "<p>Four topics &amp; &lt;three&gt; runs.</p>" in index
     assert "Leaderboard: trec, map" in _text(index)
 
 

@@ -97,6 +97,7 @@ class Config:
     answer_match: str  # ANSWER_MATCH (qa): "exact" | "normalised"
     headline: tuple[str, ...] | None  # HEADLINE: the outputs shown first (None: the task's)
     title: str | None  # TITLE: the track's name on the report's index
+    description: str | None  # DESCRIPTION: a paragraph under the title on the report's index
     source: Path | None = None  # the config file (None for a dict)
     key_lines: tuple[tuple[str, int], ...] = ()  # (KEY, line) where each key was set, for messages
     overridden: tuple[str, ...] = ()  # KEYs whose value came from --set (not in key_lines)
@@ -345,6 +346,11 @@ SCHEMA: tuple[Key, ...] = (
         doc="The track's name, shown at the top of the report's index (`inexeval report`), e.g. "
             "`TREC 2026 Example Track, ad hoc task`.",
         note="The whole line is the title: commas and spaces are kept."),
+    Key("DESCRIPTION", "description", parse_title, unset="none",
+        doc="A sentence or two on the track (task, collection, topics), shown under the title on the "
+            "report's index.",
+        note="The whole line is the text (as TITLE); several configs' descriptions are shown one after "
+             "another, each once."),
 )
 
 #: The key table by canonical name.

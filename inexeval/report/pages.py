@@ -527,13 +527,15 @@ def site_date(tasks: Sequence[TaskData]) -> str:
 
 
 def index_page(tasks: Sequence[TaskData], names: Sequence[str], comparing: Comparing) -> str:
-    """The site's front page: the track's TITLE, the date, inexeval's version, the configs used with
+    """The site's front page: the track's TITLE and DESCRIPTION, the date, inexeval's version, the configs used with
     their topics and runs, and per task a leaderboard on its first headline measure."""
     from inexeval._version import __version__
 
     titles = list(dict.fromkeys(d.config.title for d in tasks if d.config.title))
     title = " / ".join(titles) or "Evaluation results"
     parts = [f"<h1>{esc(title)}</h1>",
+             *(f"<p>{esc(text)}</p>" for text in dict.fromkeys(d.config.description for d in tasks
+                                                                if d.config.description)),
              f'<p class="note">{esc(site_date(tasks))}; inexeval {esc(__version__)}; '
              f"{len(tasks)} config(s).</p>"]
     rows = []
