@@ -48,6 +48,8 @@ def plan(a: argparse.Namespace) -> list[tuple[str, list[str]]]:
             ("long-topic", ["bench_long_topic.py", "--scale", "small", "--results", "20000",
                             "--max-results", "500"]),
             ("fol", ["bench_fol.py", "--repeat", "1", "--tasks", "f", "--skip-synthetic"]),
+            ("analysis", ["bench_analysis.py", "--repeat", "1"]),
+            ("trec-binary", ["bench_trec_binary.py", "--repeat", "1", "--msmarco-topics", "500"]),
         ]
     steps = [
         ("startup", ["bench_startup.py"]),
@@ -57,6 +59,8 @@ def plan(a: argparse.Namespace) -> list[tuple[str, list[str]]]:
         ("inex-10", ["bench_inex.py", "--runs", "10", *r]),
         ("long-topic", ["bench_long_topic.py"]),
         ("fol", ["bench_fol.py", *r] + ([] if a.with_fol_synthetic else ["--skip-synthetic"])),
+        ("analysis", ["bench_analysis.py"]),
+        ("trec-binary", ["bench_trec_binary.py", *r]),
     ]
     if a.with_x10:
         steps.append(("inex-x10", ["bench_inex.py", "--scale", "inex2005x10"]))
