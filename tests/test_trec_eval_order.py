@@ -84,3 +84,77 @@ def test_topic_codes_per_block_are_those_per_row(seed):
     got = _topic_codes(keys, arr)
     assert got.dtype == np.int64 and got.tolist() == want
     assert _ids(arr).tolist() == sorted(set(arr.tolist()))
+
+
+def written_run(rng: random.Random, n: int):
+    """A run as files usually are: every topic's results together, by score descending (ties by docno
+    descending or ascending, or in another order), the topics in any order; then, at random, one
+    change that breaks it (two neighbours swapped, a topic split in two blocks) or not."""
+    qid, docno, score = random_run(rng, n)
+    ascending = rng.random() < 0.3
+    order = sorted(range(n), key=lambda i: docno[i], reverse=not ascending)
+    if rng.random() < 0.3:  # ties in another docno order (the tool that wrote it broke them its way)
+        rng.shuffle(order)
+    order.sort(key=lambda i: -score[i])
+    topics = list(dict.fromkeys(qid))
+    rng.shuffle(topics)
+    order.sort(key=lambda i: topics.index(qid[i]))
+    qid, docno, score = [qid[i] for i in order], [docno[i] for i in order], [score[i] for i in order]
+    change = rng.choice(["none", "none", "swap", "split"])
+    if change == "swap" and n > 1:
+        i = rng.randrange(n - 1)
+        for col in (qid, docno, score):
+            col[i], col[i + 1] = col[i + 1], col[i]
+    elif change == "split" and n > 2:
+        i = rng.randrange(1, n - 1)
+        qid, docno, score = qid[i:] + qid[:i], docno[i:] + docno[:i], score[i:] + score[:i]
+    return qid, docno, score, ascending
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_runs_written_in_order_are_taken_as_written(seed):
+    """order_run's shortcut for a run already in trec_eval's order (_as_written, then a hash check for a
+    docno twice) gives the reference's rows, cut and duplicates, and is taken whenever the rows are
+    in that order and no docno stands twice."""
+    rng = random.Random(1000 + seed)
+    qid, docno, score, ascending = written_run(rng, rng.randint(0, 80))
+    keys = _ids(np.array([b"1", b"10", b"2", b"3"]))
+    cap = rng.choice([None, None, 1, 3, 10])
+    run = RawRun(np.array(qid or [b""], dtype=bytes)[: len(qid)], np.array(docno or [b""], dtype=bytes)[: len(docno)],
+                 np.array(score, dtype=np.float64), b"tag")
+    t = _topic_codes(keys, run.qid)
+    taken = []
+    real = trec_eval_cli._as_written
+    with mock.patch.object(trec_eval_cli, "_as_written", lambda *a: taken.append(real(*a)) or taken[-1]):
+        kept, dups = _order_run(run, keys, t, cap, ascending)
+    got = [(bytes(run.qid[i]), bytes(run.docno[i]), float(run.score[i]) + 0.0) for i in kept.tolist()]
+    want, want_dups = reference(qid, docno, score, keys.tolist(), cap, ascending)
+    assert got == want and dups == want_dups
+    # taken exactly when the scored rows (topics of the qrels) are by score descending, each topic in one
+    # block
+    rows = [(q, d, s + 0.0) for q, d, s in zip(qid, docno, score) if q in keys.tolist()]
+    if len(rows) > 1:
+        blocks = [q for i, (q, _, _) in enumerate(rows) if i == 0 or rows[i - 1][0] != q]
+        by_score = all(a[2] >= b[2] for a, b in zip(rows, rows[1:]) if a[0] == b[0])
+        assert (taken[0] is not None) == (by_score and len(blocks) == len(set(blocks)))
+
+
+def test_as_written_refuses_nan_and_finds_a_topic_in_two_blocks():
+    codes = np.array([3, 2, 1, 5], dtype=np.uint64)
+    tr = np.array([0, 0, 1, 1])
+    assert trec_eval_cli._as_written(tr, np.array([2.0, 1.0, 5.0, 4.0]), codes, False).tolist() == [0, 1, 2, 3]
+    assert trec_eval_cli._as_written(tr, np.array([2.0, np.nan, 5.0, 4.0]), codes, False) is None
+    assert trec_eval_cli._as_written(np.array([0, 1, 0, 1]), np.array([4.0, 3.0, 2.0, 1.0]), codes, False) is None
+    # topics in two blocks given in the other order: the blocks put in key order
+    assert trec_eval_cli._as_written(np.array([1, 1, 0, 0]), np.array([5.0, 4.0, 2.0, 1.0]), codes,
+                                     False).tolist() == [2, 3, 0, 1]
+    # a tie: docnos descending (3 > 2) is trec_eval's order, ascending is the preference code's
+    tie = np.array([1.0, 1.0, 5.0, 4.0])
+    assert trec_eval_cli._as_written(tr, tie, codes, False).tolist() == [0, 1, 2, 3]
+    assert trec_eval_cli._as_written(tr, tie, codes, True).tolist() == [1, 0, 2, 3]
+    # two tie groups in one topic, and a tie across two topics (not a tie)
+    tr2, s2 = np.array([0, 0, 0, 0, 0, 1, 1]), np.array([3.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0])
+    c2 = np.array([1, 2, 9, 4, 7, 8, 3], dtype=np.uint64)
+    assert trec_eval_cli._as_written(tr2, s2, c2, False).tolist() == [1, 0, 2, 4, 3, 5, 6]
+    assert not trec_eval_cli._maybe_twice(np.array([0, 0, 1]), np.array([7, 8, 7], dtype=np.uint64))
+    assert trec_eval_cli._maybe_twice(np.array([0, 1, 1]), np.array([7, 8, 8], dtype=np.uint64))

@@ -78,10 +78,18 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     if not rows.size:
         return rows, {}
     tr = t[rows]
-    drank, D = dense_rank(order_codes(run.docno[rows]) if doc_codes is None else doc_codes[rows])
+    codes = order_codes(run.docno[rows]) if doc_codes is None else doc_codes[rows]
     score = run.score[rows]
     if single:  # trec_eval 9.0.8 keeps scores as C floats (form_res_rels.c): near-ties become ties
         score = score.astype(np.float32)
+    o = _as_written(tr, score, codes, ascending)
+    if o is not None:  # the file lists each topic's results in trec_eval's order already
+        ts = tr[o]
+        if cap is not None:
+            o, ts = _cut(o, ts, cap, keys.size)
+        if not _maybe_twice(ts, codes[o]):
+            return rows[o], {}
+    drank, D = dense_rank(codes)
     srank, S = dense_rank(-score)  # (-0.0 == 0.0: they tie, as in trec_eval)
     tie = drank if ascending else (D - 1) - drank
     if keys.size * S * D < _KEY_LIMIT:
@@ -95,10 +103,7 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     if np.isnan(score).any():
         _nan_order(o, ts, run.docno[rows], score, ascending)
     if cap is not None:
-        counts = np.bincount(ts, minlength=keys.size)
-        rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
-        keep = rank < cap
-        o, ts = o[keep], ts[keep]
+        o, ts = _cut(o, ts, cap, keys.size)
     kept = rows[o]
     # duplicates among the kept rows: equal (topic, docno) neighbours once sorted that way
     pair = ts * D + drank[o] if keys.size * D < _KEY_LIMIT else None
@@ -111,6 +116,67 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     for i in same.tolist():
         dups.setdefault(int(tk[i]), bytes(run.docno[kept[by[i]]]))
     return kept, dups
+
+
+def _cut(o: np.ndarray, ts: np.ndarray, cap: int, topics: int) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of O (TS: their topics, grouped) within the first CAP of their topic (``-M``)."""
+    counts = np.bincount(ts, minlength=topics)
+    rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    keep = rank < cap
+    return o[keep], ts[keep]
+
+
+def _as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending: bool) -> np.ndarray | None:
+    """The order of :func:`order_run` with little sorting, when the file lists every topic's results
+    together and by score descending (no NaN), as a ranked run is usually written: the rows of equal
+    scores put in docno order (descending, ASCENDING: ascending; they are few), the topics' blocks in
+    key order (TR: each row's topic index, CODES: its docno's order code).  None otherwise (a topic
+    in two blocks, a score above the one before it): :func:`order_run` then sorts the whole run."""
+    n = tr.size
+    if n < 2:
+        return np.arange(n)
+    same = tr[1:] == tr[:-1]
+    with np.errstate(invalid="ignore"):
+        if np.isnan(score).any() or ((score[1:] > score[:-1]) & same).any():
+            return None
+        tied = same & (score[1:] == score[:-1])  # (-0.0 == 0.0: a tie, as trec_eval has it)
+    within = np.arange(n)
+    tie = np.flatnonzero(tied)
+    if tie.size:
+        a, b = codes[tie], codes[tie + 1]
+        if ((a > b) if ascending else (a < b)).any():  # (equal: one docno twice; its order does not matter)
+            member = np.zeros(n, dtype=bool)
+            member[tie] = member[tie + 1] = True
+            idx = np.flatnonzero(member)
+            group = np.cumsum(np.concatenate(([True], ~((idx[1:] == idx[:-1] + 1) & tied[idx[:-1]]))))
+            key = codes[idx] if ascending else ~codes[idx]  # (~ reverses the codes' order)
+            within[idx] = idx[np.lexsort((key, group))]
+    starts = block_starts(tr)
+    first = tr[starts]
+    if first.size < 2 or (first[1:] > first[:-1]).all():
+        return within
+    by = np.argsort(first, kind="stable")
+    if (first[by][1:] == first[by][:-1]).any():  # a topic in two blocks
+        return None
+    lengths = np.diff(np.append(starts, n))[by]
+    # each block's rows, the blocks in key order: a run of aranges
+    return within[np.repeat(starts[by] - (np.cumsum(lengths) - lengths), lengths) + np.arange(n)]
+
+
+#: odd 64-bit constants of the hash :func:`_maybe_twice` mixes topic and docno with
+_MIX_DOC, _MIX_TOPIC = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def _maybe_twice(ts: np.ndarray, codes: np.ndarray) -> bool:
+    """Whether some docno may stand twice in one topic (TS: the rows' topics, CODES: their docnos' order
+    codes): False only when no two rows share a 64-bit hash of (topic, docno), which equal pairs always
+    share; True sends :func:`order_run` to its exact check."""
+    if ts.size < 2:
+        return False
+    h = codes.astype(np.uint64) * _MIX_DOC
+    h ^= ts.astype(np.uint64) * _MIX_TOPIC
+    h.sort()
+    return bool((h[1:] == h[:-1]).any())
 
 
 def _nan_order(o: np.ndarray, ts: np.ndarray, docno: np.ndarray, score: np.ndarray, ascending: bool) -> None:
