@@ -36,8 +36,8 @@ q ≤ 0 gives cdf 0; q ≤ 1e-15·√π too (then P(Q ≤ q) ≤ P(|T_ν| ≤ q/
 
 Accuracy (tests/test_ptukey.py): against scipy.stats.studentized_range, cdf and sf within 1e-10
 absolute for k = 2..100, ν = 1..1e6 and q from 1e-6 to 40 (within 1e-12 for ν ≤ 30 and ν ≥ 1e5),
-ppf within 1e-9 relative, but for scipy's errors below.  Against this module on grids twice and three times finer: 1e-14.  Where
-scipy and this module differ by more than 1e-12 (ν from about 1000 to 99999), scipy is the one off,
+ppf within 1e-9 relative, but for scipy's errors below.  Against this module on grids twice and
+three times finer: 1e-14.  Where scipy and this module differ by more than 1e-12 (ν from about 1000 to 99999), scipy is the one off,
 as a third computation shows (the integral over s by scipy.integrate.quad at 1e-15, agreeing with
 this module to 1e-13): nquad stops at its epsabs of 1e-11 (up to 7e-11 off at ν = 99999); and near
 ν = 1e5, where f_S is a peak 1/√(2ν) wide, it misses part of it for tiny cdf values (ν = 99999,
