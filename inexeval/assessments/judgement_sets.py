@@ -93,13 +93,17 @@ def _trec_set(config, path: Path, label: str) -> JudgementSet:
     return JudgementSet(label, Path(path).name, Path(path), topics, (InputFile(Path(path), Path(path)),))
 
 
-def _trec_a(config) -> JudgementSet:
-    from inexeval.inputs import one_qrels_file
+def _qrels_a(read):
+    """The config's own set (A) of a task with one qrels file, read by READ (``_trec_set``, ``_fol_set``)."""
+    def a(config) -> JudgementSet:
+        from inexeval.inputs import one_qrels_file
 
-    path, problems = one_qrels_file(config)
-    s = _trec_set(config, path, "A")
-    s.problems += problems
-    return s
+        path, problems = one_qrels_file(config)
+        s = read(config, path, "A")
+        s.problems += problems
+        return s
+
+    return a
 
 
 # --------------------------------------------------------------------------- FOL qrels
@@ -125,15 +129,6 @@ def _fol_set(config, path: Path, label: str) -> JudgementSet:
             items = from_fol(t, v, q.source).levels["article"]
             topics[t] = _sorted_topic(items.keys, _specificity_grade(items))
     return JudgementSet(label, Path(path).name, Path(path), topics, (InputFile(Path(path), Path(path)),))
-
-
-def _fol_a(config) -> JudgementSet:
-    from inexeval.inputs import one_qrels_file
-
-    path, problems = one_qrels_file(config)
-    s = _fol_set(config, path, "A")
-    s.problems += problems
-    return s
 
 
 # --------------------------------------------------------------------------- INEX pools
@@ -187,8 +182,8 @@ def _one(config) -> int:
 
 #: How each result unit's judgement sets are read (the units without judgements are refused).
 KINDS = {
-    "document": Kind("document", _trec_a, _trec_set, lambda config: config.rel_level, True),
-    "passage": Kind("article", _fol_a, _fol_set, _one, False),
+    "document": Kind("document", _qrels_a(_trec_set), _trec_set, lambda config: config.rel_level, True),
+    "passage": Kind("article", _qrels_a(_fol_set), _fol_set, _one, False),
     "element": Kind("element", _pools_a, _pools_other, _one, False),
 }
 
