@@ -449,3 +449,17 @@ def test_compare_runs_writes_side_by_side_pages(tmp_path):
     assert not [p for p in out.parent.iterdir() if p.name != out.name]  # no staging folder left
     res = CliRunner().invoke(main, [*args, "--runs", "good,medium", "--panels", "0"], catch_exceptions=False)
     assert res.exit_code == 0 and not (out.parent / "good_vs_medium").exists()
+
+
+def test_depth_keeps_each_topics_first_results(tmp_path):
+    """read_rankings(depth=D): each topic's first D results, the same as the whole ranking's first D (the
+    report keeps max(100, 10 K) of every run, so that a hundred runs stay small)."""
+    from inexeval.report.rankings import read_rankings
+
+    c = config("trec", tmp_path)
+    whole = read_rankings(c, ["good", "poor"])
+    cut = read_rankings(c, ["good", "poor"], depth=3)
+    for run in ("good", "poor"):
+        assert whole.runs[run].topics.keys() == cut.runs[run].topics.keys()
+        for t, results in whole.runs[run].topics.items():
+            assert len(results) > 3 and cut.runs[run].topics[t] == results[:3]

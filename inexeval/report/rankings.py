@@ -96,10 +96,12 @@ class Rankings:
     counts_characters: bool  # results carry relevant characters of a length
 
 
-def read_rankings(config, run_ids: Sequence[str], topics: Iterable[str] | None = None) -> Rankings:
+def read_rankings(config, run_ids: Sequence[str], topics: Iterable[str] | None = None, *,
+                  depth: int | None = None) -> Rankings:
     """The rankings of the runs ``run_ids`` of ``config`` (a :class:`~inexeval.config.schema.Config`)
-    for ``topics`` (None: every topic of those runs), each result judged.  ConfigError for a task whose
-    results cannot be shown this way, or a run id that no readable run file of the config has."""
+    for ``topics`` (None: every topic of those runs), each result judged; with ``depth``, each topic's
+    first ``depth`` results only (what is kept of many runs stays bounded).  ConfigError for a task
+    whose results cannot be shown this way, or a run id that no readable run file of the config has."""
     from inexeval.resultsdir import runs_outside_results
 
     ranker = _RANKERS.get(config.task_def.unit)
@@ -118,7 +120,7 @@ def read_rankings(config, run_ids: Sequence[str], topics: Iterable[str] | None =
         for t in names:
             results = ranker.ranked(raw, t, judgements, config)
             if results is not None:
-                ranking.topics[t] = results
+                ranking.topics[t] = results if depth is None else results[:depth]
         runs[run_id] = ranking
     every = asked if asked is not None else list(dict.fromkeys(t for r in runs.values() for t in r.topics))
     return Rankings(config.task, ranker.order_of(config), runs, {t: ranker.judged(judgements, t) for t in every},

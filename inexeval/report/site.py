@@ -161,6 +161,11 @@ def _draw_distribution(plan: _Plan, setting: str) -> None:
                            measure, values, runs)
 
 
+#: the report's side-by-side pages know each run's first this many results per topic (at least 10 K):
+#: a result of the other run further down is not marked as shared
+PANEL_DEPTH = 100
+
+
 def _write_panels(plan: _Plan, k: int) -> dict[str, dict[str, tuple[str, str]]]:
     """The side-by-side pages of every run (k > 0 and a task that has them): per topic it has, the run
     beside the other run with the best value of the first headline measure there (ties: the first in run
@@ -177,8 +182,8 @@ def _write_panels(plan: _Plan, k: int) -> dict[str, dict[str, tuple[str, str]]]:
         return {}
     setting, measure = data.settings[0], headline[0]
     results = data.results_of(setting)
-    try:
-        rankings = read_rankings(data.config, [r.run_id for r in results])
+    try:  # (each run's first DEPTH results per topic: a hundred runs of 1,000 stay a few MB)
+        rankings = read_rankings(data.config, [r.run_id for r in results], depth=max(PANEL_DEPTH, 10 * k))
     except ConfigError:  # a task without panels (its results are not ranked lists)
         return {}
     sign = -1.0 if lower_is_better(data.facts, measure) else 1.0
