@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager
@@ -67,6 +67,9 @@ class EvalOptions:
     #: --incremental: re-score only the runs that changed since RESULTS_DIR was written by an
     #: incremental evaluation (docs/formats.md §9.2.8); the outputs are those of a full evaluation
     incremental: bool = False
+    #: --incremental-from DIR: other results directories whose incremental evaluations of the same config
+    #: (other run files) are reused too: the scale-out's merge (README "Splitting a track")
+    incremental_from: tuple[str | os.PathLike, ...] = ()
     #: --ci: a confidence interval on every mean ("t" or "bootstrap"; None: none), docs/measures.md §12.1
     ci: str | None = None
     ci_level: float = 0.95  # --ci-level
@@ -100,7 +103,8 @@ def kept_measures(config: Config, per_query: bool, topic_curves: bool) -> set[st
 def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None, keep: set[str] | None,
                        on_run: Callable[[str], None] | None = None,
                        also: Callable[[Evaluation, Path], None] | None = None,
-                       incremental: bool = False, plan=None, intervals=None) -> Evaluation:
+                       incremental: bool = False, plan=None, intervals=None,
+                       incremental_from: Sequence[str | os.PathLike] = ()) -> Evaluation:
     """Evaluate ``config``, each run's result files written as it is scored, then the
     summary and the stamp (docs/formats.md §9.2); ``keep`` as :func:`inexeval.engine.evaluate`.
 
@@ -109,7 +113,8 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
     belongs to the new set (the graphs) before that.  Interrupted or failed,
     the evaluation leaves the old directory as it was.  ``incremental``: the runs
     unchanged since the last incremental evaluation are reused (:mod:`inexeval.incremental`;
-    what was reused is in ``Evaluation.incremental``).  ``plan``: the config's
+    what was reused is in ``Evaluation.incremental``; ``incremental_from``: other results directories
+    whose incremental caches are read too).  ``plan``: the config's
     :class:`~inexeval.plan.ConfigPlan`, made here when not given.  ``intervals``: the
     :class:`~inexeval.compare.intervals.IntervalOptions` of ``--ci`` (the per-topic values must be
     kept: ``keep=None``); the intervals go to ``Evaluation.intervals`` and the summary.
@@ -127,7 +132,7 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
         if incremental:
             from inexeval.incremental import plan as reuse_plan
 
-            reuse = reuse_plan(evaluated, empty_as_zero, root, keep)
+            reuse = reuse_plan(evaluated, empty_as_zero, root, keep, [Path(d) for d in incremental_from])
         ev = engine(config, empty_as_zero=empty_as_zero, on_run=on_run, jobs=jobs, write_to=root, keep=keep,
                     reused=reuse and reuse.reused, on_commit=reuse and reuse.committed, recall=reuse, plan=plan)
         if intervals is not None:
@@ -191,7 +196,9 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
 
     with progress(len(config.runs)) if progress is not None else contextlib.nullcontext() as tick:
         ev = evaluate_and_write(config, empty_as_zero=options.empty_as_zero, jobs=options.jobs, keep=keep,
-                                on_run=tick, also=draw, incremental=options.incremental, plan=plan,
+                                on_run=tick, also=draw,
+                                incremental=options.incremental or bool(options.incremental_from),
+                                incremental_from=options.incremental_from, plan=plan,
                                 intervals=options.intervals)
     if echo is not None:
         for line in ev.incremental:  # (not silenced by quiet)

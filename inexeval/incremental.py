@@ -49,6 +49,7 @@ import shutil
 import stat
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -277,9 +278,13 @@ def _plain(results: list[RunResult]) -> bool:
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
 
-def plan(config: Config, empty_as_zero: bool, root: Path, keep: set[str] | None) -> Plan:
+def plan(config: Config, empty_as_zero: bool, root: Path, keep: set[str] | None,
+         parts: Sequence[Path] = ()) -> Plan:
     """Decide what to reuse, and stage the reused result files in ROOT (the staging directory);
-    a Plan that reuses nothing (and says why) when the cache cannot be used."""
+    a Plan that reuses nothing (and says why) when the cache cannot be used.  PARTS (``--incremental-from``):
+    other results directories written by incremental evaluations of the same config with other run
+    files (``--set SUBMISSIONRUNS_DIR=…``, one machine or job each): their unchanged runs are reused
+    too, as the cache of RESULTS_DIR's own are; a part whose cache cannot be used is said and left out."""
     task_dir = Path(config.results_dir) / config.task
     try:
         cache = _read_cache(task_dir)
@@ -292,17 +297,43 @@ def plan(config: Config, empty_as_zero: bool, root: Path, keep: set[str] | None)
     if cache is None:
         p = _hashed(config, empty_as_zero, {})
     p.root = root
-    if why:
+    sources = _part_sources(p, parts)
+    if why and not sources:
         p.lines.append(f"{PREFIX} full evaluation: {why}")
         return p
+    if why:
+        p.lines.append(f"{PREFIX} {task_dir} not reused: {why}")
+    own = {} if why else {r["path"]: (r, task_dir, Stamped(cache)) for r in cache["runs"]}
     try:
-        _reuse(p, {r["path"]: r for r in cache["runs"]}, task_dir, root, keep, Stamped(cache))
-        p.recall_entry = cache["recall_base"]
+        _reuse(p, {**sources, **own}, root, keep, set(own))
+        p.recall_entry = None if why else cache["recall_base"]
     except (CacheError, *MALFORMED) as e:
         _unstage(p)
-        why = str(e) if isinstance(e, CacheError) else f"cache unreadable ({task_dir / CACHE}: {type(e).__name__})"
+        why = str(e) if isinstance(e, CacheError) else f"cache unreadable ({type(e).__name__})"
         p.lines = [f"{PREFIX} full evaluation: {why}"]
     return p
+
+
+def _part_sources(p: Plan, parts: Sequence[Path]) -> dict[str, tuple[dict, Path, "Stamped"]]:
+    """Run path -> (cache entry, its task directory, its stamp's word) of every usable part (the first
+    part listing a run wins); what cannot be used is said in P.lines."""
+    out: dict[str, tuple[dict, Path, Stamped]] = {}
+    for part in parts:
+        task_dir = Path(part) / p.config.task
+        try:
+            cache = _read_cache(task_dir)
+            why = _changed(cache, p.head)
+        except CacheError as e:
+            why = str(e)
+        except MALFORMED as e:
+            why = f"cache unreadable ({task_dir / CACHE}: {type(e).__name__}: {one_line(str(e))})"
+        if why:
+            p.lines.append(one_line(f"{PREFIX} {task_dir} not reused: {why}"))
+            continue
+        stamped = Stamped(cache)
+        for r in cache["runs"]:
+            out.setdefault(r["path"], (r, task_dir, stamped))
+    return out
 
 
 def _hashed(config: Config, empty_as_zero: bool, known: dict) -> Plan:
@@ -413,20 +444,21 @@ class Stamped:
                 self.undefined[setting] = set(topics.split(", "))
 
 
-def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[str] | None,
-           stamped: Stamped) -> None:
+def _reuse(p: Plan, old: dict[str, tuple[dict, Path, Stamped]], root: Path, keep: set[str] | None,
+           own: set[str]) -> None:
     """Fill P.reused (result files staged in ROOT) from the cache entries OLD whose run file is unchanged
-    (STAMPED: what the earlier evaluation's stamp says of its runs)."""
+    (each with its task directory and what that evaluation's stamp says of its runs); OWN: the paths
+    RESULTS_DIR's own cache lists (a run it had and the config no longer has is "removed")."""
     from inexeval.plan import settings_of
 
     settings = [s.name for s in settings_of(p.config)]
     now = {str(f.path) for f in p.config.runs}
-    gone = {r["state"]["sha256"]: path for path, r in old.items() if path not in now}
+    gone = {old[path][0]["state"]["sha256"]: path for path in own if path not in now}
     reasons: dict[str, list[str]] = {}
     renamed_from: set[str] = set()
     for f in p.config.runs:
         path, state = str(f.path), p.runs[str(f.path)]
-        entry = old.get(path)
+        entry, task_dir, stamped = old.get(path, (None, None, None))
         if state is None:
             why = "read from standard input" if path == STDIN else "not a readable file"
             reasons.setdefault(f"not comparable ({why}), scored", []).append(path)
@@ -441,7 +473,7 @@ def _reuse(p: Plan, old: dict[str, dict], task_dir: Path, root: Path, keep: set[
                 f"{gone[state['sha256']]} -> {path}")
         else:
             reasons.setdefault("added (or not cached: skipped or unstable last time), scored", []).append(path)
-    removed = [path for path in old if path not in now and path not in renamed_from]
+    removed = [path for path in own if path not in now and path not in renamed_from]
     if removed:
         reasons["removed"] = removed
     scored = len(p.config.runs) - len(p.reused)

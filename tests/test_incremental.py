@@ -563,3 +563,40 @@ def test_averages_come_from_the_checked_result_files_not_the_cache(ws, tmp_path,
     assert b"0.99" not in summary(fs)
     assert ("3 run(s) unchanged, reused" in err) == reseal
     assert ("full evaluation: the cache was changed after it was written" in err) != reseal
+
+
+@pytest.mark.parametrize("name", ["co-focussed", "fol-focused", "trec"])
+def test_parts_merged_by_incremental_from(ws, tmp_path, name):
+    """--incremental-from: each run file scored alone into a part (--set SUBMISSIONRUNS_DIR), then the
+    parts put together: the bytes of one full evaluation, every run reused; a part of another config,
+    or whose cache was edited, is named and its runs are scored again."""
+    runs = sorted(p for p in (ws / "sample_data" / TASKS[name][0]).iterdir() if p.is_file())
+    parts = []
+    for i, run in enumerate(runs):
+        parts.append(tmp_path / f"part{i}")
+        code, _, err = invoke(ws, name, parts[-1], "--incremental", "--set", f"SUBMISSIONRUNS_DIR={run}")
+        assert code in (0, 1), err
+    full = tmp_path / "full"
+    code_full, out_full, _ = invoke(ws, name, full)
+    merged = tmp_path / "merged"
+    code, out, err = invoke(ws, name, merged, *[a for p in parts for a in ("--incremental-from", str(p))])
+    assert (code, out) == (code_full, out_full)
+    assert files(merged) == files(full)
+    reused = len([p for p in parts if list(p.rglob(incremental.CACHE))])
+    assert f"{reused} run(s) unchanged, reused; {len(runs) - reused} scored" in err
+    # a part of another config (a key that changes the numbers) and a part whose cache was edited
+    set_key(ws / "configs" / f"{name}.prop", TASKS[name][2])
+    other = tmp_path / "other"
+    invoke(ws, name, other, "--incremental", "--set", f"SUBMISSIONRUNS_DIR={runs[0]}")
+    (ws / "configs" / f"{name}.prop").write_text(read_text(ROOT / "configs" / f"{name}.prop")
+                                                 .replace("../sample_data", str(ws / "sample_data")))
+    cache = next(parts[-1].rglob(incremental.CACHE))
+    text = cache.read_text()
+    assert '"empty_as_zero":false' in text
+    cache.write_text(text.replace('"empty_as_zero":false', '"empty_as_zero":true', 1))  # (not sealed again)
+    code2, out2, err2 = invoke(ws, name, tmp_path / "again", "--incremental-from", str(other),
+                               *[a for p in parts[1:] for a in ("--incremental-from", str(p))])
+    assert (code2, out2) == (code_full, out_full)
+    assert files(tmp_path / "again") == files(full)
+    assert re.search(r"other/\S+ not reused: config changed", err2)
+    assert re.search(rf"part{len(runs) - 1}/\S+ not reused: the cache was changed", err2)

@@ -74,13 +74,18 @@ not be written; 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129
 @click.option("--incremental", is_flag=True,
               help="Re-score only the runs changed since the last --incremental evaluation wrote RESULTS_DIR "
               "(same outputs as a full evaluation; what was reused is reported on standard error).")
+@click.option("--incremental-from", "incremental_from", multiple=True, metavar="DIR",
+              type=click.Path(file_okay=False),
+              help="With --incremental (implied): also reuse the runs an incremental evaluation of the same config "
+              "wrote into the results directory DIR (its RESULTS_DIR, e.g. one run file's part of a track split "
+              "over machines). Repeatable.")
 @click.option("--quiet", is_flag=True, help="No warnings or progress on standard error (errors still shown).")
 @click.option("--list-metrics", is_flag=True, help="List every measure and exit (same as 'inexeval metrics').")
 @click.option("--debug", is_flag=True, help="Show Python tracebacks (for bug reports).")
 @click.version_option(__version__, "--version", prog_name="inexeval")
 @click.pass_context
 def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs, overrides, results_dir, fmt, digits,
-         ci, ci_level, samples, seed, jobs, incremental, quiet, list_metrics, debug):
+         ci, ci_level, samples, seed, jobs, incremental, incremental_from, quiet, list_metrics, debug):
     """Evaluate INEX XML-retrieval runs as EvalJ did, from an EvalJ-style config."""
     own = [p for p in ctx.command.params if isinstance(p, click.Option) and given(ctx, p.name)
            and p.name not in ("debug",)]
@@ -104,6 +109,7 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
     options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
                           topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs,
                           quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental,
+                          incremental_from=tuple(incremental_from),
                           ci=ci, ci_level=ci_level, ci_samples=samples, ci_seed=seed)
     try:
         _, status = run_evaluation(config_path, options, echo=click.echo,
