@@ -19,7 +19,7 @@ them all.  Each pair of the first four is listed too: a row ``<category>_pair`` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 
