@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 from click.testing import CliRunner
 
 from inexeval import stats
