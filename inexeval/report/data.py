@@ -34,6 +34,7 @@ class TaskData:
     validation_note: str | None = None  # why validation ran without the assessments, if it did
     headline: list[str] = field(default_factory=list)  # the outputs shown first (HEADLINE, plan.headline)
     judges: object | None = None  # report --judgements-b: the JudgesResult of the other judgement sets
+    _summaries: dict = field(default_factory=dict, repr=False, compare=False)  # (setting, measure) -> topic_summary
 
     @property
     def facts(self) -> dict:
@@ -68,6 +69,22 @@ class TaskData:
 
         facts = self.facts
         return [m for m in self.headline if m in self.ev.columns and ranked(facts, m) and m not in COUNT_NAMES]
+
+    def topic_summary(self, setting: str, measure: str) -> dict[str, tuple[float, float, float]]:
+        """Per topic, (best, median, worst) of MEASURE over the runs of SETTING that have a value there
+        (:func:`inexeval.report.figures.per_topic_summary`), computed once for every run page."""
+        key = (setting, measure)
+        if key not in self._summaries:
+            from inexeval.aggregate import natural_key
+            from inexeval.ranks import lower_is_better
+            from inexeval.report.figures import per_topic_summary
+
+            results = self.results_of(setting)
+            values = {r.run_id: {t: v.get(measure) for t, v in r.per_topic.items()} for r in results}
+            topics = sorted({t for r in results for t in r.per_topic}, key=natural_key)
+            self._summaries[key] = per_topic_summary(values, topics,
+                                                     lower_better=lower_is_better(self.facts, measure))
+        return self._summaries[key]
 
     def results_of(self, setting: str) -> list[RunResult]:
         return [r for r in self.ev.results if r.setting == setting]

@@ -33,6 +33,14 @@ def number(v: float | None, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
+def value_text(v: float | None, count: bool) -> str:
+    """A value as the tables print it: a COUNT (num_ret, num_rel, ...) with an integer value as an
+    integer, anything else :func:`number`'s four decimals."""
+    if count and v is not None and v == v and float(v).is_integer():
+        return str(int(v))
+    return number(v)
+
+
 def data_value(v: float | None) -> str:
     """The full-precision value the sorting script reads (``repr``: one-to-one); empty when undefined."""
     if v is None or (isinstance(v, float) and math.isnan(v)):

@@ -12,7 +12,7 @@ from pathlib import Path
 from inexeval.aggregate import natural_key
 from inexeval.ranks import lower_is_better, ranked, ranks
 from inexeval.report.data import TaskData, display_path
-from inexeval.report.html import data_value, esc, esc_id, number, page, table, td, th
+from inexeval.report.html import data_value, esc, esc_id, number, page, table, td, th, value_text
 
 
 @dataclass(frozen=True)
@@ -117,9 +117,7 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
         for m in headline:
             v = r.average.get(m)
             g = stats.get(m, {}).get(run)  # the run's significance group
-            if facts.get(m) is not None and facts[m].count and v is not None and float(v).is_integer():
-                text = str(int(v))
-            elif g is not None:
+            if g is not None:
                 # the interval of the run's own mean (its topics, as the mean); the group over the common ones
                 found, _ = run_intervals(r.per_topic, r.average, [m], IntervalOptions(level=comparing.ci_level))
                 low, high = found.get(m, (None, None))
@@ -127,7 +125,7 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
                 text = (number(v) + (f' <span class="rank">&plusmn;{number(half)}</span>' if half is not None else "")
                         + f'<sup class="group">{esc(g)}</sup>')
             else:
-                text = number(v)
+                text = _value_text(v, m, facts)
             row.append(td(text, value=data_value(v), title=f"{esc(m)} = {data_value(v) or 'undefined'}"))
         rows.append(row)
     level = f"{comparing.stats.ci_level * 100:g}&nbsp;%"
@@ -138,10 +136,9 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
 
 
 def _value_text(v: float | None, measure: str, facts: dict) -> str:
-    """A value as the tables print it: a count as an integer, else :func:`~inexeval.report.html.number`."""
-    if facts.get(measure) is not None and facts[measure].count and v is not None and float(v).is_integer():
-        return str(int(v))
-    return number(v)
+    """A value of MEASURE as the tables print it (:func:`~inexeval.report.html.value_text`: its facts say
+    whether it is a count)."""
+    return value_text(v, facts.get(measure) is not None and facts[measure].count)
 
 
 def _summary_table(results, columns: Sequence[str], pages: dict[str, str], facts: dict) -> str:
@@ -440,7 +437,7 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path,
                          "topic's value of this run, the best, median and worst of all runs that have a value "
                          "there, and this run's difference from the median (the bars: above the median blue, "
                          f"below vermillion; a cross: undefined){side}.</p>\n"
-                         + "\n".join(f"<h4>{esc(m)}</h4>\n" + _against_others(results, mine, m, data.facts,
+                         + "\n".join(f"<h4>{esc(m)}</h4>\n" + _against_others(data.topic_summary(s, m), mine, m,
                                                                                panels or {})
                                      for m in headline))
         parts.append(f"<details><summary>Per topic, every measure ({len(mine.per_topic)} topics)</summary>\n"
@@ -455,15 +452,14 @@ def run_page(data: TaskData, run: str, name: str, curves, reports, out: Path,
                 crumbs=[("Results", "../../index.html"), (task, "../index.html"), (esc_id(run), None)])
 
 
-def _against_others(results, mine, measure: str, facts: dict, panels: dict[str, tuple[str, str]]) -> str:
-    """This run's per-topic value of MEASURE beside the best, median and worst of all runs, the difference
-    from the median as bars (:func:`~inexeval.report.figures.median_difference_svg`) and in the table,
-    each topic's side-by-side page linked (PANELS, :func:`run_page`)."""
-    from inexeval.report.figures import median_difference_svg, per_topic_summary
+def _against_others(summary: dict, mine, measure: str, panels: dict[str, tuple[str, str]]) -> str:
+    """This run's per-topic value of MEASURE beside the best, median and worst of all runs (SUMMARY:
+    :meth:`~inexeval.report.data.TaskData.topic_summary`), the difference from the median as bars
+    (:func:`~inexeval.report.figures.median_difference_svg`) and in the table, each topic's side-by-side
+    page linked (PANELS, :func:`run_page`)."""
+    from inexeval.report.figures import median_difference_svg
 
     topics = sorted((t for t in mine.per_topic if mine.per_topic[t].get(measure) is not None), key=natural_key)
-    values = {r.run_id: {t: v.get(measure) for t, v in r.per_topic.items()} for r in results}
-    summary = per_topic_summary(values, topics, lower_better=lower_is_better(facts, measure))
     numeric = all(re.fullmatch(r"-?[0-9]{1,15}", t) for t in topics)
     head = [th("topic", sort="number" if numeric else "text", cls="id"), th("this run", sort="number"),
             th("best", sort="number"), th("median", sort="number"), th("worst", sort="number"),
@@ -551,11 +547,7 @@ def index_page(tasks: Sequence[TaskData], names: Sequence[str], comparing: Compa
         if not data.runs:
             continue
         setting = data.settings[0]
-        facts = data.facts
-        from inexeval.tasks import COUNT_NAMES
-
-        lead = next((m for m in data.headline if m in data.ev.columns and ranked(facts, m)
-                     and m not in COUNT_NAMES), None)
+        lead = next(iter(data.ranking_headline()), None)
         if lead is None:
             continue
         pages = {run: f"{name}/runs/{page_name}" for run, page_name in data.page_names().items()}

@@ -31,7 +31,7 @@ from pathlib import Path
 from inexeval.errors import ConfigError
 from inexeval.names import NameTable
 from inexeval.report.assets import PANEL_CSS
-from inexeval.report.html import esc, esc_id, number, page, table, td, th
+from inexeval.report.html import esc, esc_id, number, page, table, td, th, value_text
 from inexeval.report.rankings import (MALFORMED, NOT_RELEVANT, RELEVANT, UNJUDGED, Rankings, Result,
                                       read_rankings)
 
@@ -152,9 +152,7 @@ def _count_or_number(v: float | None, measure: str) -> str:
     """A count (num_ret, num_rel, ...) as an integer, any other value as the tables print it."""
     from inexeval.tasks import COUNT_NAMES
 
-    if measure in COUNT_NAMES and v is not None and v == v and float(v).is_integer():
-        return str(int(v))
-    return number(v)
+    return value_text(v, measure in COUNT_NAMES)
 
 
 def _summary(top_a: list[Result], all_a: list[Result], top_b: list[Result], all_b: list[Result],

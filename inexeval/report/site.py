@@ -190,17 +190,20 @@ def _write_panels(plan: _Plan, k: int) -> dict[str, dict[str, tuple[str, str]]]:
     shown = [m for m in data.headline if m in data.ev.columns]
     out: dict[str, dict[str, tuple[str, str]]] = {}
     task = esc(data.config.task)
+    best: dict[str, list[str]] = {}  # topic -> its two best runs (the value, then run order)
+    for t in {t for r in results for t in r.per_topic}:
+        scored = [(-sign * v, i, r.run_id) for i, r in enumerate(results)
+                  for v in [r.per_topic.get(t, {}).get(measure)] if v is not None and v == v]
+        best[t] = [run for _, _, run in sorted(scored)[:2]]
     for mine in results:
         run = mine.run_id
         topics = sorted(mine.per_topic, key=natural_key)
         files = topic_file_names(topics)
         links = out.setdefault(run, {})
         for t in topics:
-            scored = [(sign * v, i, r.run_id) for i, r in enumerate(results) if r.run_id != run
-                      for v in [r.per_topic.get(t, {}).get(measure)] if v is not None and v == v]
-            if not scored:
+            other = next((r for r in best.get(t, ()) if r != run), None)
+            if other is None:
                 continue
-            other = max(scored, key=lambda x: (x[0], -x[1]))[2]
             values = {r.run_id: {m: r.per_topic.get(t, {}).get(m) for m in shown}
                       for r in results if r.run_id in (run, other)}
             href = f"runs/{pages[run]}/topics/{files[t]}"
