@@ -47,7 +47,7 @@ class Column:
     """One label's per-topic values over the evaluated topics, and how trec_eval prints and sums it."""
 
     label: str
-    values: list  # float per evaluated topic, or str (relstring)
+    values: list | np.ndarray  # float per evaluated topic (a list, or float64 when put together from pieces), or str (relstring)
     integer: bool = False
     aggregate: str = "mean"  # mean, sum, gmean, none (text: per topic only)
     per_topic: bool = True  # False: trec_eval -q does not print it per topic (gm_map)
@@ -116,9 +116,12 @@ def accumulated(col: Column, zscore: Callable[[int, str, float], float] | None =
 def summary_value(col: Column, vals: list[float], ev: ClassicEvaluation, complete: bool,
                   num_rel_all: int | None = None) -> float:
     """trec_eval's summary of COL from its accumulated values VALS (evaluation order)."""
-    acc = 0.0
-    for v in vals:  # te_acc_meas_s: left to right
-        acc += v
+    if isinstance(vals, np.ndarray):  # (the same sums: add.accumulate adds left to right; + 0.0 as from 0.0)
+        acc = float(np.add.accumulate(vals)[-1]) + 0.0 if vals.size else 0.0
+    else:
+        acc = 0.0
+        for v in vals:  # te_acc_meas_s: left to right
+            acc += v
     n = ev.num_queries
     if col.label == "num_rel" and complete and num_rel_all is not None:
         return float(num_rel_all)  # te_calc_avg_num_rel

@@ -189,14 +189,18 @@ def _main(argv: list[str], out: BinaryIO, err: TextIO) -> int:
     rel_info = _read_rel_info(rel_data, rel_path, opts.rel_format)
     if opts.results_format != "trec_results":
         raise TrecEvalExit(f"trec_eval: Illegal retrieval results format '{opts.results_format}'\n", 2)
-    run = read_run(read_bytes(res_path, "results", stdin_used), res_path)
-    zscores = read_zscores(opts.zscores, stdin_used) if opts.zscores is not None else None
-    selected = select_measures(opts.measures)
-
-    ev = _evaluate(rel_info, run, opts, selected)
+    streamed = _evaluate_pieces(rel_info, res_path, opts)
+    if streamed is None:
+        run = read_run(read_bytes(res_path, "results", stdin_used), res_path)
+        zscores = read_zscores(opts.zscores, stdin_used) if opts.zscores is not None else None
+        selected = select_measures(opts.measures)
+        ev, run_id = _evaluate(rel_info, run, opts, selected), run.run_id
+    else:
+        (ev, run_id), selected = streamed
+        zscores = read_zscores(opts.zscores, stdin_used) if opts.zscores is not None else None
     if ev.stop is None and not ev.topics:  # (trec_eval checks before it prints the summary)
         raise TrecEvalExit("trec_eval: No queries with both results and relevance info\n", 7)
-    lines = render(ev, selected, opts, run.run_id, zscores)
+    lines = render(ev, selected, opts, run_id, zscores)
     out.write(b"".join(lines))
     if ev.stop is not None:
         raise ev.stop
@@ -213,6 +217,26 @@ def _read_rel_info(data: bytes, path: str, fmt: str):
     from inexeval.dropins.trec_eval.prefs import read_prefs
 
     return read_prefs(data, path, fmt)
+
+
+def _evaluate_pieces(rel_info, res_path: str, opts: Options):
+    """((evaluation, run id), measures) of a large run file read in pieces of whole topics
+    (:mod:`inexeval.dropins.trec_eval.blocks`); None: the file is read whole (a small file, one not
+    grouped by topic, one with an error, or a command whose errors come in another order then)."""
+    from inexeval.readers.trec_chunks import streamable
+
+    if opts.rel_format != "qrels" or not streamable(res_path):
+        return None
+    try:
+        selected = select_measures(opts.measures)
+    except TrecEvalExit:
+        return None
+    if wrong_format(selected, opts.rel_format) is not None:
+        return None
+    from inexeval.dropins.trec_eval.blocks import evaluate_file
+
+    got = evaluate_file(rel_info, res_path, opts, selected)
+    return None if got is None else (got, selected)
 
 
 def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
