@@ -56,7 +56,8 @@ import math
 from dataclasses import dataclass, field
 
 from inexeval.errors import InputError
-from inexeval.readers.fol import FolJudgement, FolQrels, FolRunFile, java_int, wrap_int
+from inexeval.readers.fol import (UNKNOWN_SIZE, UNKNOWN_START, FolJudgement, FolQrels, FolRunFile, java_int,
+                                  wrap_int)
 
 __all__ = [
     "FOL_TASKS",
@@ -81,9 +82,6 @@ FOL_TASKS = ("t", "f", "r", "b", "i")
 FOCUSED_CUTOFFS = (0, 1, 5, 10)
 #: Ranks at which gP[r] and gR[r] are printed by -r/-b/-i.
 CONTEXT_CUTOFFS = (1, 2, 3, 5, 10, 25, 50)
-#: An unknown passage (OFFSET ``X`` or ``-1``): its size and its start (= end) (docs/inex_eval.md §3.3).
-UNKNOWN_SIZE = 18
-UNKNOWN_START = -10000
 
 _INF = math.inf
 _NAN = math.nan
@@ -386,7 +384,7 @@ class _TopicRun:
 
 def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
               impossible: list[str], collect: list[FolFinding] | None = None,
-              bounded: bool = False) -> tuple[str, dict[str, _TopicRun]]:
+              bounded: bool = False, resume: tuple | None = None) -> tuple[str, dict[str, _TopicRun]]:
     """Walk the run's lines as the tool does: (run id, state per qrels topic met).
 
     Raises _Rejected with the tool's message lines, or _Death (InputError)
@@ -398,6 +396,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     undone (:class:`_Undo`), and reading goes on as if the line were not
     in the file.  The undoing is worked out only when a line fails, so the
     walk itself is the same either way.
+
+    ``resume``: (``fol_arrays.Prefix``, its states as _TopicRun): go on from the state after the
+    lines before ``Prefix.stop`` (not with ``collect``).
     """
     numbers, raws, all_fields = run.columns()
     qtopics = qrels.topics
@@ -426,6 +427,17 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     undo = None
 
     lines = enumerate(all_fields)
+    if resume is not None:
+        prefix, states = resume
+        run_id, last_topic, counter, prev = prefix.run_id, prefix.last_topic, prefix.counter, prefix.prev
+        table = prefix.table
+        reset_at, run_ret, run_relret = prefix.reset_at, prefix.run_ret, prefix.run_relret
+        if last_topic is not None:
+            st = states[last_topic]
+            qt = qtopics[last_topic]
+            iP = st.iP
+            rel_size = qt.rel_size
+        lines = zip(range(prefix.stop, len(all_fields)), all_fields[prefix.stop:])
     while True:
         try:
             for index, fields in lines:
@@ -766,9 +778,37 @@ def _rank_error(run: FolRunFile, numbers, index: int, topic: str) -> InputError:
 # --------------------------------------------------------------------------- scoring
 
 
+#: Lines from which a run is read as arrays (``score_fol_run(arrays=None)``) although numpy is not imported
+#: yet: numpy's import (about 0.06 s) costs what the walk takes for about 15,000 lines.
+ARRAY_LINES = 15_000
+
+
+def _walk_arrays(qrels: FolQrels, run: FolRunFile, task: str, n: int, arrays: bool | None):
+    """:func:`inexeval.measures.fol_arrays.walk`'s state after the lines it reads (``Prefix``), or None:
+    the run is not one it reads, or ARRAYS is False, or None for a run of fewer than ARRAY_LINES lines
+    while numpy is not imported yet."""
+    import sys
+
+    if arrays is False or (arrays is None and "numpy" not in sys.modules and len(run) < ARRAY_LINES):
+        return None
+    from inexeval.measures.fol_arrays import walk
+
+    return walk(qrels, run, task, n)
+
+
+def _states(prefix) -> dict[str, _TopicRun]:
+    """The prefix's topic states as _TopicRun objects."""
+    states: dict[str, _TopicRun] = {}
+    for topic_id, (R, num_ret, num_rel_ret, ret_size, rel_ret_size, iP, entries) in prefix.states.items():
+        st = states[topic_id] = _TopicRun()
+        st.R, st.num_ret, st.num_rel_ret, st.ret_size, st.rel_ret_size = R, num_ret, num_rel_ret, ret_size, rel_ret_size
+        st.iP, st.entries = iP, entries
+    return states
+
+
 def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool = False, n: int = 500,
                   beta: float = 0.25, irr: int = 300, run_label: str | None = None,
-                  bounded: bool = False) -> FolOutcome:
+                  bounded: bool = False, arrays: bool | None = None) -> FolOutcome:
     """Evaluate RUN against QRELS for TASK (one of FOL_TASKS) exactly as inex_eval 3.1 does.
 
     ``complete`` is ``-c`` (average over every qrels topic), ``n`` the BEP
@@ -781,6 +821,10 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
     (``FolQrels.int_problem``) or the run line (a negative LENGTH whose end wraps around, a
     distance to the BEP past 2^31 − 1, the run's characters adding up past 2^31 − 1);
     docs/formats.md §1.7.
+
+    ``arrays``: read the run with :mod:`inexeval.measures.fol_arrays` when it can (the same
+    outcome, bit for bit; True), never (False: the line walk), or when numpy is imported already
+    or the run has ARRAY_LINES lines or more (None).
     """
     if task not in FOL_TASKS:
         raise ValueError(f"unknown FOL task {task!r} (one of {', '.join(FOL_TASKS)})")
@@ -789,7 +833,15 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
     if bounded and qrels.int_problem is not None:
         return FolOutcome(run_id="", impossible=impossible, death=qrels.int_problem)
     try:
-        run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded)
+        prefix = _walk_arrays(qrels, run, task, n, arrays)
+        if prefix is None:
+            run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded)
+        else:
+            impossible.extend(prefix.impossible)
+            run_id, states = prefix.run_id, _states(prefix)
+            if prefix.stop < len(run):  # the walk goes on from the first line of a topic that comes back
+                run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded,
+                                           resume=(prefix, states))
     except _Rejected as rej:
         return FolOutcome(run_id="", rejected=rej.lines, impossible=impossible)
     except _Death as death:

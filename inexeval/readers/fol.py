@@ -51,6 +51,9 @@ __all__ = [
 
 INT_MIN = -(1 << 31)
 INT_MAX = (1 << 31) - 1
+#: An unknown passage (OFFSET ``X`` or ``-1``): its size and its start (= end) (docs/inex_eval.md §3.3).
+UNKNOWN_SIZE = 18
+UNKNOWN_START = -10000
 
 #: Characters that Python's ``str.split()`` takes for white space but Java's ``\\s`` does not.
 NON_JAVA_WHITESPACE = (
@@ -203,6 +206,11 @@ class LazyFields(Sequence):
     def __init__(self, raw: list[str], odd: bool):
         self._raw = raw
         self._split = split_fields if odd else _split_plain_one
+
+    @property
+    def plain(self) -> bool:
+        """True when the lines hold no white space that Python's ``str.split()`` and Java split differently."""
+        return self._split is _split_plain_one
 
     def __len__(self) -> int:
         return len(self._raw)
@@ -430,6 +438,15 @@ class FolRunFile:
         if self._lines is not None:
             return [ln.line for ln in self._lines], [ln.raw for ln in self._lines], [ln.fields for ln in self._lines]
         return self._numbers, self._raw, self._fields
+
+    def plain_text(self) -> str | None:
+        """The text run's lines joined by ``\\n`` when ``str.split()`` splits them as Java does (no
+        non-Java white space; leading white space is still the caller's to look for), else None (XML
+        runs, runs built from FolLine objects): for readers of the whole run at once
+        (:mod:`inexeval.measures.fol_arrays`)."""
+        if self._lines is not None or self.xml or not isinstance(self._fields, LazyFields) or not self._fields.plain:
+            return None
+        return "\n".join(self._raw)
 
     def __len__(self) -> int:
         return len(self._lines) if self._lines is not None else len(self._raw)

@@ -1,0 +1,363 @@
+"""inex_eval 3.1's reading of a FOL run (``fol._read_run``) as array operations, up to the first line it must walk.
+
+:func:`walk` computes, for a text run, what the tool's line walk
+(``docs/inex_eval.md §4``-``§7``) computes -- the run id, the ``Impossible
+recall point`` lines, each qrels topic's state -- over whole columns of the
+run's bytes with numpy, for its lines up to the first line of a qrels topic
+that comes back after another one (``Prefix.stop``): there the tool keeps
+the current state (D5), and the walk goes on from the state handed over.
+It answers None, leaving the whole run to the walk, unless every line is a
+plain 8-field line (fields split at ASCII white space, no NUL byte) and, up
+to ``stop``:
+
+- every OFFSET is ``X``, ``-1`` or 1 to 9 ASCII digits, every LENGTH of a
+  known passage 1 to 9 digits and not 0: ``end = OFFSET + LENGTH`` is exact
+  and passages are non-empty;
+- no passage overlaps another of its article in its topic (so each line's
+  Thorough novelty is the whole passage, D7), no article comes back in an
+  in-context task (#3), no article has two lines in Best in Context (#4);
+- the qrels have no int problem and the sizes add up to at most 2^31 - 1:
+  no int arithmetic wraps around (D17), nothing is refused (formats §1.7).
+
+Rejections, deaths and everything else are the walk's.  Per line, with
+``s`` = OFFSET, ``e = s + LENGTH`` and the judgement's passages ``[k, l)``
+(``relevant_chars``: its cases are this intersection when ``k <= l``):
+
+    rel = sum over passages of max(0, min(e, l) - max(s, k))
+
+and the size is LENGTH, or 18 for an unknown passage (0 in Thorough when
+the article is relevant).  Focused and Thorough: per topic, with the
+cumulative sums ``ret`` and ``relret`` over its lines, ``precision = relret
+/ ret``, ``recall = relret / rel_size`` (IEEE division), bin ``b =
+floor(100 * recall)`` (NaN: 0), ``iP[b] = max(iP[b], precision)`` for
+``0 <= b <= 100``, else an impossible recall point.  In context: an entry
+per rank (a run of lines of one article), the sums of its sizes and
+relevant characters; Best in Context: ``(n - |BEP - s|) / n`` within
+``n``.  Integer sums are exact in int64 and every double comes from the
+same single IEEE operation as in the walk: the values are the walk's, bit
+for bit (tests/test_fol_arrays.py).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from inexeval.readers.bytekeys import distinct
+from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
+
+__all__ = ["walk", "Prefix"]
+
+#: Bytes that ``str.split()`` and Java's ``\s`` both take for white space.
+_WS = np.zeros(256, dtype=bool)
+_WS[[9, 10, 11, 12, 13, 32]] = True
+_POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
+
+
+class Prefix(NamedTuple):
+    """The walk's state after the lines before ``stop`` (the run's length: every line).
+
+    ``states``: per qrels topic met, ``(R, num_ret, num_rel_ret, ret_size, rel_ret_size, iP, entries)``
+    as ``fol._TopicRun`` holds them (iP: 101 values for -f/-t; entries: ``[size, rel, rel_chars,
+    num_rel_ret, judgement, record]`` per rank for -r/-i, ``[score, rel_chars, num_rel_ret]`` for -b);
+    ``last_topic``, ``counter``, ``prev`` and ``table`` (article -> passages) the current state;
+    ``reset_at`` the line that reset it; ``run_ret``, ``run_relret`` the characters retrieved.
+    """
+
+    stop: int
+    run_id: str
+    impossible: list[str]
+    states: dict[str, tuple]
+    last_topic: str | None
+    counter: int
+    prev: str
+    table: dict[str, list]
+    reset_at: int
+    run_ret: int
+    run_relret: int
+
+
+class _Judged:
+    """The qrels as columns, built once per qrels (:func:`_judged`)."""
+
+    def __init__(self, qrels: FolQrels):
+        self.topic_names = list(qrels.topics)
+        self.judgements = []
+        jt, articles, first, count, ks, ls = [], [], [], [], [], []
+        for t, (topic_id, topic) in enumerate(qrels.topics.items()):
+            for article, j in topic.judgements.items():
+                self.judgements.append(j)
+                jt.append(t)
+                articles.append(article.encode("utf-8", "surrogatepass"))
+                first.append(len(ks))
+                count.append(len(j.spans))
+                for k, l in j.spans:
+                    ks.append(k)
+                    ls.append(l)
+        names = [t.encode("utf-8", "surrogatepass") for t in self.topic_names]
+        self.usable = not any(b"\0" in x for x in names + articles)  # S arrays drop trailing NULs
+        self.topics = np.array(names, dtype=bytes)
+        self.articles = np.array(articles, dtype=bytes)
+        self.jt = np.array(jt, dtype=np.int64)
+        js = self.judgements
+        self.rel_chars = np.array([j.rel_chars for j in js] + [0], dtype=np.int64)  # [-1]: not judged
+        self.bep = np.array([j.bep for j in js] + [-1], dtype=np.int64)
+        self.first = np.array(first + [0], dtype=np.int64)
+        self.count = np.array(count + [0], dtype=np.int64)
+        self.k = np.array(ks, dtype=np.int64)
+        self.l = np.array(ls, dtype=np.int64)
+        self.rel_size = np.array([qrels.topics[t].rel_size for t in self.topic_names], dtype=np.int64)
+
+
+_cache: tuple[FolQrels, _Judged] | None = None
+
+
+def _judged(qrels: FolQrels) -> _Judged:
+    global _cache
+    if _cache is None or _cache[0] is not qrels:
+        _cache = (qrels, _Judged(qrels))
+    return _cache[1]
+
+
+def _fields(run: FolRunFile) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(bytes, field starts, field ends), starts and ends ``(lines, 8)``, when every line has exactly 8
+    fields split at ASCII white space, none first, no NUL byte (D22); else None."""
+    text = run.plain_text()
+    if text is None or not len(run):
+        return None
+    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
+    ws = _WS[data]
+    if ws[0] or ws[-1]:
+        return None  # white space first in the run, or last (trailing white space: left to the walk)
+    edge = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # field starts and ends, alternating
+    bounds = np.concatenate(([0], edge, [data.size]))
+    starts, ends = bounds[0::2], bounds[1::2]
+    n = len(run)
+    if starts.size != 8 * n or (data == 0).any():
+        return None
+    starts = starts.reshape(n, 8)
+    ends = ends.reshape(n, 8)
+    newline = np.flatnonzero(data == 10)
+    if newline.size != n - 1 or (starts[1:, 0] != newline + 1).any() or (ends[:-1, 7] != newline).any():
+        return None  # a line of other than 8 fields, or white space first or last in a line
+    return data, starts, ends
+
+
+def _strings(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """The fields [s, e) of DATA as an ``S`` array."""
+    width = int((e - s).max()) if s.size else 1
+    at = s[:, None] + np.arange(width)
+    inside = at < e[:, None]
+    m = np.where(inside, data[np.minimum(at, data.size - 1)], 0).astype(np.uint8)
+    return np.ascontiguousarray(m).view(f"S{width}").ravel()
+
+
+def _integers(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    """The fields [s, e) as ints when each is 1 to 9 ASCII digits (Integer.parseInt is then int()), else None."""
+    if not s.size:
+        return np.zeros(0, dtype=np.int64)
+    if ((e - s) > 9).any():
+        return None
+    at = e[:, None] - 9 + np.arange(9)
+    inside = at >= s[:, None]
+    d = data[np.maximum(at, 0)].astype(np.int64) - 48
+    d[~inside] = 0
+    if ((d < 0) | (d > 9)).any():
+        return None
+    return d @ _POW10
+
+
+def _ids(known: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Ids of FOUND among KNOWN (``S`` arrays; KNOWN's items distinct): their index in KNOWN, else -1."""
+    _, inv = distinct(np.concatenate((known, found)))
+    lut = np.full(int(inv.max()) + 1 if inv.size else 0, -1, dtype=np.int64)
+    lut[inv[:known.size]] = np.arange(known.size)
+    return lut[inv[known.size:]]
+
+
+def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
+    """The walk's state after the run's lines up to the first comeback of a topic, or None (see the module)."""
+    if qrels.int_problem is not None:
+        return None
+    judged = _judged(qrels)
+    fields = _fields(run) if judged.usable else None
+    if fields is None:
+        return None
+    data, fs, fe = fields
+    lines = fs.shape[0]
+    rt = _ids(judged.topics, _strings(data, fs[:, 0], fe[:, 0]))  # qrels topic of each line, -1: none
+    kept = np.flatnonzero(rt >= 0)  # D19: the tool skips the other lines
+    if not kept.size:
+        return Prefix(lines, "", [], {}, None, 0, "", {}, -1, 0, 0)
+    tk = rt[kept]
+    cut = np.flatnonzero(tk[1:] != tk[:-1]) + 1
+    block_topics = tk[np.concatenate(([0], cut))].tolist()
+    m = kept.size
+    stop = lines
+    met: set[int] = set()
+    for b, t in enumerate(block_topics):
+        if t in met:  # a topic comes back: from its line on the walk goes on
+            m = int(cut[b - 1])
+            stop = int(kept[m])
+            break
+        met.add(t)
+    kept, tk = kept[:m], tk[:m]
+    block_start = np.concatenate(([0], np.flatnonzero(tk[1:] != tk[:-1]) + 1))
+    order = tk[block_start]  # qrels topic index of each block (= topic) in run order
+    lens = np.diff(np.append(block_start, m))
+    tid = np.repeat(np.arange(order.size), lens)
+
+    fs, fe = fs[kept], fe[kept]
+    # article names: ids shared with the qrels' (topic, article) pairs; the judgement of each line
+    _, name = distinct(np.concatenate((judged.articles, _strings(data, fs[:, 2], fe[:, 2]))))
+    names_count = int(name.max()) + 1
+    pairs = judged.jt * names_count + name[:judged.jt.size]
+    name = name[judged.jt.size:]
+    by_pair = np.argsort(pairs)
+    sorted_pairs = pairs[by_pair]
+    wanted = tk * names_count + name
+    at = np.minimum(np.searchsorted(sorted_pairs, wanted), max(sorted_pairs.size - 1, 0))
+    jx = np.full(m, -1, dtype=np.int64)
+    if sorted_pairs.size:
+        match = sorted_pairs[at] == wanted
+        jx[match] = by_pair[at[match]]
+    # each line's article record: the first line of (topic, article) (unjudged names told apart too)
+    key = tid * names_count + name
+    o = np.argsort(key, kind="stable")
+    ks = key[o]
+    new = np.ones(m, dtype=bool)
+    new[1:] = ks[1:] != ks[:-1]
+    first = np.empty(m, dtype=np.int64)
+    first[o] = np.repeat(o[new], np.diff(np.append(np.flatnonzero(new), m)))
+    is_first = first == np.arange(m)
+    new_rank = np.ones(m, dtype=bool)
+    new_rank[1:] = first[1:] != first[:-1]
+    new_rank[block_start] = True
+    if task in "rbi" and (new_rank & ~is_first).any():
+        return None  # an article comes back: interleaved (#3)
+    if task == "b" and not new_rank.all():
+        return None  # several lines of one article (#4)
+
+    # the passages
+    os_, oe = fs[:, 6], fe[:, 6]
+    width = oe - os_
+    c0 = data[os_]
+    unknown = ((width == 1) & (c0 == ord("X"))) | ((width == 2) & (c0 == ord("-")) & (data[os_ + 1] == ord("1")))
+    known = ~unknown
+    start = np.full(m, UNKNOWN_START, dtype=np.int64)
+    size = np.full(m, UNKNOWN_SIZE, dtype=np.int64)
+    parsed_start = _integers(data, os_[known], oe[known])
+    parsed_size = _integers(data, fs[known, 7], fe[known, 7])
+    if parsed_start is None or parsed_size is None or not parsed_size.all():
+        return None  # a number the walk parses (or dies on), or an empty passage
+    start[known] = parsed_start
+    size[known] = parsed_size
+    end = start + size
+    kn = np.flatnonzero(known)
+    if kn.size > 1:  # no passage overlaps another of its article record (#5)
+        by = np.lexsort((start[kn], first[kn]))
+        g, s, e = first[kn][by], start[kn][by], end[kn][by]
+        if ((g[1:] == g[:-1]) & (s[1:] < e[:-1])).any():
+            return None
+
+    rel_chars = judged.rel_chars[jx]
+    relevant = rel_chars > 0
+    rel = np.zeros(m, dtype=np.int64)
+    hit = np.flatnonzero(known & relevant & (judged.count[jx] > 0))
+    if hit.size:
+        j = jx[hit]
+        cnt = judged.count[j]
+        offs = np.cumsum(cnt) - cnt
+        owner = np.repeat(np.arange(hit.size), cnt)
+        span = np.repeat(judged.first[j] - offs, cnt) + np.arange(int(cnt.sum()))
+        inter = np.minimum(end[hit][owner], judged.l[span]) - np.maximum(start[hit][owner], judged.k[span])
+        np.maximum(inter, 0, out=inter)
+        rel[hit] = np.add.reduceat(inter, offs)
+    if task == "t":
+        size[unknown & relevant] = 0  # the tool sums the novel pieces of a relevant article: none
+    run_ret = run_relret = 0
+    if task != "b":
+        run_ret, run_relret = int(size.sum()), int(rel.sum())
+        if run_ret > INT_MAX or run_relret > INT_MAX:
+            return None  # the sizes add up past 2^31 - 1 (D17; the config path refuses the run)
+
+    names = [judged.topic_names[t] for t in order.tolist()]
+    first_rel = is_first & relevant
+    num_ret = np.add.reduceat(is_first, block_start, dtype=np.int64)
+    num_rel_ret = np.add.reduceat(first_rel, block_start, dtype=np.int64)
+    ranks = (lens if task == "f" else np.add.reduceat(new_rank, block_start, dtype=np.int64)).tolist()
+    impossible: list[str] = []
+    states: dict[str, tuple] = {}
+    last = m - 1
+    run_id = data[fs[last, 5]:fe[last, 5]].tobytes().decode("utf-8", "surrogatepass")
+    if task in "ft":
+        ret_total = np.add.reduceat(size, block_start)
+        rel_total = np.add.reduceat(rel, block_start)
+        ret = np.cumsum(size) - np.repeat(np.cumsum(ret_total) - ret_total, lens)
+        relret = np.cumsum(rel) - np.repeat(np.cumsum(rel_total) - rel_total, lens)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = relret / ret
+            recall = relret / judged.rel_size[tk]
+        x = 100 * recall
+        b = np.floor(np.clip(np.nan_to_num(x, nan=0.0, posinf=INT_MAX), -INT_MAX - 1, INT_MAX)).astype(np.int64)
+        bad = (b < 0) | (b > 100)
+        if bad.any():
+            impossible = [f"Impossible recall point: {v}" for v in b[bad].tolist()]
+        ok = ~bad & ~np.isnan(precision)
+        iP = np.zeros(order.size * 101)
+        np.fmax.at(iP, tid[ok] * 101 + b[ok], precision[ok])
+        rows = iP.reshape(order.size, 101).tolist()
+        for i, t in enumerate(names):
+            states[t] = (ranks[i], int(num_ret[i]), int(num_rel_ret[i]), int(ret_total[i]), int(rel_total[i]),
+                         rows[i], [])
+    else:
+        found = np.cumsum(first_rel) - np.repeat(np.cumsum(num_rel_ret) - num_rel_ret, lens)  # num_rel_ret so far
+        rank_start = np.flatnonzero(new_rank)
+        if task == "b":
+            bep = judged.bep[jx]
+            distance = np.abs(bep - start)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                score = np.where(relevant & (bep > -1) & (distance <= n), (float(n) - distance) / n, 0.0)
+            entries = list(map(list, zip(score.tolist(), rel_chars.tolist(), found.tolist())))
+            ret_total = rel_total = [0] * order.size
+        else:
+            rank_j = jx[rank_start]
+            judgement_of = judged.judgements + [None]
+            records: list = [None] * rank_start.size
+            if task == "i":  # the article record of each judged rank: its known passages by start
+                rank_end = np.append(rank_start[1:], m).tolist()
+                at = rank_start.tolist()
+                starts, ends, knowns = start.tolist(), end.tolist(), known.tolist()
+                for r in np.flatnonzero(rank_j >= 0).tolist():
+                    records[r] = sorted((starts[i], ends[i]) for i in range(at[r], rank_end[r]) if knowns[i])
+            entries = list(map(list, zip(np.add.reduceat(size, rank_start).tolist(),
+                                         np.add.reduceat(rel, rank_start).tolist(),
+                                         rel_chars[rank_start].tolist(), found[rank_start].tolist(),
+                                         [judgement_of[j] for j in rank_j.tolist()], records)))
+            ret_total = np.add.reduceat(size, block_start).tolist()
+            rel_total = np.add.reduceat(rel, block_start).tolist()
+        bounds = np.concatenate(([0], np.cumsum(ranks))).tolist()
+        for i, t in enumerate(names):
+            states[t] = (ranks[i], int(num_ret[i]), int(num_rel_ret[i]), ret_total[i], rel_total[i], None,
+                         entries[bounds[i]:bounds[i + 1]])
+    if stop == lines:
+        return Prefix(stop, run_id, impossible, states, names[-1], ranks[-1], "", {}, -1, run_ret, run_relret)
+    # the current state, for the walk to go on with: the last topic's article records
+    a = int(block_start[-1])
+    text = [data[fs[i, 2]:fe[i, 2]].tobytes().decode("utf-8", "surrogatepass") for i in range(a, m)]
+    table: dict[str, list] = {}
+    kept_known = known.tolist()
+    for i, article in enumerate(text, a):
+        record = table.setdefault(article, [])
+        if kept_known[i]:
+            record.append((int(start[i]), int(end[i])))
+    if task != "t":
+        for record in table.values():
+            record.sort()
+    if task == "i":  # the entries hold the records the walk goes on adding to
+        entries_last = states[names[-1]][6]
+        for entry, i in zip(entries_last, np.flatnonzero(new_rank[a:]).tolist()):
+            entry[5] = table[text[i]]
+    return Prefix(stop, run_id, impossible, states, names[-1], ranks[-1], text[-1], table, int(kept[a]),
+                  run_ret, run_relret)

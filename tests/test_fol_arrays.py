@@ -1,0 +1,120 @@
+"""The FOL run read as arrays (inexeval.measures.fol_arrays) against the line walk: the same outcome, bit for bit.
+
+Two kinds of seeded random cases: the edge cases of fol_helpers.random_fol_case
+(rejections, deaths, topics in several blocks, unknown passages, zero and
+negative lengths, bad qrels), where the arrays read what they can and leave
+the rest to the walk; and valid runs (folgen) for every task, made harder
+with a topic that comes back after another (the walk goes on from the
+arrays' state), unknown passages and lines of a topic without qrels, where
+the arrays must read the run (at least up to the comeback).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from fol_helpers import random_fol_case, write
+from folgen import qrels_text, random_qrels, random_run, run_text
+
+from inexeval.measures import fol_arrays
+from inexeval.measures.fol import FOL_TASKS, score_fol_run
+from inexeval.readers.fol import read_fol_qrels, read_fol_run
+
+
+def _outcome(o) -> list[str]:
+    return [repr(getattr(o, f.name)) for f in dataclasses.fields(o)]
+
+
+def _both(qrels, run, task, **options):
+    arrays = score_fol_run(qrels, run, task, arrays=True, **options)
+    walked = score_fol_run(qrels, run, task, arrays=False, **options)
+    assert _outcome(arrays) == _outcome(walked), (task, options)
+    return arrays
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_edge_cases_as_the_walk(tmp_path, seed):
+    rng = random.Random(7000 + seed)
+    qrels_lines, results = random_fol_case(rng)
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_lines))
+    run = read_fol_run(write(tmp_path / "run.txt", [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]))
+    for task in FOL_TASKS:
+        for bounded in (False, True):
+            _both(qrels, run, task, bounded=bounded, complete=rng.random() < 0.3, n=rng.choice([0, 20, 500]))
+
+
+def _come_back(rng: random.Random, rows: list) -> list:
+    """ROWS with the second half of one topic's lines moved to the end (the topic comes back)."""
+    topics = list(dict.fromkeys(r[0] for r in rows))
+    if len(topics) < 2:
+        return rows
+    t = rng.choice(topics[:-1])
+    mine = [i for i, r in enumerate(rows) if r[0] == t]
+    moved = set(mine[len(mine) // 2:])
+    if not moved or len(moved) == len(mine):
+        return rows
+    return [r for i, r in enumerate(rows) if i not in moved] + [rows[i] for i in sorted(moved)]
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_valid_runs_read_as_arrays(tmp_path, seed):
+    rng = random.Random(9000 + seed)
+    qrels_map, _ = random_qrels(rng)
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_text(qrels_map)))
+    for task in FOL_TASKS:
+        rows = random_run(rng, qrels_map, task)
+        rows = [r for r in rows if r[2] == "X" or r[3] != "0"]  # no empty passage (the walk's)
+        if rng.random() < 0.5:
+            rows = _come_back(rng, rows)
+        run = read_fol_run(write(tmp_path / f"run-{task}.txt", run_text(rows)))
+        prefix = fol_arrays.walk(qrels, run, task, 500)
+        outcome = _both(qrels, run, task, bounded=True)
+        if outcome.rejected is None and outcome.death is None and (task != "t" or not _overlaps(rows)):
+            assert prefix is not None, task
+        _both(qrels, run, task, bounded=False, complete=True, n=rng.choice([0, 40]))
+
+
+def _overlaps(rows) -> bool:
+    seen: dict = {}
+    for t, a, o, n in rows:
+        if o == "X":
+            continue
+        s, e = int(o), int(o) + int(n)
+        if any(s2 < e and e2 > s for s2, e2 in seen.get((t, a), [])):
+            return True
+        seen.setdefault((t, a), []).append((s, e))
+    return False
+
+
+def test_a_topic_that_comes_back_goes_on_with_the_current_state(tmp_path):
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", ["1 Q0 d1 10 100 0 0:10", "2 Q0 d2 10 100 5 5:10",
+                                                        "2 Q0 d1 20 100 0 0:20"]))
+    lines = ["1 Q0 d1 1 1 R 0 5", "2 Q0 d1 1 1 R 0 4", "2 Q0 d2 1 1 R 5 5", "1 Q0 d1 1 1 R 5 5",
+             "1 Q0 d2 1 1 R 0 50", "2 Q0 d1 1 1 R 40 1"]
+    run = read_fol_run(write(tmp_path / "run.txt", lines))
+    for task in "ft":
+        prefix = fol_arrays.walk(qrels, run, task, 500)
+        assert prefix is not None and prefix.stop == 3 and prefix.prev == "d2", task
+        _both(qrels, run, task, bounded=True)
+    for task in "ri":
+        _both(qrels, run, task, bounded=True)
+
+
+@pytest.mark.parametrize("text", [
+    "1 Q0 d1 1 1 R 0 5 \n",  # white space at the end of a line
+    " 1 Q0 d1 1 1 R 0 5\n",  # and first: an empty first field
+    "1 Q0 d1 1 1 R 0\n",  # 7 fields
+    "1 Q0 d1 1 1 R 0 5 6\n",  # 9 fields
+    "1 Q0 d1 1 1 R 0 0\n",  # an empty passage
+    "1 Q0 d1 1 1 R 0 1234567890\n",  # 10 digits
+    "1 Q0 d1 1 1 R +3 5\n",
+    "1 Q0 d1 1 1 R 0 5\n\n1 Q0 d1 1 1 R 9 5\n",  # an empty line
+])
+def test_lines_left_to_the_walk(tmp_path, text):
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", ["1 Q0 d1 10 100 0 0:10"]))
+    run = read_fol_run(write(tmp_path / "run.txt", text))
+    assert fol_arrays.walk(qrels, run, "f", 500) is None
+    for task in FOL_TASKS:
+        _both(qrels, run, task, bounded=True)
