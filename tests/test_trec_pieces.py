@@ -133,3 +133,80 @@ def test_most_generated_runs_are_scored_in_pieces(trec_eval, tmp_path, monkeypat
         compare(trec_eval, ["-q", "-c", "-m", "all_trec", "qrels", "run"], folder, monkeypatch)
         streamed += pieces[-1] is not None
     assert streamed >= 15, streamed
+
+
+# ------------------------------------------------------------------ TASK: trec, piece by piece ----
+
+def _task_trec_case(rng: random.Random) -> tuple[bytes, bytes]:
+    """Qrels and a run with what the piecewise reading must carry over: topics the qrels lack,
+    duplicates, ties, several tags, comment lines, a byte-order mark; grouped or not."""
+    qrels = []
+    topics = [f"{rng.choice(['', 'q'])}{t}" for t in rng.sample(range(1, 60), rng.randint(1, 9))]
+    for t in topics:
+        for d in rng.sample(range(40), rng.randint(1, 12)):
+            qrels.append(f"{t} 0 d{d} {rng.choice([0, 1, 1, 2, -1])}\n")
+    run = []
+    for t in topics + [f"x{k}" for k in range(rng.choice([0, 0, 2]))]:  # (x: topics the qrels lack)
+        if rng.random() < 0.15:
+            continue  # a qrels topic the run lacks
+        for k in range(rng.choice([1, 3, 30])):
+            score = rng.choice([f"{rng.random():.2f}", "1", "0.5"])
+            run.append(f"{t} Q0 d{rng.randrange(40)} {k + 1} {score} {rng.choice(['tagA'] * 9 + ['tagB'])}\n")
+    if rng.random() < 0.3:
+        rng.shuffle(run)
+    if rng.random() < 0.2:
+        run.insert(rng.randrange(len(run) + 1), "# a comment\n")
+    text = "".join(run).encode()
+    if rng.random() < 0.1:
+        text = b"\xef\xbb\xbf" + text
+    return "".join(qrels).encode(), text
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_task_trec_pieces_rank_as_the_whole_file(tmp_path, monkeypatch, seed):
+    """read_ranked_run in pieces of a few lines gives the whole file's ranking, topics, run id and
+    warnings (or reads the file whole: a run not grouped by topic)."""
+    from inexeval.measures import classic_pieces
+    from inexeval.measures.classic_join import read_ranked_run, topic_table
+    from inexeval.readers.trec import read_qrels
+
+    rng = random.Random(f"task/{seed}")
+    qrels_text, run_text = _task_trec_case(rng)
+    (tmp_path / "qrels").write_bytes(qrels_text)
+    (tmp_path / "run").write_bytes(run_text)
+    table = topic_table(read_qrels(tmp_path / "qrels"), rng.choice([1, 2]))
+    cap = rng.choice([None, None, 2])
+    whole = read_ranked_run(tmp_path / "run", table, max_results=cap)
+    monkeypatch.setattr(trec_chunks, "STREAM_FROM", 0)
+    monkeypatch.setattr(classic_pieces, "PIECE", rng.choice([1, 40, 200]))
+    calls = []
+    real = classic_pieces.ranked_in_pieces
+    monkeypatch.setattr(classic_pieces, "ranked_in_pieces", lambda *a, **k: calls.append(real(*a, **k)) or calls[-1])
+    got = read_ranked_run(tmp_path / "run", table, max_results=cap)
+    assert calls and (got is calls[0] or calls[0] is None)
+    assert (got.run_id, got.source, got.topics, got.warnings, got.run_id_line) == \
+        (whole.run_id, whole.source, whole.topics, whole.warnings, whole.run_id_line)
+    assert got.ranking.start.tolist() == whole.ranking.start.tolist()
+    assert got.ranking.rel.dtype == whole.ranking.rel.dtype
+    assert got.ranking.rel.tolist() == whole.ranking.rel.tolist()
+    assert [None if r.tied is None else r.tied.tolist() for r in (got.ranking, whole.ranking)] == \
+        [None if whole.ranking.tied is None else whole.ranking.tied.tolist()] * 2
+
+
+def test_task_trec_pieces_are_used_for_grouped_runs(tmp_path, monkeypatch):
+    """The test above reaches the piecewise path (a grouped run of several pieces, topics out of
+    table order so that the segments are gathered)."""
+    from inexeval.measures import classic_pieces
+    from inexeval.measures.classic_join import read_ranked_run, topic_table
+    from inexeval.readers.trec import read_qrels
+
+    (tmp_path / "qrels").write_text("".join(f"{t} 0 d{d} 1\n" for t in (1, 2, 3) for d in range(3)))
+    (tmp_path / "run").write_text("".join(f"{t} Q0 d{d} {d} {1 / (d + 1)} r\n" for t in (3, 1, 2) for d in range(5)))
+    table = topic_table(read_qrels(tmp_path / "qrels"))
+    whole = read_ranked_run(tmp_path / "run", table)
+    monkeypatch.setattr(trec_chunks, "STREAM_FROM", 0)
+    monkeypatch.setattr(classic_pieces, "PIECE", 30)
+    direct = classic_pieces.ranked_in_pieces(tmp_path / "run", table)
+    assert direct is not None
+    assert direct.ranking.rel.tolist() == whole.ranking.rel.tolist() == [1, 1, 1, -1, -1] * 3
+    assert list(direct.topics) == ["1", "2", "3"]

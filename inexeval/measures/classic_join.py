@@ -161,16 +161,36 @@ def rank_run(
     ``(topic·S + S−1−score rank)·n + n−1−p``, p being the row's place in
     step 1 (docno order within its topic), S the number of distinct scores.
     """
-    say = warn or (lambda msg: None)
+    ranking, present, unknown_ids, dropped = ranked(run, table, max_results=max_results,
+                                                    single_precision=single_precision)
+    if warn is not None:
+        for message in ranking_warnings(run.source, unknown_ids, dropped):
+            warn(message)
+    return ranking, present
+
+
+def ranking_warnings(source: str, unknown_ids: list[bytes] | np.ndarray, dropped: int) -> list[str]:
+    """What :func:`rank_run` says: the topics not in the qrels (sorted ids), the duplicates dropped."""
+    out = []
+    if len(unknown_ids):
+        unknown = [_decode(q) for q in unknown_ids]
+        out.append(f"{source}: {len(unknown)} topic(s) not in the qrels ignored: {', '.join(unknown[:10])}"
+                   + (" ..." if len(unknown) > 10 else ""))
+    if dropped:
+        out.append(f"{source}: {dropped} duplicate result(s) dropped (first occurrence kept)")
+    return out
+
+
+def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
+           single_precision: bool = False) -> tuple[Ranking, np.ndarray, np.ndarray, int]:
+    """:func:`rank_run`'s ranking and topics present, and what it would say: the run's topic ids the
+    qrels lack (sorted) and the number of duplicate results dropped."""
     if not run.qid.size:  # a run that retrieved nothing: every topic empty
         return (Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.empty(0, dtype=np.int64)),
-                np.zeros(table.size, dtype=bool))
+                np.zeros(table.size, dtype=bool), np.empty(0, dtype="S1"), 0)
     tidx, unknown_ids = _row_topics(run.qid, table)
     docno, score = run.docno, run.score
     if unknown_ids.size:
-        unknown = [_decode(q) for q in unknown_ids]
-        say(f"{run.source}: {len(unknown)} topic(s) not in the qrels ignored: {', '.join(unknown[:10])}"
-            + (" ..." if len(unknown) > 10 else ""))
         keep = np.flatnonzero(tidx >= 0)
         tidx, docno, score = tidx[keep], docno[keep], score[keep]
     n = tidx.size
@@ -193,8 +213,8 @@ def rank_run(
             o = o[np.argsort(tidx[o].astype(small), kind="stable")]
         t_s, d_s = tidx[o], dkey[o]
         same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
-    if same.any():
-        say(f"{run.source}: {int(same.sum())} duplicate result(s) dropped (first occurrence kept)")
+    dropped = int(same.sum())
+    if dropped:
         gstart = np.flatnonzero(np.concatenate(([True], ~same)))
         o = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
         n = o.size
@@ -233,7 +253,7 @@ def rank_run(
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     tied = np.zeros(t_o.size, dtype=bool)  # the same topic and score as the row before
     tied[1:] = (t_o[1:] == t_o[:-1]) & (s_o[1:] == s_o[:-1])
-    return Ranking(table, start, rel, tied), present
+    return Ranking(table, start, rel, tied), present, unknown_ids, dropped
 
 
 def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey: np.ndarray | None,
@@ -358,7 +378,14 @@ def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None,
                     single_precision: bool = False) -> RankedRun:
     """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
     from inexeval.readers.runnames import empty_run_warning  # (the trec-eval drop-in never calls this)
+    from inexeval.readers.trec_chunks import streamable
 
+    if streamable(path):  # a large file: read in pieces of whole topics when it can be
+        from inexeval.measures.classic_pieces import ranked_in_pieces
+
+        got = ranked_in_pieces(path, table, max_results=max_results, single_precision=single_precision)
+        if got is not None:
+            return got
     run = read_run(path)
     warnings: list[str] = [] if run.line.size else [empty_run_warning(run.source)]
     ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append,

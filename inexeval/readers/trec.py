@@ -56,7 +56,7 @@ from inexeval.readers.trec_numbers import c_integer, c_number, c_reading, only_d
 if TYPE_CHECKING:  # (pathlib costs the drop-in 2.4 ms to import)
     from pathlib import Path
 
-__all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source"]
+__all__ = ["Qrels", "TrecRun", "read_qrels", "read_run", "read_source", "run_from_bytes"]
 
 #: Bytes that ``bytes.split()`` treats as white space.
 _WS = np.zeros(256, dtype=bool)
@@ -383,8 +383,16 @@ def read_run(path: str | Path) -> TrecRun:
     as for INEX runs, docs/formats.md §8).
     """
     data, name = read_source(path)
+    return run_from_bytes(data, name)
+
+
+def run_from_bytes(data: bytes, name: str, first_line: int = 1) -> TrecRun:
+    """:func:`read_run` of the text DATA of the file NAME (FIRST_LINE: the number of its first line,
+    for a piece of a file, :mod:`inexeval.readers.trec_chunks`)."""
     data = drop_comments(data)
     starts, ends, lines = records(data, 6, name, "run")
+    if first_line != 1:
+        lines += first_line - 1
     if not lines.size:
         empty = np.empty(0, dtype="S1")
         return TrecRun(name, empty, empty.copy(), np.empty(0, dtype=np.float64), lines, [])

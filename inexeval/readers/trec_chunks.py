@@ -1,5 +1,5 @@
 """A large TREC run read in pieces of whole topics, so that memory follows a piece, not the file
-(issue 35, target 2; docs/formats.md §8.3).
+(issue 35, target 2; docs/trec-eval.md §8).
 
 A ranked run is written topic by topic.  :func:`topic_chunks` reads a plain file
 :data:`CHUNK` bytes at a time and hands out pieces of whole lines that end where a topic
@@ -8,10 +8,9 @@ line are held back for the next piece.  A topic longer than a piece makes its pi
 Blank and comment lines (first non-blank byte ``#``) go with the piece they fall in.
 
 The pieces do not prove the run is grouped: a topic may come back after another one.  The
-callers (:mod:`inexeval.dropins.trec_eval.blocks`, :mod:`inexeval.measures.classic_blocks`)
-check that no topic is in two pieces, and read the whole file the usual way when one is, or
-when a piece cannot be read (its error is then the whole file's, with the file's own line
-numbers).
+caller (:mod:`inexeval.dropins.trec_eval.blocks`) checks that no topic is in two pieces, and
+reads the whole file the usual way when one is, or when a piece cannot be read (its error is
+then the whole file's, with the file's own line numbers).
 
 Only a plain, seekable file of at least :data:`STREAM_FROM` bytes is read this way
 (:func:`streamable`): compressed data, standard input and UTF-16 text are read whole.

@@ -1,5 +1,5 @@
 """A large run scored piece by piece, as one evaluation of the whole file would score it (issue 35,
-target 2; docs/trec-eval.md §3.4).
+target 2; docs/trec-eval.md §8).
 
 A run file of :data:`~inexeval.readers.trec_chunks.STREAM_FROM` bytes or more is read in pieces of
 whole topics (:func:`~inexeval.readers.trec_chunks.topic_chunks`).  Each piece is scored by
