@@ -35,7 +35,7 @@ from inexeval.writers.files import (
     commit_pending,
     discard_pending,
     run_file_path,
-    run_file_text,
+    run_file_parts,
     write_pending,
 )
 
@@ -446,7 +446,7 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
     try:
         for r in out.results if write_to is not None else ():
             final = run_file_path(write_to, config.task, r)
-            out.pending.append((write_pending(final, run_file_text(r), tag), final))
+            out.pending.append((write_pending(final, run_file_parts(r), tag), final))
     except BaseException:
         for tmp, _final in out.pending:
             discard_pending(tmp)

@@ -12,7 +12,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from inexeval.aggregate import natural_key
 from inexeval.errors import OutputError
@@ -41,8 +41,9 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
-def write_pending(path: Path, text: str | bytes, tag: str = "") -> Path:
-    """Write ``text`` to a new hidden temporary file next to ``path``; return its name.
+def write_pending(path: Path, text: str | bytes | Iterable[str], tag: str = "") -> Path:
+    """Write ``text`` (or its parts, one after the other: a large file is never whole in memory) to a
+    new hidden temporary file next to ``path``; return its name.
 
     The name is ``.<name>.<tag><random>.tmp``.  :func:`commit_pending` then
     puts it in place (a rename, atomic) or :func:`discard_pending` removes
@@ -55,9 +56,12 @@ def write_pending(path: Path, text: str | bytes, tag: str = "") -> Path:
     except OSError as e:
         raise _cannot_write(path, e) from None
     try:
-        data = text.encode("utf-8") if isinstance(text, str) else text
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(text, (str, bytes)):
+                fh.write(text.encode("utf-8") if isinstance(text, str) else text)
+            else:
+                for part in text:
+                    fh.write(part.encode("utf-8"))
         os.chmod(tmp, FILE_MODE)
     except BaseException as e:
         discard_pending(Path(tmp))
@@ -97,12 +101,17 @@ def atomic_write(path: Path, text: str | bytes) -> None:
 
 
 def run_file_text(result: RunResult) -> str:
+    return "".join(run_file_parts(result))
+
+
+def run_file_parts(result: RunResult) -> Iterator[str]:
+    """The run's result file, a measure at a time (``measure<TAB>topic<TAB>value`` lines, then its
+    ``all`` line)."""
     rows = [(cell(t), result.per_topic[t]) for t in sorted(result.per_topic, key=natural_key)]
-    lines = []
     for m in result.measures:
-        lines.extend([f"{m}\t{c}\t{fmt(values.get(m))}" for c, values in rows])
-        lines.append(f"{m}\tall\t{fmt(result.average.get(m))}")
-    return "\n".join(lines) + "\n"
+        lines = [f"{m}\t{c}\t{fmt(values.get(m))}" for c, values in rows]
+        lines.append(f"{m}\tall\t{fmt(result.average.get(m))}\n")
+        yield "\n".join(lines)
 
 
 def run_file_path(results_dir: Path, task: str, result: RunResult) -> Path:
