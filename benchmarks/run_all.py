@@ -50,6 +50,7 @@ def plan(a: argparse.Namespace) -> list[tuple[str, list[str]]]:
             ("fol", ["bench_fol.py", "--repeat", "1", "--tasks", "f", "--skip-synthetic"]),
             ("analysis", ["bench_analysis.py", "--repeat", "1"]),
             ("trec-binary", ["bench_trec_binary.py", "--repeat", "1", "--msmarco-topics", "500"]),
+            ("trec-huge", ["bench_trec_huge.py", "--sizes", "5", "6"]),
         ]
     steps = [
         ("startup", ["bench_startup.py"]),
@@ -61,6 +62,7 @@ def plan(a: argparse.Namespace) -> list[tuple[str, list[str]]]:
         ("fol", ["bench_fol.py", *r] + ([] if a.with_fol_synthetic else ["--skip-synthetic"])),
         ("analysis", ["bench_analysis.py"]),
         ("trec-binary", ["bench_trec_binary.py", *r]),
+        ("trec-huge", ["bench_trec_huge.py"]),
     ]
     if a.with_x10:
         steps.append(("inex-x10", ["bench_inex.py", "--scale", "inex2005x10"]))
