@@ -94,6 +94,9 @@ def _judgements(qrels: RawQrels, by_topic: np.ndarray, qsorted: np.ndarray, topi
 def _scored(sub: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> tuple[Evaluation, bytes | None]:
     """SUB's topics scored on RUN, and the topic at which it stops (None: it does not)."""
     ev = evaluate_qrels(sub, run, opts, selected)
+    for col in ev.columns.values():  # (kept until the end: 8 bytes a value, not a Python float's 32)
+        if col.aggregate != "none":
+            col.values = np.asarray(col.values, dtype=np.float64)
     return ev, (bytes(ids(sub.qid)[len(ev.topics)]) if ev.stop is not None else None)
 
 
@@ -111,7 +114,7 @@ def _together(parts: list[Evaluation], stop: tuple[bytes, TrecEvalExit] | None, 
             joined = [v for ev in parts for v in ev.columns[label].values]
             values = [joined[i] for i in order.tolist()]
         else:
-            values = np.concatenate([np.asarray(ev.columns[label].values, dtype=np.float64) for ev in parts])[order]
+            values = np.concatenate([ev.columns[label].values for ev in parts])[order]
         columns[label] = Column(label, values, first.integer, first.aggregate, first.per_topic)
     kept = [topics[i] for i in order.tolist()]
     num_rel = int(np.count_nonzero(qrels.rel > 0)) if opts.complete else None
