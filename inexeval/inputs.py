@@ -150,11 +150,11 @@ class DocumentInputs(Unit):
         return RecallBase(dict.fromkeys(table.names), table, warnings, problems)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
-        from inexeval.measures.classic_join import read_ranked_run
+        from inexeval.measures.classic_pieces import read_ranked_file
 
         _check_run(path, config)
         with _stdin_as_read():
-            return read_ranked_run(path, recall_base.data, max_results=config.max_results,
+            return read_ranked_file(path, recall_base.data, max_results=config.max_results,
                                    single_precision=config.trec_eval_version == "9.0.8")
 
 

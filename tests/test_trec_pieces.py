@@ -164,8 +164,8 @@ def _task_trec_case(rng: random.Random) -> tuple[bytes, bytes]:
 
 @pytest.mark.parametrize("seed", range(60))
 def test_task_trec_pieces_rank_as_the_whole_file(tmp_path, monkeypatch, seed):
-    """read_ranked_run in pieces of a few lines gives the whole file's ranking, topics, run id and
-    warnings (or reads the file whole: a run not grouped by topic)."""
+    """read_ranked_file (TASK: trec's reading) in pieces of a few lines gives the whole file's ranking,
+    topics, run id and warnings (or reads the file whole: a run not grouped by topic)."""
     from inexeval.measures import classic_pieces
     from inexeval.measures.classic_join import read_ranked_run, topic_table
     from inexeval.readers.trec import read_qrels
@@ -182,7 +182,7 @@ def test_task_trec_pieces_rank_as_the_whole_file(tmp_path, monkeypatch, seed):
     calls = []
     real = classic_pieces.ranked_in_pieces
     monkeypatch.setattr(classic_pieces, "ranked_in_pieces", lambda *a, **k: calls.append(real(*a, **k)) or calls[-1])
-    got = read_ranked_run(tmp_path / "run", table, max_results=cap)
+    got = classic_pieces.read_ranked_file(tmp_path / "run", table, max_results=cap)
     assert calls and (got is calls[0] or calls[0] is None)
     assert (got.run_id, got.source, got.topics, got.warnings, got.run_id_line) == \
         (whole.run_id, whole.source, whole.topics, whole.warnings, whole.run_id_line)

@@ -376,16 +376,10 @@ class RankedRun:
 
 def read_ranked_run(path, table: TopicTable, *, max_results: int | None = None,
                     single_precision: bool = False) -> RankedRun:
-    """Read a TREC run file (docs/formats.md §8) and join it to TABLE (:func:`rank_run`)."""
+    """Read a TREC run file (docs/formats.md §8), whole, and join it to TABLE (:func:`rank_run`); a large
+    file is read in pieces by :func:`inexeval.measures.classic_pieces.read_ranked_file`."""
     from inexeval.readers.runnames import empty_run_warning  # (the trec-eval drop-in never calls this)
-    from inexeval.readers.trec_chunks import streamable
 
-    if streamable(path):  # a large file: read in pieces of whole topics when it can be
-        from inexeval.measures.classic_pieces import ranked_in_pieces
-
-        got = ranked_in_pieces(path, table, max_results=max_results, single_precision=single_precision)
-        if got is not None:
-            return got
     run = read_run(path)
     warnings: list[str] = [] if run.line.size else [empty_run_warning(run.source)]
     ranking, present = rank_run(run, table, max_results=max_results, warn=warnings.append,

@@ -24,6 +24,19 @@ from inexeval.measures.classic_base import Ranking, TopicTable
 PIECE = 16 << 20
 
 
+def read_ranked_file(path, table: TopicTable, *, max_results: int | None = None, single_precision: bool = False):
+    """``TASK: trec``'s reading of the run file PATH: in pieces (:func:`ranked_in_pieces`) when it is
+    large and can be, else whole (:func:`~inexeval.measures.classic_join.read_ranked_run`)."""
+    from inexeval.measures.classic_join import read_ranked_run
+    from inexeval.readers.trec_chunks import streamable
+
+    if streamable(path):
+        got = ranked_in_pieces(path, table, max_results=max_results, single_precision=single_precision)
+        if got is not None:
+            return got
+    return read_ranked_run(path, table, max_results=max_results, single_precision=single_precision)
+
+
 def ranked_in_pieces(path, table: TopicTable, *, max_results: int | None = None,
                      single_precision: bool = False):
     """The :class:`~inexeval.measures.classic_join.RankedRun` of the run file PATH read in pieces; None:
