@@ -89,3 +89,13 @@ def random_fol_case(rng: random.Random) -> tuple[list[str], list[tuple[str, str,
                     length = str(rng.randint(0, 120) if rng.random() > 0.02 else -4)
                 results.append((topic, art, str(rng.randint(1, 9)), f"{rng.random():.3f}", offset, length))
     return qrels, results
+
+
+def read_random_fol_case(folder: Path, rng: random.Random):
+    """A :func:`random_fol_case` written to FOLDER and read back: (FolQrels, FolRunFile)."""
+    from inexeval.readers.fol import read_fol_qrels, read_fol_run
+
+    qrels_lines, results = random_fol_case(rng)
+    qrels = read_fol_qrels(write(folder / "q.txt", qrels_lines))
+    run = read_fol_run(write(folder / "run.txt", [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]))
+    return qrels, run

@@ -15,7 +15,7 @@ import dataclasses
 import random
 
 import pytest
-from fol_helpers import random_fol_case, write
+from fol_helpers import read_random_fol_case, write
 from folgen import qrels_text, random_qrels, random_run, run_text
 
 from inexeval.measures import fol_arrays
@@ -37,9 +37,7 @@ def _both(qrels, run, task, **options):
 @pytest.mark.parametrize("seed", range(200))
 def test_edge_cases_as_the_walk(tmp_path, seed):
     rng = random.Random(7000 + seed)
-    qrels_lines, results = random_fol_case(rng)
-    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_lines))
-    run = read_fol_run(write(tmp_path / "run.txt", [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]))
+    qrels, run = read_random_fol_case(tmp_path, rng)
     for task in FOL_TASKS:
         for bounded in (False, True):
             _both(qrels, run, task, bounded=bounded, complete=rng.random() < 0.3, n=rng.choice([0, 20, 500]))

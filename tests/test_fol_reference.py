@@ -14,11 +14,10 @@ import math
 import random
 
 import pytest
-from fol_helpers import random_fol_case, write
+from fol_helpers import read_random_fol_case
 from fol_reference import reference
 
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
-from inexeval.readers.fol import read_fol_qrels, read_fol_run
 
 
 def _same(a, b) -> bool:
@@ -30,9 +29,7 @@ def _same(a, b) -> bool:
 @pytest.mark.parametrize("seed", range(300))
 def test_fast_scorer_agrees_with_the_literal_reading(tmp_path, seed):
     rng = random.Random(1000 + seed)
-    qrels_lines, results = random_fol_case(rng)
-    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_lines))
-    run = read_fol_run(write(tmp_path / "run.txt", [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]))
+    qrels, run = read_random_fol_case(tmp_path, rng)
     lines = [(ln.line, ln.raw, ln.fields) for ln in run.lines]
     options = [{}, {"n": rng.choice([0, 20, 20000]), "beta": rng.choice([0.5, 2.0]), "irr": rng.choice([0, 50, -5])}]
     for task in FOL_TASKS:
