@@ -41,50 +41,40 @@ def ranked_in_pieces(path, table: TopicTable, *, max_results: int | None = None,
                      single_precision: bool = False):
     """The :class:`~inexeval.measures.classic_join.RankedRun` of the run file PATH read in pieces; None:
     read it whole."""
-    from inexeval.errors import InputError
     from inexeval.measures.classic_join import RankedRun, ranked, ranking_warnings, run_id_of
-    from inexeval.readers import LineBound
-    from inexeval.readers.bytekeys import distinct_grouped
     from inexeval.readers.trec import BOM_UTF8, TrecRun, run_from_bytes
-    from inexeval.readers.trec_chunks import topic_chunks
+    from inexeval.readers.trec_chunks import ReadWhole, grouped_runs
 
     name = str(path)
-    seen: set[bytes] = set()
+
+    def parse(piece: bytes, line: int):
+        if line == 1 and piece.startswith(BOM_UTF8):  # (the first piece)
+            piece = piece[len(BOM_UTF8):]
+        return run_from_bytes(piece, name, line)
+
     topics, lengths, rels, ties, present = [], [], [], [], []
     unknown: set[bytes] = set()
     dropped = 0
     tags: dict[str, None] = {}
     first_line = None
-    for i, (piece, line) in enumerate(topic_chunks(path, PIECE)):
-        if i == 0 and piece.startswith(BOM_UTF8):
-            piece = piece[len(BOM_UTF8):]
-        try:
-            LineBound.check_all(piece, name)
-            run = run_from_bytes(piece, name, line)
-        except InputError:
-            return None
-        del piece
-        if not run.qid.size:
-            continue
-        if run.qid.dtype == object:
-            return None
-        ids = distinct_grouped(run.qid)[0].tolist()
-        if not seen.isdisjoint(ids):  # a topic in two pieces: not grouped by topic
-            return None
-        seen.update(ids)
-        if first_line is None:
-            first_line = int(run.line[0])
-        tags.update(dict.fromkeys(run.tags))
-        ranking, here, unknown_ids, n = ranked(run, table, max_results=max_results, single_precision=single_precision)
-        del run
-        unknown.update(unknown_ids.tolist())
-        dropped += n
-        present.append(np.flatnonzero(here))
-        t = np.flatnonzero(ranking.length)
-        topics.append(t)
-        lengths.append(ranking.length[t])
-        rels.append(_small(ranking.rel))
-        ties.append(ranking.tied)
+    try:
+        for run, _ in grouped_runs(path, parse, chunk=PIECE):
+            if first_line is None:
+                first_line = int(run.line[0])
+            tags.update(dict.fromkeys(run.tags))
+            ranking, here, unknown_ids, n = ranked(run, table, max_results=max_results,
+                                                   single_precision=single_precision)
+            del run
+            unknown.update(unknown_ids.tolist())
+            dropped += n
+            present.append(np.flatnonzero(here))
+            t = np.flatnonzero(ranking.length)
+            topics.append(t)
+            lengths.append(ranking.length[t])
+            rels.append(_small(ranking.rel))
+            ties.append(ranking.tied)
+    except ReadWhole:
+        return None
     if first_line is None:
         return None
     ranking = _together(table, topics, lengths, rels, ties)

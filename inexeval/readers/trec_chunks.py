@@ -7,10 +7,11 @@ ends: the lines at the end of a piece that share the first field (the topic) of 
 line are held back for the next piece.  A topic longer than a piece makes its piece longer.
 Blank and comment lines (first non-blank byte ``#``) go with the piece they fall in.
 
-The pieces do not prove the run is grouped: a topic may come back after another one.  The
-caller (:mod:`inexeval.dropins.trec_eval.blocks`) checks that no topic is in two pieces, and
-reads the whole file the usual way when one is, or when a piece cannot be read (its error is
-then the whole file's, with the file's own line numbers).
+The pieces do not prove the run is grouped: a topic may come back after another one.
+:func:`grouped_runs` parses the pieces and raises :class:`ReadWhole` when a topic is in two of
+them, or when a piece cannot be read; its callers (:mod:`inexeval.dropins.trec_eval.blocks`,
+:mod:`inexeval.measures.classic_pieces`) then read the whole file the usual way (an error is then
+the whole file's, with the file's own line numbers).
 
 Only a plain, seekable file of at least :data:`STREAM_FROM` bytes is read this way
 (:func:`streamable`): compressed data, standard input and UTF-16 text are read whole.
@@ -19,7 +20,7 @@ Only a plain, seekable file of at least :data:`STREAM_FROM` bytes is read this w
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 #: Files of this size or more are read in pieces (smaller ones: whole, as before).
 STREAM_FROM = 64 << 20
@@ -95,3 +96,41 @@ def topic_chunks(path: str | os.PathLike, chunk: int | None = None, *,
             yield out, line
             if lines:
                 line += out.count(b"\n")
+
+
+class ReadWhole(Exception):
+    """The run file must be read whole: a topic is in two pieces, a piece cannot be read, or its ids
+    are too long for fixed-width columns."""
+
+
+def grouped_runs(path: str | os.PathLike, parse: Callable, errors: tuple[type[BaseException], ...] = (), *,
+                 chunk: int | None = None, lines: bool = True) -> Iterator[tuple[object, object]]:
+    """(run, its distinct topic ids, sorted) of every piece of PATH with results (:func:`topic_chunks`),
+    the run being ``PARSE(piece, its first line)``, a reader's columns (``qid``, an ``S`` array).
+
+    :class:`ReadWhole` when a line is too long (the line bound, docs/formats.md §1.6), PARSE raises
+    an InputError or one of ERRORS, the ids are an object array, or a topic of the piece was in an
+    earlier one."""
+    from inexeval.errors import InputError
+    from inexeval.readers import LineBound
+    from inexeval.readers.bytekeys import distinct_grouped
+
+    name = str(path)
+    seen: set[bytes] = set()
+    for piece, line in topic_chunks(path, chunk, lines=lines):
+        try:
+            LineBound.check_all(piece, name)
+            run = parse(piece, line)
+        except (InputError, *errors):
+            raise ReadWhole from None
+        del piece
+        if not run.qid.size:
+            continue
+        if run.qid.dtype == object:
+            raise ReadWhole
+        topics = distinct_grouped(run.qid)[0]
+        names = topics.tolist()
+        if not seen.isdisjoint(names):  # a topic in two pieces: the run is not grouped by topic
+            raise ReadWhole
+        seen.update(names)
+        yield run, topics

@@ -31,41 +31,28 @@ from inexeval.measures.classic_engine import Column
 def evaluate_file(qrels: RawQrels, path: str, opts: Options,
                   selected: list[Selected]) -> tuple[Evaluation, bytes] | None:
     """The evaluation of the run file PATH piece by piece and its run id; None: read it whole."""
-    from inexeval.errors import InputError
-    from inexeval.readers import LineBound
-    from inexeval.readers.trec_chunks import topic_chunks
+    from inexeval.readers.trec_chunks import ReadWhole, grouped_runs
 
     if opts.debug_query is not None or qrels.qid.dtype == object:
         return None
     by_topic = np.argsort(qrels.qid, kind="stable")  # (file order within a topic, as the whole file has it)
     qsorted = qrels.qid[by_topic]
-    seen: set[bytes] = set()
+    found: list[np.ndarray] = []
     parts: list[tuple[Evaluation, bytes | None]] = []
     run_id = None
-    for piece, _ in topic_chunks(path, lines=False):
-        try:
-            LineBound.check_all(piece, path)
-            run = read_run(piece, path)
-        except (TrecEvalExit, InputError):
-            return None
-        del piece
-        if not run.qid.size:
-            continue
-        if run.qid.dtype == object:
-            return None
-        run_id = run.run_id
-        topics = ids(run.qid)
-        names = topics.tolist()
-        if not seen.isdisjoint(names):  # a topic in two pieces: the run is not grouped by topic
-            return None
-        seen.update(names)
-        sub = _judgements(qrels, by_topic, qsorted, topics)
-        if sub.qid.size:
-            parts.append(_scored(sub, run, opts, selected))
+    try:
+        for run, topics in grouped_runs(path, lambda piece, _: read_run(piece, path), (TrecEvalExit,), lines=False):
+            run_id = run.run_id
+            found.append(topics)
+            sub = _judgements(qrels, by_topic, qsorted, topics)
+            if sub.qid.size:
+                parts.append(_scored(sub, run, opts, selected))
+    except ReadWhole:
+        return None
     if run_id is None:
         return None
     keys = ids(qrels.qid)
-    missing = keys[~np.isin(keys, np.array(sorted(seen), dtype=bytes))]
+    missing = keys[~np.isin(keys, np.concatenate(found))]
     stops: list[tuple[bytes, TrecEvalExit]] = [(k, ev.stop) for ev, k in parts if k is not None]
     if missing.size and not opts.complete:
         qid = bytes(missing[0]).decode("utf-8", "surrogateescape")
