@@ -83,6 +83,11 @@ class _Judged:
 
     def __init__(self, qrels: FolQrels):
         self.topic_names = list(qrels.topics)
+        read = qrels.columns  # (readers.fol.ReadColumns) the columns the qrels were read from, if any
+        if read is not None and read.topics is qrels.topics and len(read.judgements) == sum(
+                len(t.judgements) for t in qrels.topics.values()):
+            self._from_columns(read.judgements, read.arrays)
+            return
         self.judgements = []
         jt, articles, first, count, ks, ls = [], [], [], [], [], []
         for t, (topic_id, topic) in enumerate(qrels.topics.items()):
@@ -108,6 +113,20 @@ class _Judged:
         self.k = np.array(ks, dtype=np.int64)
         self.l = np.array(ls, dtype=np.int64)
         self.rel_size = np.array([qrels.topics[t].rel_size for t in self.topic_names], dtype=np.int64)
+
+    def _from_columns(self, judgements: list, c) -> None:
+        """The same columns from those of the qrels reader (``fol_qrels_arrays.QrelsColumns``: the
+        judgements in the same order, topic by topic)."""
+        self.judgements = judgements
+        self.usable = not any(b"\0" in x for x in c.articles) and not any("\0" in t for t in self.topic_names)
+        self.topics = np.array([t.encode("utf-8", "surrogatepass") for t in self.topic_names], dtype=bytes)
+        self.articles = np.array(c.articles, dtype=bytes)
+        self.jt = c.jt
+        self.rel_chars = np.append(c.rel_chars, 0)
+        self.bep = np.append(c.bep, -1)
+        self.first = np.append(c.first, 0)
+        self.count = np.append(c.count, 0)
+        self.k, self.l, self.rel_size = c.k, c.l, c.rel_size
 
 
 _cache: tuple[FolQrels, _Judged] | None = None

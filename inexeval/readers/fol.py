@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import operator
 import re
+import sys
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from pathlib import Path
@@ -268,6 +269,16 @@ class FolQrels:
     topics: dict[str, FolTopic]
     source: str
     int_problem: InputError | None = None
+    #: The judgements as columns (``fol_qrels_arrays.QrelsColumns``) when read with numpy; not copied by
+    #: ``dataclasses.replace`` (a copy with other topics has none).
+    columns: object = field(default=None, init=False, repr=False, compare=False)
+
+
+#: Qrels lines from which they are read with numpy (:mod:`inexeval.readers.fol_qrels_arrays`) although
+#: numpy is not imported yet: its import (about 0.06 s) costs what the line loop takes for about
+#: 5,000 lines.
+QRELS_ARRAY_LINES = 5_000
+_ARRAY_BYTES = QRELS_ARRAY_LINES * 200  # the lines are counted in this much text at most
 
 
 def read_fol_qrels(path: str | Path) -> FolQrels:
@@ -286,6 +297,40 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     characters as negative).
     """
     text, source = _read_text(path)
+    if "numpy" in sys.modules or text.count("\n", 0, _ARRAY_BYTES) >= QRELS_ARRAY_LINES:
+        from inexeval.readers.fol_qrels_arrays import read
+
+        columns = read(text)
+        if columns is not None:
+            return _qrels_of_columns(columns, source)
+    return qrels_from_lines(text, source)
+
+
+class ReadColumns(NamedTuple):
+    """``FolQrels.columns``: the qrels' ``topics`` dict they were read into, its ``judgements`` in topic
+    order (each topic's in its order) and ``arrays`` (``fol_qrels_arrays.QrelsColumns``)."""
+
+    topics: dict
+    judgements: list
+    arrays: object
+
+
+def _qrels_of_columns(c, source: str) -> FolQrels:
+    """The FolQrels of the columns C (``fol_qrels_arrays.QrelsColumns``) read from SOURCE."""
+    topics = {t: FolTopic(n, rs, {}) for t, n, rs in zip(c.topics, c.num_rel, c.rel_size.tolist())}
+    bounds = (c.first.tolist() + [len(c.passages)])
+    judgements = [FolJudgement(rc, dl, b, c.passages[bounds[r]:bounds[r + 1]], c.spans[bounds[r]:bounds[r + 1]])
+                  for r, (rc, dl, b) in enumerate(zip(c.rel_chars.tolist(), c.doc_length.tolist(), c.bep.tolist()))]
+    for (topic, article), r in zip(c.keys, c.rank):  # each topic's judgements in the order of their first line
+        topics[topic].judgements[article] = judgements[r]
+    qrels = FolQrels(topics=topics, source=source)
+    qrels.columns = ReadColumns(topics, judgements, c)
+    return qrels
+
+
+def qrels_from_lines(text: str, source: str) -> FolQrels:
+    """:func:`read_fol_qrels` of TEXT, the qrels of SOURCE, line by line (the reference of
+    :mod:`inexeval.readers.fol_qrels_arrays`, which reads most qrels as arrays)."""
     lines = _lines(text)
     odd = _has_odd_white_space(text)
     all_fields = _split_all(lines, odd)

@@ -39,7 +39,7 @@ from inexeval.errors import InputError
 from inexeval.model import Run
 from inexeval.readers.runs import BOM, Block, RunInput, RunReader, _RunBuilder, empty_run_warning, run_id_from_name
 
-__all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol", "paused_gc"]
+__all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol", "paused_gc", "topic_lines"]
 
 #: The first tag of an XML run that tells its results apart: ``<fol`` (passages) or ``<path`` (elements).
 _RESULT_KIND = re.compile(rb"<(fol|path)[ \t\r\n/>]")
@@ -125,14 +125,56 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
             from inexeval.readers.fol import read_fol_run
 
             fol, warnings = read_fol_run(path), []
-        topics: dict[str, list[int]] = {}
-        for i, fields in enumerate(fol.columns()[2]):
-            if fields:
-                topics.setdefault(fields[0], []).append(i)
+        topics = topic_lines(fol)
         if not topics:
             warnings = [empty_run_warning(fol.source, "and it is scored as inex_eval scores it"), *warnings]
     return PassageRun(run_id=run_id_from_name(fol.source), source=fol.source, task=None, topics=topics,
                       warnings=warnings, unit="passage", fol=fol)
+
+
+def topic_lines(fol) -> dict[str, list[int]]:
+    """The indices of the lines of each topic of the FolRunFile FOL, topics in order of their first
+    line: a line's topic is its first field (D22), a line without fields has none."""
+    found = _topic_blocks(fol) if "numpy" in sys.modules else None
+    if found is not None:
+        return found
+    topics: dict[str, list[int]] = {}
+    for i, fields in enumerate(fol.columns()[2]):
+        if fields:
+            topics.setdefault(fields[0], []).append(i)
+    return topics
+
+
+def _topic_blocks(fol) -> dict[str, list[int]] | None:
+    """:func:`topic_lines` of an ASCII text run whose lines each begin with a field of at most
+    _TOPIC_WIDTH - 1 characters (else None), read as blocks of lines of one topic with numpy."""
+    import numpy as np
+
+    text = fol.plain_text()
+    if text is None or not len(fol) or not text.isascii():
+        return None
+    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    lens = np.fromiter(map(len, fol.columns()[1]), dtype=np.int64, count=len(fol)) + 1
+    start = np.cumsum(lens) - lens
+    padded = np.concatenate((data, np.full(_TOPIC_WIDTH, 32, dtype=np.uint8)))  # the text's end ends a field
+    window = np.lib.stride_tricks.sliding_window_view(padded, _TOPIC_WIDTH)[start]
+    white = np.zeros(256, dtype=bool)
+    white[[9, 10, 11, 12, 13, 32]] = True  # what str.split() and Java both split at (plain_text)
+    ws = white[window]
+    width = ws.argmax(axis=1)
+    if not ws.any(axis=1).all() or not width.all() or not window.all():
+        return None  # a first field too long for the window, an empty field first, or a NUL byte
+    rows = np.where(np.arange(_TOPIC_WIDTH) < width[:, None], window, 0).astype(np.uint8)
+    rows = np.ascontiguousarray(rows).view(f"S{_TOPIC_WIDTH}").ravel()  # each line's first field
+    blocks = np.concatenate(([0], np.flatnonzero(rows[1:] != rows[:-1]) + 1, [len(fol)])).tolist()
+    topics: dict[str, list[int]] = {}
+    for name, b, e in zip(rows[blocks[:-1]].tolist(), blocks, blocks[1:]):
+        topics.setdefault(name.decode("ascii"), []).extend(range(b, e))
+    return topics
+
+
+#: The bytes at the start of a line in which :func:`_topic_blocks` looks for its first field's end.
+_TOPIC_WIDTH = 16
 
 
 class _ElementResults(_RunBuilder):
