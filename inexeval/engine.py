@@ -30,6 +30,7 @@ from inexeval.model import FileAssessment, RunResult, TopicAssessment
 from inexeval.names import NameTable, file_component
 from inexeval.plan import ConfigPlan, params_of, plan_config
 from inexeval.resultsdir import held_fds
+from inexeval.topic_columns import TopicColumns
 from inexeval.tasks import same_task
 from inexeval.writers.files import (
     commit_pending,
@@ -110,29 +111,44 @@ class Scorer:
                 self.prepare_topic(ta)
 
     def score(self, run, empty_as_zero: bool, warnings: list[str] | None = None) -> list[RunResult]:
-        """Every measure under every setting, for the run's counted topics (docs/measures.md §10)."""
+        """Every measure under every setting, for the run's counted topics (docs/measures.md §10).
+
+        A run-level measure (``compute_all``) gives a list of per-topic dictionaries, or its values as
+        columns aligned with the topics (``{name: array or list}``); when every measure of a setting
+        gives columns, its ``per_topic`` is a :class:`~inexeval.topic_columns.TopicColumns`."""
         topics = counted_topics(run.topics, self.recall_base.topics, empty_as_zero)
         results = []
         seen_warnings: dict[str, None] = {}
         warn = seen_warnings.setdefault
-        run_memos = {t: {} for t in topics}  # shared by the settings of one (run, topic)
+        run_memos: dict[str, dict] = {}  # shared by the settings of one (run, topic)
         checked: set[str] = set()
+        names = tuple(m.name for m in self.measures)
         for s in self.settings:
-            per_topic: dict[str, dict[str, float | None]] = {t: {} for t in topics}
+            per_topic: dict[str, dict[str, float | None]] | None = None
+            columns: dict[str, object] = {}
             inputs = None
             run_input = None
             for m in self.measures:
+                outputs = self.outputs[m.name]
                 if m.compute_all is not None:
                     if run_input is None:
                         run_input = RunInput(run, s, self.params, self.recall_base.data, warn,
-                                             empty_as_zero=empty_as_zero)
+                                             empty_as_zero=empty_as_zero, measures=names)
                     values = m.compute_all(run_input, topics)
+                    if isinstance(values, dict):
+                        if m.name not in checked:
+                            _check_outputs(m, values, outputs)
+                            checked.add(m.name)
+                        self._note_undefined(s.name, topics, values)
+                        columns.update(values)
+                        continue
                 else:
                     if inputs is None:
                         inputs = [TopicInput(self.context(t), run.topics.get(t, ()), s, self.params,
-                                             self.collection, warn, {}, run_memos[t]) for t in topics]
+                                             self.collection, warn, {}, run_memos.setdefault(t, {})) for t in topics]
                     values = [m.compute(ti) for ti in inputs]
-                outputs = self.outputs[m.name]
+                if per_topic is None:
+                    per_topic = {t: {} for t in topics}
                 for t, v in zip(topics, values):
                     if v is None:
                         self.undefined.setdefault(s.name, set()).add(t)
@@ -142,6 +158,10 @@ class Scorer:
                             _check_outputs(m, v, outputs)
                             checked.add(m.name)
                         per_topic[t].update(v)
+            if per_topic is None:
+                per_topic = TopicColumns(topics, columns)
+            elif columns:
+                per_topic = _with_columns(per_topic, topics, self.measures, self.outputs, columns)
             averages = average(per_topic, self.averaged, self.how)
             if len(self.averaged) < len(self.names):
                 given = run_input.averages if run_input is not None else {}
@@ -151,6 +171,26 @@ class Scorer:
         if warnings is not None:
             warnings.extend(f"{run.source}: {w}" for w in seen_warnings)
         return results
+
+    def _note_undefined(self, setting: str, topics: list[str], columns: dict) -> None:
+        """The topics where a column holds None: undefined (docs/measures.md §10)."""
+        for col in columns.values():
+            if isinstance(col, list) and None in col:
+                self.undefined.setdefault(setting, set()).update(t for t, v in zip(topics, col) if v is None)
+
+
+def _with_columns(per_topic: dict, topics: list[str], measures: list[Measure], outputs: dict,
+                  columns: dict) -> dict:
+    """PER_TOPIC's dictionaries with the values of COLUMNS added, each topic's in measure order."""
+    rows = TopicColumns(topics, columns)
+    out = {}
+    for i, t in enumerate(topics):
+        row: dict[str, float | None] = {}
+        for m in measures:
+            for n in outputs[m.name]:
+                row[n] = rows.value(i, n) if n in columns else per_topic[t].get(n)
+        out[t] = row
+    return out
 
 
 def _check_outputs(m: Measure, values: dict, declared: list[str]) -> None:
@@ -453,7 +493,10 @@ def score_file(scorer: Scorer, config: Config, path, empty_as_zero: bool,
         raise
     if keep is not None:
         for r in out.results:
-            r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()} if keep else {}
+            if isinstance(r.per_topic, TopicColumns):
+                r.per_topic = r.per_topic.only(keep) if keep else {}
+            else:
+                r.per_topic = {t: {m: v[m] for m in keep if m in v} for t, v in r.per_topic.items()} if keep else {}
     return out
 
 

@@ -66,6 +66,14 @@ class TopicTable:
             got = self.cache["index"] = {n: i for i, n in enumerate(self.names)}
         return got
 
+    def topic_range(self, lo: int, hi: int) -> TopicTable:
+        """The table of topics LO … HI−1 alone, its arrays views of this one's (``qkey`` renumbered):
+        a run's ranking scored a range of topics at a time (:mod:`inexeval.measures.classic_engine`)."""
+        a, b = int(self.qstart[lo]), int(self.qstart[hi])
+        return TopicTable(self.keys[lo:hi], self.names[lo:hi], self.qstart[lo:hi + 1] - a, self.qrel[a:b],
+                          self.qdocno[a:b], self.rel_level, self.num_rel[lo:hi], self.num_nonrel[lo:hi],
+                          self.vocab, self.qkey[a:b] - lo * max(self.vocab.size, 1))
+
 
 @dataclass(slots=True)
 class Ranking:
@@ -82,6 +90,12 @@ class Ranking:
     @property
     def length(self) -> np.ndarray:
         return np.diff(self.start)
+
+    def topic_range(self, lo: int, hi: int) -> Ranking:
+        """The ranking of topics LO … HI−1 alone, over :meth:`TopicTable.topic_range` (views)."""
+        a, b = int(self.start[lo]), int(self.start[hi])
+        return Ranking(self.table.topic_range(lo, hi), self.start[lo:hi + 1] - a, self.rel[a:b],
+                       None if self.tied is None else self.tied[a:b])
 
     @property
     def topic(self) -> np.ndarray:

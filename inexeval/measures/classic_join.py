@@ -303,14 +303,15 @@ def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
     return Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), rel)
 
 
-def with_stand_ins(ranking: Ranking, topics: np.ndarray) -> Ranking:
+def with_stand_ins(ranking: Ranking, topics: np.ndarray, codes: np.ndarray | None = None) -> Ranking:
     """RANKING with trec_eval's ``-c`` stand-in ranking for each of TOPICS (empty in it): one
-    document, ``ceci_nest_pas_un_docno``, judged as the qrels judge it (not at all, as a rule)."""
+    document, ``ceci_nest_pas_un_docno``, judged as the qrels judge it (not at all, as a rule).
+    CODES: those documents' relevance codes (:func:`stand_in_codes`) if known."""
     topics = np.asarray(topics, dtype=np.int64)
     if not topics.size:
         return ranking
     table = ranking.table
-    bogus = join_ordered(topics, np.full(topics.size, BOGUS_DOCNO), table).rel  # one row per topic
+    bogus = stand_in_codes(table, topics) if codes is None else codes
     counts = ranking.length.copy()
     counts[topics] += 1
     start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
@@ -320,6 +321,11 @@ def with_stand_ins(ranking: Ranking, topics: np.ndarray) -> Ranking:
     rel[at] = bogus
     rel[~at] = ranking.rel
     return Ranking(table, start, rel)
+
+
+def stand_in_codes(table: TopicTable, topics: np.ndarray) -> np.ndarray:
+    """The relevance code of trec_eval's stand-in document in each of TOPICS (table indices, ascending)."""
+    return join_ordered(topics, np.full(topics.size, BOGUS_DOCNO), table).rel
 
 
 def _judged(table: TopicTable) -> np.ndarray:

@@ -193,6 +193,7 @@ class RunInput:
     memo: dict = field(default_factory=dict)
     empty_as_zero: bool = False
     averages: dict[str, float | None] = field(default_factory=dict)
+    measures: tuple[str, ...] = ()  # the names of every measure scored in this (run, setting)
 
 
 def _mean(name: str) -> str:
