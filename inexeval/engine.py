@@ -159,7 +159,7 @@ class Scorer:
                             checked.add(m.name)
                         per_topic[t].update(v)
             if per_topic is None:
-                per_topic = TopicColumns(topics, columns)
+                per_topic = TopicColumns(topics, columns, natural_order=True)  # (counted_topics' order)
             elif columns:
                 per_topic = _with_columns(per_topic, topics, self.measures, self.outputs, columns)
             averages = average(per_topic, self.averaged, self.how)

@@ -18,15 +18,17 @@ class TopicColumns(Mapping):
     """``{topic: {measure: value}}`` over TOPICS (in order), the values of each measure in
     COLUMNS[measure], aligned with TOPICS: a float64 array, or a list (None: undefined, or text)."""
 
-    __slots__ = ("topics", "columns", "_index")
+    __slots__ = ("topics", "columns", "natural_order", "_index")
 
-    def __init__(self, topics: list[str], columns: dict[str, Sequence]):
+    def __init__(self, topics: list[str], columns: dict[str, Sequence], natural_order: bool = False):
+        """NATURAL_ORDER: TOPICS are in :func:`~inexeval.aggregate.natural_key` order already."""
         self.topics = topics
         self.columns = columns
+        self.natural_order = natural_order
         self._index: dict[str, int] | None = None
 
     def __reduce__(self):  # (pickled without the index, between processes)
-        return TopicColumns, (self.topics, self.columns)
+        return TopicColumns, (self.topics, self.columns, self.natural_order)
 
     @property
     def index(self) -> dict[str, int]:
@@ -53,18 +55,31 @@ class TopicColumns(Mapping):
 
     def values_of(self, measure: str, topics: Sequence[str]) -> list:
         """MEASURE's values (:meth:`value`) at TOPICS, in that order (None where it has none)."""
+        return self.values_at(measure, self.positions(topics))
+
+    def positions(self, topics: Sequence[str]) -> list[int]:
+        """The place of each of TOPICS among :attr:`topics`."""
+        if topics is self.topics:
+            return list(range(len(topics)))
+        index = self.index
+        return [index[t] for t in topics]
+
+    def values_at(self, measure: str, at: list[int]) -> list:
+        """MEASURE's values at the topics in places AT (None for a measure it has not)."""
         col = self.columns.get(measure)
         if col is None:
-            return [None] * len(topics)
-        index = self.index
-        at = [index[t] for t in topics]
+            return [None] * len(at)
         if isinstance(col, list):
             return [col[i] for i in at]
         return col[at].tolist()
 
     def only(self, measures) -> TopicColumns:
         """These values of MEASURES alone."""
-        return TopicColumns(self.topics, {m: c for m, c in self.columns.items() if m in measures})
+        return TopicColumns(self.topics, {m: c for m, c in self.columns.items() if m in measures}, self.natural_order)
+
+    def is_float(self, measure: str) -> bool:
+        """Whether MEASURE's values are all floats (an array column)."""
+        return not isinstance(self.columns.get(measure, []), list)
 
 
 class TopicRow(Mapping):
@@ -96,3 +111,12 @@ def values_of(per_topic: Mapping, measure: str, topics: Sequence[str]) -> list:
     if isinstance(per_topic, TopicColumns):
         return per_topic.values_of(measure, topics)
     return [per_topic[t].get(measure) for t in topics]
+
+
+def natural_topics(per_topic: Mapping) -> list[str]:
+    """The topics of any ``per_topic`` mapping in :func:`~inexeval.aggregate.natural_key` order."""
+    if isinstance(per_topic, TopicColumns) and per_topic.natural_order:
+        return per_topic.topics
+    from inexeval.aggregate import natural_key
+
+    return sorted(per_topic, key=natural_key)

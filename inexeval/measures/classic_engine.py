@@ -241,7 +241,7 @@ class _RunScoring:
 
 
 def _pending(names: tuple[str, ...], spec: MeasureSpec, done: dict) -> list[MeasureSpec]:
-    """SPEC and the other classic measures among NAMES (the config's) not computed yet."""
+    """The measure asked for and the other classic measures among NAMES (the config's) not computed yet."""
     specs = {spec.name: spec}
     for n in names:
         m = _SPECS.get(n)

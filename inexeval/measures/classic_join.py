@@ -267,6 +267,8 @@ def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey
         return np.full(n, NOT_JUDGED, dtype=np.int64)
     if ck is not None:
         qck = _qrels_keys(table, vkey, db)
+        if 16 * qck.size < n and n > 1 and bool((ck[1:] >= ck[:-1]).all()):
+            return _judgements_among(table, qck, ck)  # few judgements for many rows, in key order
         p = np.searchsorted(qck, ck)
         np.minimum(p, qck.size - 1, out=p)
         hit = qck[p] == ck
@@ -334,6 +336,22 @@ def _judged(table: TopicTable) -> np.ndarray:
     if got is None:
         got = table.cache["judged"] = np.where(table.qrel >= 0, table.qrel, JUDGED_NEGATIVE)
     return got
+
+
+def _judgements_among(table: TopicTable, qck: np.ndarray, ck: np.ndarray) -> np.ndarray:
+    """What :func:`_relevance` gives the rows of keys CK (increasing), found the other way round: each
+    qrels key QCK (the first row of a key judged twice, as there) searched among CK."""
+    first = np.ones(qck.size, dtype=bool)
+    first[1:] = qck[1:] != qck[:-1]
+    keys = qck[first]
+    lo = np.searchsorted(ck, keys, "left")
+    n = np.searchsorted(ck, keys, "right") - lo  # the rows of each key (more than one: a docno ranked twice)
+    hit = np.flatnonzero(n)
+    n = n[hit]
+    rows = np.repeat(lo[hit] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
+    out = np.full(ck.size, NOT_JUDGED, dtype=np.int64)
+    out[rows] = np.repeat(_judged(table)[first][hit], n)
+    return out
 
 
 def _qrels_keys(table: TopicTable, vkey: np.ndarray, db: int) -> np.ndarray:

@@ -107,6 +107,8 @@ class TrecState:
         self.num_rel_ret = seg_count(judged_rel, self.start)
         self._topic: np.ndarray | None = None
         self._ap_sum: np.ndarray | None = None
+        self._ap_cumsum: tuple[np.ndarray, np.ndarray] | None = None
+        self._unjudged: np.ndarray | None = None
         self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
@@ -154,9 +156,10 @@ class TrecState:
         return (at_rank(self.count, self.start, k) > 0).astype(np.float64)
 
     def unj(self, k: int) -> np.ndarray:
-        rel = self.r.rel
-        cum = seg_cumsum(((rel == NOT_JUDGED) | (rel == JUDGED_NEGATIVE)).astype(np.int64), self.start)
-        return at_rank(cum, self.start, k) / float(k)
+        if self._unjudged is None:  # (the results coded -1 or -2 so far, shared by every k)
+            rel = self.r.rel
+            self._unjudged = seg_cumsum(((rel == NOT_JUDGED) | (rel == JUDGED_NEGATIVE)).astype(np.int64), self.start)
+        return at_rank(self._unjudged, self.start, k) / float(k)
 
     def rprec(self) -> np.ndarray:
         n = np.minimum(self.length, self.num_rel)
@@ -173,13 +176,22 @@ class TrecState:
 
     # --- sums over relevant results ---------------------------------------------------------
 
-    def _ap_terms(self) -> np.ndarray:
-        return np.where(self.isrel, self.count / self.rank, 0.0)
+    def _ap_cum(self) -> tuple[np.ndarray, np.ndarray]:
+        """count(i)/i summed left to right over each topic's relevant results (m_map.c's running
+        ``sum``, one value per relevant row), and each topic's first relevant row in it."""
+        if self._ap_cumsum is None:
+            prec, sub = self._relevant_precisions()
+            self._ap_cumsum = (seg_cumsum(prec, sub), sub)
+        return self._ap_cumsum
 
     def ap_sum(self) -> np.ndarray:
         """Σ_{d_i relevant} count(i)/i, left to right (m_map.c's ``sum``)."""
         if self._ap_sum is None:
-            self._ap_sum = masked_seg_sum(self._ap_terms(), self.isrel, self.start)
+            cum, sub = self._ap_cum()
+            out = np.zeros(self.length.size)
+            last = sub[1:] > sub[:-1]
+            out[last] = cum[sub[1:][last] - 1]
+            self._ap_sum = out
         return self._ap_sum
 
     def ap(self) -> np.ndarray:
@@ -188,10 +200,7 @@ class TrecState:
             return np.where(found, self.ap_sum() / self.num_rel, 0.0)
 
     def map_cut(self, k: int) -> np.ndarray:
-        terms = self._ap_terms()
-        rows = np.flatnonzero(self.isrel)
-        cum = seg_cumsum(terms[rows], self.segments_of(self.isrel))
-        sub = self.segments_of(self.isrel)
+        cum, sub = self._ap_cum()
         n = at_rank(self.count, self.start, k)  # relevant rows within the first k
         out = np.zeros(self.length.size)
         ok = n > 0

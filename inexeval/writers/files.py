@@ -14,10 +14,10 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from inexeval.aggregate import natural_key
 from inexeval.errors import OutputError
 from inexeval.model import RunResult
 from inexeval.names import cell, file_component
+from inexeval.topic_columns import TopicColumns, natural_topics, values_of
 
 
 
@@ -107,9 +107,17 @@ def run_file_text(result: RunResult) -> str:
 def run_file_parts(result: RunResult) -> Iterator[str]:
     """The run's result file, a measure at a time (``measure<TAB>topic<TAB>value`` lines, then its
     ``all`` line)."""
-    rows = [(cell(t), result.per_topic[t]) for t in sorted(result.per_topic, key=natural_key)]
+    per_topic = result.per_topic
+    topics = natural_topics(per_topic)
+    cells = [cell(t) for t in topics]
+    columns = per_topic if isinstance(per_topic, TopicColumns) else None
+    at = columns.positions(topics) if columns is not None else None
     for m in result.measures:
-        lines = [f"{m}\t{c}\t{fmt(values.get(m))}" for c, values in rows]
+        if columns is not None and columns.is_float(m):  # (fmt's text: repr of each float)
+            texts = map(repr, columns.values_at(m, at))
+        else:
+            texts = map(fmt, values_of(per_topic, m, topics))
+        lines = [f"{m}\t{c}\t{v}" for c, v in zip(cells, texts)]
         lines.append(f"{m}\tall\t{fmt(result.average.get(m))}\n")
         yield "\n".join(lines)
 

@@ -1,0 +1,49 @@
+"""The relevance look-up of a run's rows (inexeval.measures.classic_join._relevance) by either path:
+each row searched among the judgements, or, for few judgements and many rows in key order, each
+judgement searched among the rows (_judgements_among).  Both must give every row the code of the
+first qrels row with its (topic, docno) key, -1 when none, the negative judgements -2, also for a
+key the run ranks twice and one the qrels judge twice; checked against a dictionary, by brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, TopicTable
+from inexeval.measures.classic_join import _judgements_among, _relevance
+
+
+def _table(rng, topics: int, vocab: int, judged: int) -> TopicTable:
+    t = np.sort(rng.integers(0, topics, judged))
+    d = rng.integers(0, vocab, judged)
+    o = np.lexsort((d, t))
+    t, d = t[o], d[o]
+    qrel = rng.choice([-2, -1, 0, 1, 2, 3], judged)
+    qstart = np.searchsorted(t, np.arange(topics + 1)).astype(np.int64)
+    V = vocab
+    return TopicTable(np.arange(topics).astype("S8"), [str(i) for i in range(topics)], qstart, qrel,
+                      np.array([b"d%d" % x for x in d]), 1, np.zeros(topics, np.int64), np.zeros(topics, np.int64),
+                      np.array([b"v"] * V), (t * V + d).astype(np.int64))
+
+
+def test_both_paths_give_the_first_judgement_of_every_key():
+    rng = np.random.default_rng(11)
+    for case in range(400):
+        topics, vocab = int(rng.integers(1, 6)), int(rng.integers(1, 40))
+        table = _table(rng, topics, vocab, int(rng.integers(1, 25)))
+        db = max(vocab.bit_length(), 1)
+        vkey = np.arange(vocab, dtype=np.uint64)
+        qtopic = table.qkey // vocab
+        qck = (qtopic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - qtopic * vocab]
+        first: dict[int, int] = {}
+        for key, r in zip(qck.tolist(), table.qrel.tolist()):
+            first.setdefault(key, r if r >= 0 else JUDGED_NEGATIVE)
+        n = int(rng.integers(0, 2000 if case % 2 else 30))
+        t = rng.integers(0, topics, n)
+        d = rng.integers(0, vocab, n)
+        ck = np.sort((t.astype(np.uint64) << np.uint64(db)) | d.astype(np.uint64))  # (repeats: ranked twice)
+        ts = (ck >> np.uint64(db)).astype(np.int64)
+        want = np.array([first.get(k, NOT_JUDGED) for k in ck.tolist()], dtype=np.int64)
+        assert np.array_equal(_relevance(table, vkey, db, ts, None, ck), want)
+        assert np.array_equal(_judgements_among(table, qck, ck), want)
+        shuffled = rng.permutation(n)  # (out of key order: the rows are searched among the judgements)
+        assert np.array_equal(_relevance(table, vkey, db, ts[shuffled], None, ck[shuffled]), want[shuffled])
