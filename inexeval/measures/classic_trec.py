@@ -51,10 +51,10 @@ from inexeval.measures.classic_base import (
     c_log,
     count_starts,
     log2_int,
-    masked_seg_sum,
     seg_count,
     seg_cumsum,
     seg_range_max,
+    seg_sum,
 )
 
 #: trec_eval's ``MIN_GEO_MEAN``: gm_map floors each topic's AP here before the log.
@@ -109,6 +109,8 @@ class TrecState:
         self._ap_sum: np.ndarray | None = None
         self._ap_cumsum: tuple[np.ndarray, np.ndarray] | None = None
         self._unjudged: np.ndarray | None = None
+        self._judged: tuple | None = None
+        self._rel_rows: tuple[np.ndarray, np.ndarray] | None = None
         self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
@@ -212,40 +214,53 @@ class TrecState:
         ratio = (1.0 + s) / (1.0 + self.num_rel.astype(np.float64) - s)
         return np.array([c_log(v) for v in ratio.tolist()], dtype=np.float64)
 
+    def _judged_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The rows bpref and infAP add terms for (judged, not judged non-relevant: relevant), cached:
+        that mask, its rows, their segment starts, and the judged non-relevant results so far at them."""
+        if self._judged is None:
+            rel = self.r.rel
+            counted = (rel != NOT_JUDGED) & (rel != JUDGED_NEGATIVE)
+            nonrel = counted & (rel >= 0) & (rel < self.level)
+            relrow = counted & ~nonrel
+            rows = np.flatnonzero(relrow)
+            n = seg_cumsum(nonrel.astype(np.int64), self.start)[rows]  # (a relevant row adds nothing itself)
+            self._judged = (relrow, rows, count_starts(relrow, self.start), n)
+        return self._judged
+
+    def _topic_of(self, rows: np.ndarray) -> np.ndarray:
+        """The topic of each of ROWS."""
+        return np.searchsorted(self.start, rows, side="right") - 1
+
     def bpref(self) -> np.ndarray:
-        rel = self.r.rel
-        counted = (rel != NOT_JUDGED) & (rel != JUDGED_NEGATIVE)
-        nonrel = counted & (rel >= 0) & (rel < self.level)
-        relrow = counted & ~nonrel
-        n_above = seg_cumsum(nonrel.astype(np.int64), self.start)  # (a relevant row adds nothing itself)
-        topic = self.topic
+        # each term computed at the relevant rows only: the values of trec_eval's loop, elementwise
+        _, rows, sub, n_above = self._judged_rows()
+        topic = self._topic_of(rows)
         R = self.num_rel[topic]
         denom = np.minimum(self.r.table.num_nonrel, self.num_rel)[topic].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             term = np.where(n_above > 0, 1.0 - np.minimum(n_above, R).astype(np.float64) / denom, 1.0)
-        return self.div_rel(masked_seg_sum(term, relrow, self.start))
+        return self.div_rel(seg_sum(term, sub))
 
     def infap(self) -> np.ndarray:
+        relrow, rows, sub, n = self._judged_rows()
         rel = self.r.rel
-        counted = (rel != NOT_JUDGED) & (rel != JUDGED_NEGATIVE)
-        nonrel = counted & (rel >= 0) & (rel < self.level)
-        relrow = counted & ~nonrel
-        r = seg_cumsum(relrow.astype(np.int64), self.start)  # rel_so_far, this row included
-        n = seg_cumsum(nonrel.astype(np.int64), self.start)
-        u = seg_cumsum((rel == JUDGED_NEGATIVE).astype(np.int64), self.start)
-        fj = (self.rank - 1).astype(np.float64)
+        r = seg_cumsum(relrow.astype(np.int64), self.start)[rows]  # rel_so_far, this row included
+        u = seg_cumsum((rel == JUDGED_NEGATIVE).astype(np.int64), self.start)[rows]
+        rank = self.rank[rows]
+        fj = (rank - 1).astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             later = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r - 1 + n + u) / fj) * (
                 ((r - 1) + INFAP_EPSILON) / ((r - 1 + n) + 2 * INFAP_EPSILON))
-        term = np.where(self.rank == 1, 1.0, later)
-        return self.div_rel(masked_seg_sum(term, relrow, self.start))
+        term = np.where(rank == 1, 1.0, later)
+        return self.div_rel(seg_sum(term, sub))
 
     def bin_g(self) -> np.ndarray:
-        above = self.rank + 2 - self.count  # 3 + i - rel_so_far, i the 0-based row
-        terms = np.where(self.isrel, 1.0 / log2_int(np.maximum(above, 1)), 0.0)
+        rows, sub = self._relevant_rows()
+        above = self.rank[rows] + 2 - self.count[rows]  # 3 + i - rel_so_far, i the 0-based row
+        terms = 1.0 / log2_int(np.maximum(above, 1))
         found = at_rank(self.count, self.start, self.length) > 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(found, masked_seg_sum(terms, self.isrel, self.start) / self.num_rel, 0.0)
+            return np.where(found, seg_sum(terms, sub) / self.num_rel, 0.0)
 
     # --- set measures -----------------------------------------------------------------------
 
@@ -277,11 +292,17 @@ class TrecState:
 
     # --- interpolated precision -------------------------------------------------------------
 
+    def _relevant_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """The relevant rows (grouped by topic, in rank order) and each topic's first among them, cached."""
+        if self._rel_rows is None:
+            self._rel_rows = (np.flatnonzero(self.isrel), self.segments_of(self.isrel))
+        return self._rel_rows
+
     def _relevant_precisions(self) -> tuple[np.ndarray, np.ndarray]:
         """count(i)/i at the relevant rows (grouped by topic, in rank order) and each topic's first."""
         if self._rel_prec is None:
-            rows = np.flatnonzero(self.isrel)
-            self._rel_prec = (self.count[rows] / self.rank[rows], self.segments_of(self.isrel))
+            rows, sub = self._relevant_rows()
+            self._rel_prec = (self.count[rows] / self.rank[rows], sub)
         return self._rel_prec
 
     def cutoff_counts(self, x: float) -> np.ndarray:
