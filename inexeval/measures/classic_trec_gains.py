@@ -278,16 +278,17 @@ class GainState:
 
     def ndcg_rel(self) -> np.ndarray:
         M = self.M
-        topic = self.r.topic
+        pos = self.gain > 0
+        rows = np.flatnonzero(pos)  # (each term computed at the rows it is added for)
+        topic = np.searchsorted(self.start, rows, side="right") - 1
         dcg = self.dcg_cum()
         icum = self.idcg_cum()
-        upto = np.minimum(self.rank, M[topic])  # IDCG(min(i + 1, M)) at the row of rank i + 1
+        upto = np.minimum(self.rank[rows], M[topic])  # IDCG(min(i + 1, M)) at the row of rank i + 1
         idx = self.istart[:-1][topic] + upto - 1
         ihere = np.where(upto > 0, icum[np.clip(idx, 0, max(icum.size - 1, 0))] if icum.size else 0.0, 0.0)
-        pos = self.gain > 0
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = dcg / ihere
-            s = masked_seg_sum(terms, pos, self.start)
+            terms = dcg[rows] / ihere
+            s = seg_sum(terms, count_starts(pos, self.start))
             nrr = seg_count(pos, self.start)
             dcg_l = at_rank(dcg, self.start, self.length)
             idcg_m = self.idcg_at(M, icum)
@@ -338,9 +339,10 @@ class GainState:
         s = seg_cumsum(self.gain, self.start)
         c = seg_cumsum(cost, self.start)
         nz = self.gain != 0
+        rows = np.flatnonzero(nz)  # (each term computed at the rows it is added for)
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = self.gain / c_log2(2 + c - s)
-        results_g = masked_seg_sum(terms, nz, self.start)
+            terms = self.gain[rows] / c_log2(2 + c[rows] - s[rows])
+        results_g = seg_sum(terms, count_starts(nz, self.start))
         sum_ideal = seg_sum(self.ideal, self.istart)
         return np.divide(results_g, sum_ideal, out=np.zeros(results_g.shape), where=sum_ideal > 0)
 
@@ -399,7 +401,10 @@ def rbp_resid(ranking: Ranking, p: float) -> np.ndarray:
     length = ranking.length
     pw = powers(p, int(length.max()) if length.size else 0)
     unj = ranking.rel < 0
-    s = masked_seg_sum(pw[ranking.rank - 1], unj, ranking.start)
+    if p > 0:  # every p^i >= +0.0: adding 0.0 for the other rows leaves each sum as it is (x + 0.0 == x)
+        s = seg_sum(np.where(unj, pw[ranking.rank - 1], 0.0), ranking.start)
+    else:
+        s = masked_seg_sum(pw[ranking.rank - 1], unj, ranking.start)
     value = pw[length] + (1 - p) * s
     return np.where(seg_count(unj, ranking.start) > 0, value, 0.0)
 
