@@ -4,7 +4,8 @@ A measure family is one module of :mod:`inexeval.measures`: its numeric
 kernels and, at the end, the :func:`register` calls that declare its
 measures (docs/adding-a-measure.md).  This module imports every module of the
 package on first use, so a new family module registers itself; the scorer,
-the writers and the graphs work only from the declarations:
+the writers and the graphs work only from the declarations (a strategy of
+:data:`STRATEGY_FAMILIES` loads only the modules named there):
 
 - ``outputs(params)``: every output name, in order, and ``scalars(params)``
   the ones tables print; ``curves(params)``: the :class:`Curve` values drawn,
@@ -256,10 +257,28 @@ RESOLVERS: dict[str, list[Callable[[str], Measure | None]]] = {}
 DEFAULT_SETS: dict[str, Callable[[], list[str]]] = {}
 _loaded = False
 
+#: strategy -> the family modules that register every measure, resolver and default set of the
+#: strategy: a config of such a task imports only these (a FOL task: fol_family, not the classic
+#: measures, XCG, ...), the other families when another strategy or every measure is asked for.
+#: tests/test_registry_families.py checks, in fresh interpreters, that these modules alone give the
+#: strategy's measures, and that loading everything afterwards gives the same registry as at once.
+STRATEGY_FAMILIES: dict[str, tuple[str, ...]] = {
+    s: ("fol_family",) for s in ("fol-thorough", "fol-focused", "fol-relevantincontext", "fol-bestincontext",
+                                 "fol-t2i")}
+#: the family modules imported so far, by name; the rank (in the order :func:`load_families` imports
+#: them) of the module being imported by :func:`_import_family`, None outside one
+_imported: set[str] = set()
+_importing: int | None = None
+#: the rank of each entry of REGISTRY and of each strategy's RESOLVERS, where it came from: so that
+#: loading some families first and the rest later leaves them in the order of one whole load
+_RANKS: list[int] = []
+_RESOLVER_RANKS: dict[str, list[int]] = {}
+
 
 def register(m: Measure) -> Measure:
     """Declare a measure (called by family modules at import)."""
     REGISTRY.append(m)
+    _RANKS.append(_rank())
     return m
 
 
@@ -267,22 +286,69 @@ def register_resolver(strategy: str, resolve: Callable[[str], Measure | None],
                       default_set: Callable[[], list[str]] | None = None) -> None:
     """Declare a family whose measure names are patterns (e.g. ``P_10``) for ``strategy``."""
     RESOLVERS.setdefault(strategy, []).append(resolve)
+    _RESOLVER_RANKS.setdefault(strategy, []).append(_rank())
     if default_set is not None:
         DEFAULT_SETS[strategy] = default_set
 
 
-def load_families() -> None:
-    """Import every module of :mod:`inexeval.measures` once, so that each registers its measures."""
+def _rank() -> int:
+    """The rank of what registers now: the family module being imported; outside the loads (a module
+    imported some other way first) before every family, where a whole load leaves it too."""
+    return _importing if _importing is not None else -1
+
+
+def _family_modules() -> list[str]:
+    """The family modules of :mod:`inexeval.measures`, in the order a whole load imports them."""
     import pkgutil
 
+    package = importlib.import_module(__name__.rpartition(".")[0])  # the package, not inexeval.measures()
+    return [info.name for info in pkgutil.iter_modules(package.__path__) if info.name != "registry"]
+
+
+def _import_family(name: str, rank: int) -> None:
+    """Import the family module NAME (its registrations ranked RANK), once."""
+    global _importing
+    if name in _imported:
+        return
+    _imported.add(name)
+    outer, _importing = _importing, rank
+    try:
+        importlib.import_module(f"{__name__.rpartition('.')[0]}.{name}")
+    finally:
+        _importing = outer
+
+
+def load_families(strategy: str | None = None) -> None:
+    """Import every module of :mod:`inexeval.measures` once, so that each registers its measures;
+    with ``strategy`` one of :data:`STRATEGY_FAMILIES`, only the modules that register its measures."""
     global _loaded
     if _loaded:
         return
+    if strategy in STRATEGY_FAMILIES:
+        wanted = STRATEGY_FAMILIES[strategy]
+        if not all(name in _imported for name in wanted):
+            for rank, name in enumerate(_family_modules()):
+                if name in wanted:
+                    _import_family(name, rank)
+        return
     _loaded = True
-    package = importlib.import_module(__name__.rpartition(".")[0])  # the package, not inexeval.measures()
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name != "registry":
-            importlib.import_module(f"{package.__name__}.{info.name}")
+    partial = bool(_imported)
+    for rank, name in enumerate(_family_modules()):
+        _import_family(name, rank)
+    if partial:  # some families were loaded before the others: put every entry in whole-load order
+        _reorder()
+
+
+def _reorder() -> None:
+    """REGISTRY and every strategy's RESOLVERS sorted (stably) by the rank of their family module."""
+    order = sorted(range(len(REGISTRY)), key=_RANKS.__getitem__)
+    REGISTRY[:] = [REGISTRY[i] for i in order]
+    _RANKS[:] = [_RANKS[i] for i in order]
+    for strategy, found in RESOLVERS.items():
+        ranks = _RESOLVER_RANKS[strategy]
+        order = sorted(range(len(found)), key=ranks.__getitem__)
+        found[:] = [found[i] for i in order]
+        ranks[:] = [ranks[i] for i in order]
 
 
 def measures() -> list[Measure]:
@@ -293,7 +359,7 @@ def measures() -> list[Measure]:
 
 def find(name: str, strategy: str) -> Measure | None:
     """The measure called ``name`` (case-insensitive) for a task of ``strategy``, or None."""
-    load_families()
+    load_families(strategy)
     key = name.lower()
     for m in REGISTRY:
         if strategy in m.strategies and (m.name == key or key in m.aliases):
@@ -306,7 +372,7 @@ def find(name: str, strategy: str) -> Measure | None:
 
 
 def names_for(strategy: str) -> list[str]:
-    load_families()
+    load_families(strategy)
     return [m.name for m in REGISTRY if strategy in m.strategies]
 
 
@@ -330,6 +396,6 @@ def output_facts(measures: Sequence[Measure], params: Params) -> dict[str, Outpu
 
 def default_metrics(strategy: str) -> list[str]:
     """The measure names evaluated for ``strategy`` when neither METRICS nor the task row names any."""
-    load_families()
+    load_families(strategy)
     make = DEFAULT_SETS.get(strategy)
     return make() if make is not None else []
