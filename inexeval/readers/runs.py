@@ -94,10 +94,9 @@ import stat
 import zlib
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
-from lxml import etree
 
 from inexeval.errors import InputError, InvalidPath
 from inexeval.model import Run
@@ -108,6 +107,9 @@ from inexeval.readers.runnames import empty_run_warning, run_id_from_name  # noq
 from inexeval.readers.trec_numbers import decimal_integer, decimal_number
 from inexeval.readers.units import ELEMENT, Unit, unit_named
 from inexeval.tasks import DEFAULT_MAX_RESULTS
+
+if TYPE_CHECKING:  # (annotations; lxml is imported when the first XML run is read: _XPaths)
+    from lxml import etree
 
 __all__ = ["read_run", "RunReader", "RunObserver", "Issue", "Block", "run_id_from_name", "empty_run_warning"]
 
@@ -427,24 +429,48 @@ class _Guarded(io.IOBase):
 # --------------------------------------------------------------------------- XML
 
 
-_COUNT_RESULTS = etree.XPath("count(result)")
-_COUNT_ALL_RESULTS = etree.XPath("count(.//result)")
-#: ``<result>`` elements inside a topic's children but its last (nested, so ``malformed``).
-_NESTED_BEFORE_LAST = etree.XPath("*[position() < last()]//result")
 #: The XPaths of a topic's results: all of them (``$k`` unused), or only the first ``$k``.
 _ALL, _FIRST_K = "result", "result[position() <= $k]"
-_RESULTS = {sel: etree.XPath(sel) for sel in (_ALL, _FIRST_K)}
-_RANKS = {sel: etree.XPath(f"{sel}/rank[last()]/node()[1]", smart_strings=False) for sel in (_ALL, _FIRST_K)}
-_RSVS = {sel: etree.XPath(f"{sel}/rsv[last()]/node()[1]", smart_strings=False) for sel in (_ALL, _FIRST_K)}
-_FIELD_XPATHS: dict[tuple[str, str], tuple[etree.XPath, ...]] = {}
+
+
+class _XPaths:
+    """The XPaths the XML reader uses, compiled once, when the first XML run is read: lxml is
+    imported then, not with this module (a text run, e.g. a FOL run, never loads it)."""
+
+    def __init__(self):
+        from lxml import etree
+
+        self.etree = etree
+        self.count_results = etree.XPath("count(result)")
+        self.count_all_results = etree.XPath("count(.//result)")
+        #: ``<result>`` elements inside a topic's children but its last (nested, so ``malformed``).
+        self.nested_before_last = etree.XPath("*[position() < last()]//result")
+        self.results = {sel: etree.XPath(sel) for sel in (_ALL, _FIRST_K)}
+        self.ranks = {sel: etree.XPath(f"{sel}/rank[last()]/node()[1]", smart_strings=False)
+                      for sel in (_ALL, _FIRST_K)}
+        self.rsvs = {sel: etree.XPath(f"{sel}/rsv[last()]/node()[1]", smart_strings=False)
+                     for sel in (_ALL, _FIRST_K)}
+        self.fields: dict[tuple[str, str], tuple[etree.XPath, ...]] = {}
+
+
+_XP: _XPaths | None = None
+
+
+def _xpaths() -> _XPaths:
+    """The compiled XPaths (:class:`_XPaths`), made on first use."""
+    global _XP
+    if _XP is None:
+        _XP = _XPaths()
+    return _XP
 
 
 def _field_xpaths(unit: Unit, sel: str) -> tuple[etree.XPath, ...]:
     """The unit's field XPaths from a ``<topic>`` (``result/...``, or the first ``$k`` results), compiled once."""
-    xpaths = _FIELD_XPATHS.get((unit.name, sel))
+    xp = _xpaths()
+    xpaths = xp.fields.get((unit.name, sel))
     if xpaths is None:
-        xpaths = _FIELD_XPATHS[unit.name, sel] = tuple(
-            etree.XPath(f"{sel}/{x}", smart_strings=False) for x in unit.xml_xpaths)
+        xpaths = xp.fields[unit.name, sel] = tuple(
+            xp.etree.XPath(f"{sel}/{x}", smart_strings=False) for x in unit.xml_xpaths)
     return xpaths
 
 
@@ -485,6 +511,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
     source = reader.source
     unit = reader.unit
     wants_rsv = observer.wants_rsv
+    xp = _xpaths()
     fields = _RepeatedFields(observer) if observer.wants_repeated_fields else None
     root = None
     current: _OpenTopic | None = None
@@ -517,13 +544,13 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
                 current = _OpenTopic(elem)
             continue
         if parent is not root:
-            if _COUNT_ALL_RESULTS(elem):
+            if xp.count_all_results(elem):
                 _malformed(observer, None, elem.sourceline, f"<topic> inside <{parent.tag}>")
             if fields is not None:
                 fields.set_aside(elem)
             elem.clear()
             continue
-        n = int(_COUNT_RESULTS(elem))
+        n = int(xp.count_results(elem))
         topic = current.topic
         if not n and not current.done:
             observer.issue(Issue("empty_topic", topic or None, elem.sourceline))
@@ -534,7 +561,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         for line in current.nested:
             _malformed(observer, None, line, "<result> outside <topic>")
         current = None
-        if int(_COUNT_ALL_RESULTS(elem)) != n:
+        if int(xp.count_all_results(elem)) != n:
             for res in elem.iter("result"):
                 if res.getparent() is not elem:
                     _malformed(observer, None, res.sourceline, "<result> outside <topic>")
@@ -574,9 +601,10 @@ class _RepeatedFields:
         #: The results with a second child of a name asked for (a superset: see the class docstring),
         #: in document order: inside an element; in an element and inside it; in the children of an
         #: element but its last, and inside them.
-        self.inside = etree.XPath(f".//result[{twice}]")
-        self.under = etree.XPath(f"descendant-or-self::result[{twice}]")
-        self.before_last = etree.XPath(f"*[position() < last()]/descendant-or-self::result[{twice}]")
+        xpath = _xpaths().etree.XPath
+        self.inside = xpath(f".//result[{twice}]")
+        self.under = xpath(f"descendant-or-self::result[{twice}]")
+        self.before_last = xpath(f"*[position() < last()]/descendant-or-self::result[{twice}]")
         #: the issues of nested ``<topic>`` elements cleared at their end, by topic, in end-tag order
         self._aside: dict[etree._Element, list[Issue]] = {}
 
@@ -644,11 +672,12 @@ def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bo
     last = elem[-1]
     if not isinstance(last.tag, str):  # an entity reference: wait for an element after it
         return
-    k = int(_COUNT_RESULTS(elem)) - (last.tag == "result")
+    xp = _xpaths()
+    k = int(xp.count_results(elem)) - (last.tag == "result")
     if k and current.topic:
         hygiene.add(_xml_block(elem, current.topic, k, unit, wants_rsv, first_k=True))
     current.done += k
-    current.nested.extend(r.sourceline for r in _NESTED_BEFORE_LAST(elem))
+    current.nested.extend(r.sourceline for r in xp.nested_before_last(elem))
     if fields is not None:
         fields.tell(fields.before_last(elem), lambda: list(elem)[:-1])
     del elem[: len(elem) - 1]
@@ -685,10 +714,11 @@ def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit, wants
     """
     sel = _FIRST_K if first_k else _ALL
     lines = _XmlLines(topic_elem, sel, n)
-    if _BULK and next(topic_elem.iter(etree.Entity), None) is None:
+    xp = _xpaths()
+    if _BULK and next(topic_elem.iter(xp.etree.Entity), None) is None:
         fields = [xpath(topic_elem, k=n) for xpath in _field_xpaths(unit, sel)]
-        ranks = _RANKS[sel](topic_elem, k=n)
-        rsvs = _RSVS[sel](topic_elem, k=n) if wants_rsv else []
+        ranks = xp.ranks[sel](topic_elem, k=n)
+        rsvs = xp.rsvs[sel](topic_elem, k=n) if wants_rsv else []
         if all(len(f) == n for f in fields) and len(ranks) in (0, n) and len(rsvs) in (0, n):
             return Block(topic, n, fields, ranks or None, rsvs or None, lines)
     results = lines.results()
@@ -722,7 +752,7 @@ class _XmlLines:
 
     def results(self) -> list[etree._Element]:
         if self._results is None:
-            self._results = _RESULTS[self._sel](self._topic, k=self._n)
+            self._results = _xpaths().results[self._sel](self._topic, k=self._n)
         return self._results
 
     def __call__(self, i: int) -> int | None:

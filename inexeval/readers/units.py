@@ -35,11 +35,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Sequence
 from sys import intern
-
-from lxml import etree
+from typing import TYPE_CHECKING
 
 from inexeval.errors import InvalidPath
 from inexeval.paths import normalise_file_id, normalise_path
+
+if TYPE_CHECKING:  # (annotations only: a text run never loads lxml)
+    from lxml import etree
 
 __all__ = ["Unit", "ElementUnit", "ELEMENT", "UNITS", "unit_named"]
 
