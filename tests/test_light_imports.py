@@ -131,3 +131,35 @@ def test_illinois_roots_agree_with_scipys_brentq():
     assert illinois(lambda v: v - 1.0, 1.0, 2.0) == 1.0  # an end that is a root
     with pytest.raises(ValueError):
         illinois(lambda v: v * v + 1.0, -1.0, 1.0)
+
+
+# ---------------------------------------------------------------- the FOL config path (issue 35.4) ----
+
+#: What ``inexeval -config`` of a FOL task (a text qrels file and text runs) does not import: the other
+#: measure families (the classic measures, XCG, HiXEval, ...: inexeval.measures.registry loads only
+#: fol_family for a FOL strategy), lxml (no XML is read: inexeval.readers.runs compiles its XPaths
+#: when the first XML run is read) and tabulate (the tables are inexeval.writers.plain_table's).
+FOL_NOT_LOADED = ("lxml", "tabulate", "inexeval.measures.classic", "inexeval.measures.classic_engine",
+                  "inexeval.measures.classic_join", "inexeval.measures.classic_trec", "inexeval.measures.xcg",
+                  "inexeval.measures.hixeval", "inexeval.measures.bep", "inexeval.measures.fetchbrowse",
+                  "inexeval.measures.qa", "inexeval.readers.trec")
+
+
+@pytest.mark.parametrize("config", ["fol-best-in-context.prop", "fol-t2i.prop", "fol-focused.prop"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_fol_config_path_is_light(tmp_path, config, jobs):
+    """The whole command, -q (the per-topic table), result files into tmp_path, in one process."""
+    args = ["inexeval", "-config", str(ROOT / "configs" / config), "-q", "--results-dir", str(tmp_path),
+            "--quiet", "--jobs", jobs]
+    probe = ("import atexit, json, os, sys\n"
+             f"NAMES = {FOL_NOT_LOADED!r}\n"
+             "pid = os.getpid()\n"
+             "atexit.register(lambda: os.getpid() == pid and sys.stderr.write('\\nLOADED ' + json.dumps("
+             "[m for m in NAMES if m in sys.modules]) + '\\n'))\n"
+             f"import runpy\nsys.argv = {args!r}\n"
+             "runpy.run_module('inexeval', run_name='__main__', alter_sys=True)\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
+    assert proc.returncode == 0, proc.stderr
+    assert "MAgP" in proc.stdout or "MAiP" in proc.stdout
+    assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr

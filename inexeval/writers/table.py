@@ -11,11 +11,10 @@ import io
 import json
 from typing import Sequence
 
-from tabulate import tabulate
-
 from inexeval.aggregate import natural_key
 from inexeval.model import RunResult
 from inexeval.names import cell, text_columns
+from inexeval.writers.plain_table import simple_table
 
 
 def render(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
@@ -23,7 +22,7 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
            symmetric: bool = True) -> str:
     """Averaged values (and with ``per_topic`` each topic's) of one setting.
 
-    ``table``: tabulate, 4 decimals; ``tsv``/``csv``: full precision;
+    ``table``: tabulate's layout, 4 decimals (:mod:`inexeval.writers.plain_table`); ``tsv``/``csv``: full precision;
     ``json``: a list of row objects.  ``intervals`` (``--ci``: {(run id, setting): {measure: (low,
     high)}}): the table shows each mean as ``0.3450 ±0.0670`` (``symmetric``) or ``0.3450 [0.2801,
     0.4102]``; the other formats add ``<measure>_ci_lower`` and ``<measure>_ci_upper`` columns.
@@ -57,7 +56,12 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     title = f"== {task}  {setting} =="
     # an undefined value is tabulate's missing value, so that its column stays numeric (4 decimals)
     ids = text_columns(rows, [0, 1] if per_topic else [0])  # a run id "007" is not the number 7
-    return title + "\n" + tabulate(rows, headers=header, floatfmt=".4f", disable_numparse=ids, missingval="-")
+    text = simple_table(rows, header, 2 if per_topic else 1, ids)  # tabulate's bytes, without tabulate
+    if text is None:  # (a table simple_table does not promise to write as tabulate does)
+        from tabulate import tabulate
+
+        text = tabulate(rows, headers=header, floatfmt=".4f", disable_numparse=ids, missingval="-")
+    return title + "\n" + text
 
 
 def _render_intervals(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
@@ -92,6 +96,8 @@ def _render_intervals(task: str, setting: str, results: Sequence[RunResult], col
         header = [header[0], *header[2:]]
         rows = [[row[0], *row[2:]] for row in rows]
     title = f"== {task}  {setting} =="
+    from tabulate import tabulate
+
     return title + "\n" + tabulate(rows, headers=header, disable_numparse=True)
 
 
