@@ -622,7 +622,11 @@ def _recording(m: Measure, log: dict[str, list]) -> Measure:
 
     def compute_all(ri, topics, f=m.compute_all):
         vs = f(ri, topics)
-        log.setdefault(m.name, []).extend(vs)
+        if isinstance(vs, dict):  # columns aligned with the topics: one dictionary per topic
+            rows = [{n: (c[i] if isinstance(c, list) else float(c[i])) for n, c in vs.items()} for i in range(len(topics))]
+            log.setdefault(m.name, []).extend(rows)
+        else:
+            log.setdefault(m.name, []).extend(vs)
         return vs
     return dataclasses.replace(m, compute_all=compute_all)
 

@@ -1,5 +1,5 @@
 """The classic kernels that add their terms at the rows that count only (issue 35: map_cut, map,
-bpref, infAP, binG, ndcg_rel, G, rbp_resid) against the straightforward formulas: each term computed
+bpref, infAP, binG, DCG through any rank (ndcg, ndcg_cut, Rndcg), ndcg_rel, G, rbp, rbp_resid) against the straightforward formulas: each term computed
 at every row and the masked rows summed left to right (classic_base.masked_seg_sum), as trec_eval's
 loops add them.  Equal bit for bit (x + 0.0 == x; the same elementwise operations), on random
 rankings of every shape: graded and negative judgements, unjudged results, empty topics, given
@@ -14,7 +14,7 @@ import pytest
 
 from inexeval.measures.classic import Kernels
 from inexeval.measures.classic_base import (
-    JUDGED_NEGATIVE, NOT_JUDGED, c_log2, log2_int, masked_seg_sum, powers, seg_cumsum, seg_sum,
+    JUDGED_NEGATIVE, NOT_JUDGED, at_rank, c_log2, log2_int, masked_seg_sum, powers, seg_cumsum, seg_sum,
 )
 from inexeval.measures.classic_join import read_ranked_run, topic_table
 from inexeval.measures.classic_trec import INFAP_EPSILON
@@ -65,7 +65,7 @@ def _reference_trec(k):
 
 def _reference_gains(g):
     M, topic, start = g.M, g.r.topic, g.start
-    dcg, icum = g.dcg_cum(), g.idcg_cum()
+    dcg, icum = seg_cumsum(g.dcg_terms(), start), g.idcg_cum()
     upto = np.minimum(g.rank, M[topic])
     idx = g.istart[:-1][topic] + upto - 1
     ihere = np.where(upto > 0, icum[np.clip(idx, 0, max(icum.size - 1, 0))] if icum.size else 0.0, 0.0)
@@ -95,6 +95,13 @@ def test_sums_over_the_rows_that_count_are_the_full_formulas(tmp_path, seed):
     for pairs, rescale in (((), False), ((("1", 3.0), ("2", 0.5)), False), ((("0", 1.0), ("3", 7.25)), True)):
         g = k.gain_state(pairs, rescale)
         rel_sum, g_sum = _reference_gains(g)
+        full = seg_cumsum(g.dcg_terms(), g.start)  # DCG through every row
+        for cut in range(-1, int(ranking.length.max(initial=0)) + 2):
+            assert _same(g.dcg_at(cut), at_rank(full, g.start, cut))
+        topics = np.array([rng.randrange(ranking.length.size) for _ in range(20)], dtype=np.int64)
+        cuts = np.array([rng.randrange(-1, 40) for _ in range(20)], dtype=np.int64)
+        assert _same(g.dcg_at(cuts, topics),
+                     [at_rank(full, g.start, int(c))[t] for t, c in zip(topics.tolist(), cuts.tolist())])
         M = g.M
         dcg_l = g.dcg()
         idcg_m = g.idcg_at(M)
@@ -102,6 +109,10 @@ def test_sums_over_the_rows_that_count_are_the_full_formulas(tmp_path, seed):
         with np.errstate(divide="ignore", invalid="ignore"):
             total = rel_sum + (M - nrr).astype(np.float64) * dcg_l / idcg_m
             assert _same(g.ndcg_rel(), np.where(total > 0.0, total / M, 0.0))
+        for p in (0.8, 0.5, 1e-3):
+            pw = powers(p, int(ranking.length.max()) if ranking.length.size else 0)
+            want_rbp = (1.0 - p) * masked_seg_sum(g.gain * pw[g.rank - 1], g.gain != 0, g.start)
+            assert _same(g.rbp(p), want_rbp)
         sum_ideal = seg_sum(g.ideal, g.istart)
         assert _same(g.g_measure(), np.divide(g_sum, sum_ideal, out=np.zeros(g_sum.shape), where=sum_ideal > 0))
     for p in (0.95, 0.5, rng.random(), 1e-3):

@@ -163,11 +163,12 @@ class GainState:
         self.levels = levels
         self.start = ranking.start
         self.length = ranking.length
-        self.rank = ranking.rank
+        self._rank: np.ndarray | None = None
         gains = [(n, v) for n, v in pairs if _valid_int(n)]
         self._entries: dict[int, list[tuple[int, float, int]]] | None = None  # None: the default gains
         self._ideal: tuple[np.ndarray, np.ndarray] | None = None
-        self._dcg_cum: np.ndarray | None = None
+        self._dcg: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._rows: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._idcg_cum: np.ndarray | None = None
         rel = ranking.rel
         if not gains and not rescale:
@@ -194,6 +195,13 @@ class GainState:
                 vals = np.array([lookup[k] for k in keys.tolist()])
                 pos = np.clip(np.searchsorted(keys, rel[rows]), 0, keys.size - 1)
                 self.gain[rows] = np.where(keys[pos] == rel[rows], vals[pos], 0.0)
+
+    @property
+    def rank(self) -> np.ndarray:
+        """1-based rank of every row (computed when a measure needs it at every row)."""
+        if self._rank is None:
+            self._rank = self.r.rank
+        return self._rank
 
     @property
     def ideal(self) -> np.ndarray:
@@ -256,18 +264,42 @@ class GainState:
         return at_rank(self.idcg_cum() if cum is None else cum, self.istart, b)
 
     def dcg_terms(self) -> np.ndarray:
+        """gain(i) / log2(i + 1) at every row (0 where the gain is 0)."""
         return np.where(self.gain != 0, self.gain / log2_int(self.rank + 1), 0.0)
 
-    def dcg_cum(self) -> np.ndarray:
-        """DCG through every row (left to right; rows with gain 0 add nothing: x + 0.0 is x)."""
-        if self._dcg_cum is None:
-            self._dcg_cum = seg_cumsum(self.dcg_terms(), self.start)
-        return self._dcg_cum
+    def _dcg_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """DCG through each row with a gain != 0, cached: those rows, each topic's first among them, and
+        the running sums there (left to right).  A row with gain 0 adds 0.0, which leaves a sum as it
+        is (x + 0.0 == x), so DCG through any row is the running sum of the last such row at or above
+        it in its topic, 0 without one (:meth:`dcg_at`)."""
+        if self._dcg is None:
+            rows, rank, sub = self._gain_rows()
+            self._dcg = (rows, sub, seg_cumsum(self.gain[rows] / log2_int(rank + 1), sub))
+        return self._dcg
+
+    def _gain_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The rows with a gain != 0, their ranks, and each topic's first among them, cached."""
+        if self._rows is None:
+            rows = np.flatnonzero(self.gain != 0)
+            rank = rows - self.start[np.searchsorted(self.start, rows, side="right") - 1] + 1
+            self._rows = (rows, rank, np.searchsorted(rows, self.start))
+        return self._rows
+
+    def dcg_at(self, k: np.ndarray | int, topic: np.ndarray | None = None) -> np.ndarray:
+        """DCG through rank min(k, L) of each topic (of TOPIC, k per entry, if given): 0 for k <= 0."""
+        rows, sub, cum = self._dcg_rows()
+        t = np.arange(self.length.size) if topic is None else topic
+        upto = np.clip(np.asarray(k), 0, self.length[t])
+        last = np.searchsorted(rows, self.start[t] + upto) - 1  # the last row with a gain at or above rank upto
+        out = np.zeros(t.size)
+        ok = (upto > 0) & (last >= sub[t])
+        out[ok] = cum[last[ok]]
+        return out
 
     # --- measures ---------------------------------------------------------------------------
 
     def dcg(self) -> np.ndarray:
-        return at_rank(self.dcg_cum(), self.start, self.length)
+        return self.dcg_at(self.length)
 
     def ideal_dcg(self) -> np.ndarray:
         return self.idcg_at(self.M)
@@ -281,16 +313,18 @@ class GainState:
         pos = self.gain > 0
         rows = np.flatnonzero(pos)  # (each term computed at the rows it is added for)
         topic = np.searchsorted(self.start, rows, side="right") - 1
-        dcg = self.dcg_cum()
+        gain_rows, _, cum = self._dcg_rows()
+        dcg_here = cum[np.searchsorted(gain_rows, rows)]  # (a row with gain > 0 is one of them)
         icum = self.idcg_cum()
-        upto = np.minimum(self.rank[rows], M[topic])  # IDCG(min(i + 1, M)) at the row of rank i + 1
+        rank = rows - self.start[topic] + 1
+        upto = np.minimum(rank, M[topic])  # IDCG(min(i + 1, M)) at the row of rank i + 1
         idx = self.istart[:-1][topic] + upto - 1
         ihere = np.where(upto > 0, icum[np.clip(idx, 0, max(icum.size - 1, 0))] if icum.size else 0.0, 0.0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = dcg[rows] / ihere
+            terms = dcg_here / ihere
             s = seg_sum(terms, count_starts(pos, self.start))
             nrr = seg_count(pos, self.start)
-            dcg_l = at_rank(dcg, self.start, self.length)
+            dcg_l = self.dcg()
             idcg_m = self.idcg_at(M, icum)
             s = s + (M - nrr).astype(np.float64) * dcg_l / idcg_m
             return np.where(s > 0.0, s / M, 0.0)
@@ -299,7 +333,6 @@ class GainState:
         M, L = self.M, self.length
         T = M.size
         icum = self.idcg_cum()
-        dcg = self.dcg_cum()
         # change points b in 1 … M: IG_b != IG_{b-1} (b < M), and b = M
         ipos = self._ipos()
         itopic = np.repeat(np.arange(T), M)
@@ -311,11 +344,11 @@ class GainState:
         o = np.lexsort((pt_b, pt_topic))
         pt_topic, pt_b = pt_topic[o], pt_b[o]
         idcg_b = icum[self.istart[:-1][pt_topic] + pt_b - 1] if pt_b.size else np.zeros(0)
-        dcg_b = at_rank_points(dcg, self.start, pt_topic, np.minimum(pt_b, L[pt_topic]))
+        dcg_b = self.dcg_at(np.minimum(pt_b, L[pt_topic]), pt_topic)
         # the final point DCG(L)/IDCG(M) when L > M + 1
         extra = np.flatnonzero(L > M + 1)
         all_topic = np.concatenate((pt_topic, extra))
-        num = np.concatenate((dcg_b, at_rank(dcg, self.start, L)[extra]))
+        num = np.concatenate((dcg_b, self.dcg()[extra]))
         den = np.concatenate((idcg_b, self.idcg_at(M, icum)[extra]))
         keep = den > 0.0
         order = np.argsort(all_topic[keep], kind="stable")
@@ -348,8 +381,8 @@ class GainState:
 
     def rbp(self, p: float) -> np.ndarray:
         pw = powers(p, int(self.length.max()) if self.length.size else 0)
-        terms = self.gain * pw[self.rank - 1]
-        return (1.0 - p) * masked_seg_sum(terms, self.gain != 0, self.start)
+        rows, rank, sub = self._gain_rows()  # (the terms of the rows with a gain, the others add nothing)
+        return (1.0 - p) * seg_sum(self.gain[rows] * pw[rank - 1], sub)
 
 
 def default_ideal(ranking: Ranking, levels: Levels) -> tuple[np.ndarray, np.ndarray]:
@@ -379,19 +412,11 @@ def default_ideal(ranking: Ranking, levels: Levels) -> tuple[np.ndarray, np.ndar
     return got
 
 
-def at_rank_points(cum: np.ndarray, start: np.ndarray, topic: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """CUM at rank K of TOPIC for each point (0 where k <= 0)."""
-    out = np.zeros(topic.size)
-    ok = k > 0
-    out[ok] = cum[start[topic[ok]] + k[ok] - 1]
-    return out
-
-
 def ndcg_cut(plain: GainState, k: int) -> np.ndarray:
     """trec_eval's ``ndcg_cut_k``: the judgement as gain (> 0, whatever ``-l``), cut at rank k on both
     sides: DCG(min(k, L)) / IDCG(min(k, M)), or the DCG itself when that IDCG is 0.  PLAIN: the
     state of the default gains (a level's gain is the level: the same gains and ideal list)."""
-    dcg = at_rank(plain.dcg_cum(), plain.start, k)
+    dcg = plain.dcg_at(k)
     idcg = plain.idcg_at(np.full(dcg.size, k))
     return np.divide(dcg, idcg, out=dcg.copy(), where=idcg > 0)
 
