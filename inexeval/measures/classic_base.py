@@ -172,6 +172,9 @@ def _exact_integers(x: np.ndarray) -> bool:
     every partial sum is exact, in any order)."""
     if not x.size:
         return True
+    head = x[:4096]  # (a fraction there settles it without a pass over every value)
+    if not np.all(head == np.trunc(head)):
+        return False
     a = np.abs(x)
     total = float(a.sum())
     return total < 2.0**53 and bool(np.all(x == np.trunc(x)))

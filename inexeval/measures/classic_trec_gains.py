@@ -362,22 +362,41 @@ class GainState:
         return np.where(num_rel > 0, out, 0.0)
 
     def g_measure(self) -> np.ndarray:
-        M = self.M
-        topic = self.r.topic
-        i = self.rank - 1
-        inside = i < M[topic]
-        ig = np.where(inside, self.ideal[np.clip(self.istart[:-1][topic] + i, 0, max(self.ideal.size - 1, 0))]
-                      if self.ideal.size else 0.0, 0.0)
-        cost = np.where(inside & (ig >= 1.0), ig, 1.0)
-        s = seg_cumsum(self.gain, self.start)
-        c = seg_cumsum(cost, self.start)
-        nz = self.gain != 0
-        rows = np.flatnonzero(nz)  # (each term computed at the rows it is added for)
+        """trec_eval's G: Σ over results with a gain of gain(i) / log2(2 + C(i) − S(i)), C the running
+        cost (the ideal gain at the same rank when >= 1, else 1), S the running gain, over Σ ideal."""
+        rows, rank, sub = self._gain_rows()  # (each term computed at the rows it is added for)
+        s = seg_cumsum(self.gain[rows], sub)  # (a row with gain 0 adds 0.0: the running gain there)
+        c = self._g_cost(rows, rank)
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = self.gain[rows] / c_log2(2 + c[rows] - s[rows])
-        results_g = seg_sum(terms, count_starts(nz, self.start))
+            terms = self.gain[rows] / c_log2(2 + c - s)
+        results_g = seg_sum(terms, sub)
         sum_ideal = seg_sum(self.ideal, self.istart)
         return np.divide(results_g, sum_ideal, out=np.zeros(results_g.shape), where=sum_ideal > 0)
+
+    def _g_cost(self, rows: np.ndarray, rank: np.ndarray) -> np.ndarray:
+        """G's running cost C through each of ROWS (their RANKS).  Within a topic's ideal list the costs
+        are the list's own, so C is their running sum there; beyond it each result costs 1, which,
+        when every ideal gain is an integer, adds exactly: C(i) = C(M) + (i − M).  Otherwise the costs
+        of every row are added left to right, as trec_eval adds them."""
+        ideal, istart, M = self.ideal, self.istart, self.M
+        icost = np.where(ideal >= 1.0, ideal, 1.0)
+        if ideal.size and not (bool(np.all(ideal == np.trunc(ideal))) and float(icost.sum()) < 2.0**52):
+            topic = self.r.topic
+            i = self.rank - 1
+            inside = i < M[topic]
+            ig = np.where(inside, ideal[np.clip(istart[:-1][topic] + i, 0, ideal.size - 1)], 0.0)
+            return seg_cumsum(np.where(inside & (ig >= 1.0), ig, 1.0), self.start)[rows]
+        t = np.searchsorted(self.start, rows, side="right") - 1
+        m = M[t]
+        icum = seg_cumsum(icost, istart)
+        c = np.empty(rows.size)
+        inside = rank <= m
+        c[inside] = icum[istart[t[inside]] + rank[inside] - 1]
+        beyond = ~inside  # the list's last running cost (0 for an empty list) and one per rank after it
+        last = np.where(m[beyond] > 0, icum[np.maximum(istart[t[beyond]] + m[beyond] - 1, 0)] if icum.size else 0.0,
+                        0.0)
+        c[beyond] = last + (rank[beyond] - m[beyond]).astype(np.float64)
+        return c
 
     def rbp(self, p: float) -> np.ndarray:
         pw = powers(p, int(self.length.max()) if self.length.size else 0)
