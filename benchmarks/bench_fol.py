@@ -51,6 +51,9 @@ WORK = ROOT / "benchmarks" / "work" / "fol"
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "inex2009-2010"
 TASKS = {"t": "FOL.Thorough", "f": "FOL.Focused", "r": "FOL.RelevantInContext", "b": "FOL.BestInContext",
          "i": "FOL.T2I"}
+#: each task's measure family (its strategy: inexeval.measures.registry.STRATEGY_FAMILIES)
+STRATEGY = {"t": "fol-thorough", "f": "fol-focused", "r": "fol-relevantincontext", "b": "fol-bestincontext",
+            "i": "fol-t2i"}
 VARIANT = {"t": "", "f": "", "r": ".blockgrouped", "b": ".bic", "i": ".blockgrouped"}
 RUNS = ("bert_inex_converted_1", "bert_inex_converted_2", "bert_inex_converted")
 #: The official jar's wall-clock seconds per run (_1 / _2 / full), -q, one run per invocation, JVM start
@@ -157,9 +160,9 @@ def real_part(data: Path, tasks: str, repeat: int, jobs: int, jar: Path | None) 
 _PROFILE = """
 import sys, time
 t0 = time.perf_counter()
-import numpy, inexeval.cli.command, inexeval.plan, inexeval.engine
+import numpy, inexeval.cli.command, inexeval.plan, inexeval.engine, inexeval.writers.table
 from inexeval.measures import registry
-registry.load_families()
+registry.load_families(STRATEGY[sys.argv[1]])  # what -config loads: the task's family only
 t1 = time.perf_counter()
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
 from inexeval.measures.fol import score_fol_run
@@ -176,7 +179,8 @@ print(f"imports {t1 - t0:.3f} s, qrels {t2 - t1:.3f} s, runs read {t3 - t2:.3f} 
 
 def profile(task: str, qrels: Path, runs: list[Path]) -> str:
     """Where the config path's time goes, timed inside one process (after Python's own start-up)."""
-    out = subprocess.run([sys.executable, "-c", _PROFILE, task, str(qrels), *map(str, runs)], cwd=ROOT,
+    code = f"STRATEGY = {STRATEGY!r}\n" + _PROFILE
+    out = subprocess.run([sys.executable, "-c", code, task, str(qrels), *map(str, runs)], cwd=ROOT,
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     return out.stdout.strip() or out.stderr.strip().splitlines()[-1]
 
