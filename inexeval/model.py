@@ -5,7 +5,7 @@ Readers build these once; every measure and setting shares them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -87,13 +87,15 @@ class RunResult:
 
     ``per_topic[topic][measure]`` is a float, or None where the value is
     undefined (docs/measures.md §10); ``average[measure]`` likewise.  ``measures`` is the
-    column order used by every writer.
+    column order used by every writer.  ``per_topic`` is a read-only mapping: dictionaries,
+    or for run-level measures that give columns a :class:`~inexeval.topic_columns.TopicColumns`
+    (one array per measure, read the same way).
     """
 
     run_id: str
     setting: str  # "<quant>_<overlap>" (e.g. "gen_on") or "default"
     measures: list[str]
-    per_topic: dict[str, dict[str, float | None]]
+    per_topic: Mapping[str, Mapping[str, float | None]]
     average: dict[str, float | None]
     source: str = ""
     file_name: str | None = None  # its result file's stem when not file_component(run_id) (inexeval.names)
