@@ -46,13 +46,13 @@ import numpy as np
 
 from inexeval.readers.bytekeys import distinct
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
+from inexeval.readers.fol_qrels_arrays import digit_values
 
 __all__ = ["walk", "Prefix"]
 
 #: Bytes that ``str.split()`` and Java's ``\s`` both take for white space.
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True
-_POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
 
 
 class Prefix(NamedTuple):
@@ -178,13 +178,7 @@ def _integers(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | No
         return np.zeros(0, dtype=np.int64)
     if ((e - s) > 9).any():
         return None
-    at = e[:, None] - 9 + np.arange(9)
-    inside = at >= s[:, None]
-    d = data[np.maximum(at, 0)].astype(np.int64) - 48
-    d[~inside] = 0
-    if ((d < 0) | (d > 9)).any():
-        return None
-    return d @ _POW10
+    return digit_values(data, s, e)
 
 
 def _ids(known: np.ndarray, found: np.ndarray) -> np.ndarray:

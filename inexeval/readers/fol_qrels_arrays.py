@@ -77,14 +77,20 @@ def _signed(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None
     width = e - ds
     if ((width < 1) | (width > 9)).any():
         return None
+    v = digit_values(data, ds, e)
+    return None if v is None else np.where(neg, -v, v)
+
+
+def digit_values(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    """The fields [s, e) of at most 9 bytes each read as decimal digits (an empty field: 0), None when
+    a byte is not an ASCII digit: each field right-aligned in a row of 9 digits, times the powers of 10."""
     at = e[:, None] - 9 + np.arange(9)
-    inside = at >= ds[:, None]
+    inside = at >= s[:, None]
     d = data[np.maximum(at, 0)].astype(np.int64) - 48
     d[~inside] = 0
     if ((d < 0) | (d > 9)).any():
         return None
-    v = d @ _POW10
-    return np.where(neg, -v, v)
+    return d @ _POW10
 
 
 def _tokens(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
