@@ -211,6 +211,11 @@ def count_starts(mask: np.ndarray, start: np.ndarray) -> np.ndarray:
     return c[start]
 
 
+def segment_of(start: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The segment (topic) of each of ROWS: the last t with start[t] <= row (empty segments skipped)."""
+    return np.searchsorted(start, rows, side="right") - 1
+
+
 def at_rank(cum: np.ndarray, start: np.ndarray, k: np.ndarray | int) -> np.ndarray:
     """Per segment, the cumulative value CUM at rank k (at the last rank if the
     list is shorter: cumulated values stay at their last value; 0 for an empty list or k <= 0)."""

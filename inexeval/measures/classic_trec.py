@@ -55,6 +55,7 @@ from inexeval.measures.classic_base import (
     seg_cumsum,
     seg_range_max,
     seg_sum,
+    segment_of,
 )
 
 #: trec_eval's ``MIN_GEO_MEAN``: gm_map floors each topic's AP here before the log.
@@ -227,14 +228,10 @@ class TrecState:
             self._judged = (relrow, rows, count_starts(relrow, self.start), n)
         return self._judged
 
-    def _topic_of(self, rows: np.ndarray) -> np.ndarray:
-        """The topic of each of ROWS."""
-        return np.searchsorted(self.start, rows, side="right") - 1
-
     def bpref(self) -> np.ndarray:
         # each term computed at the relevant rows only: the values of trec_eval's loop, elementwise
         _, rows, sub, n_above = self._judged_rows()
-        topic = self._topic_of(rows)
+        topic = segment_of(self.start, rows)
         R = self.num_rel[topic]
         denom = np.minimum(self.r.table.num_nonrel, self.num_rel)[topic].astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):

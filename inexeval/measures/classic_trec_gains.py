@@ -52,6 +52,7 @@ from inexeval.measures.classic_base import (
     log2_int,
     masked_seg_sum,
     powers,
+    segment_of,
     seg_count,
     seg_cumsum,
     seg_sum,
@@ -281,7 +282,7 @@ class GainState:
         """The rows with a gain != 0, their ranks, and each topic's first among them, cached."""
         if self._rows is None:
             rows = np.flatnonzero(self.gain != 0)
-            rank = rows - self.start[np.searchsorted(self.start, rows, side="right") - 1] + 1
+            rank = rows - self.start[segment_of(self.start, rows)] + 1
             self._rows = (rows, rank, np.searchsorted(rows, self.start))
         return self._rows
 
@@ -312,7 +313,7 @@ class GainState:
         M = self.M
         pos = self.gain > 0
         rows = np.flatnonzero(pos)  # (each term computed at the rows it is added for)
-        topic = np.searchsorted(self.start, rows, side="right") - 1
+        topic = segment_of(self.start, rows)
         gain_rows, _, cum = self._dcg_rows()
         dcg_here = cum[np.searchsorted(gain_rows, rows)]  # (a row with gain > 0 is one of them)
         icum = self.idcg_cum()
@@ -386,7 +387,7 @@ class GainState:
             inside = i < M[topic]
             ig = np.where(inside, ideal[np.clip(istart[:-1][topic] + i, 0, ideal.size - 1)], 0.0)
             return seg_cumsum(np.where(inside & (ig >= 1.0), ig, 1.0), self.start)[rows]
-        t = np.searchsorted(self.start, rows, side="right") - 1
+        t = segment_of(self.start, rows)
         m = M[t]
         icum = seg_cumsum(icost, istart)
         c = np.empty(rows.size)
