@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, TopicTable
-from inexeval.measures.classic_join import _judgements_among, _relevance
+from inexeval.measures.classic_join import _judgements_among, _maybe_judged, _relevance
 
 
 def _table(rng, topics: int, vocab: int, judged: int) -> TopicTable:
@@ -47,3 +47,58 @@ def test_both_paths_give_the_first_judgement_of_every_key():
         assert np.array_equal(_judgements_among(table, qck, ck), want)
         shuffled = rng.permutation(n)  # (out of key order: the rows are searched among the judgements)
         assert np.array_equal(_relevance(table, vkey, db, ts[shuffled], None, ck[shuffled]), want[shuffled])
+
+
+def test_the_hash_filter_lets_every_known_key_through():
+    """_maybe_judged: every position whose key is among the known ones is kept (no false negatives),
+    in increasing order, on keys of every shape: small integers, keys alike in their low or high
+    bytes, docnos packed as bytes, all of 64 bits; and a key kept that is not known is rare."""
+    rng = np.random.default_rng(5)
+    shapes = [
+        lambda n: rng.integers(0, 50, n).astype(np.uint64),
+        lambda n: rng.integers(0, 2**63, n).astype(np.uint64) << np.uint64(1),
+        lambda n: (rng.integers(0, 1000, n).astype(np.uint64) << np.uint64(40)),
+        lambda n: np.array([int.from_bytes(b"%07d" % x, "big") for x in rng.integers(0, 10**7, n)], dtype=np.uint64),
+        lambda n: rng.integers(0, 2**64, n, dtype=np.uint64),
+    ]
+    kept_others = total_others = 0
+    for make in shapes:
+        for _ in range(40):
+            known = np.unique(make(int(rng.integers(1, 60))))
+            keys = np.concatenate((make(int(rng.integers(0, 5000))), rng.choice(known, int(rng.integers(0, 50)))))
+            rng.shuffle(keys)
+            rows = _maybe_judged(known, keys)
+            if 32 * known.size > keys.size:
+                assert rows is None
+                continue
+            member = np.isin(keys, known)
+            assert np.all(np.diff(rows) > 0)
+            assert set(np.flatnonzero(member).tolist()) <= set(rows.tolist())
+            kept_others += int(rows.size - member.sum())
+            total_others += int((~member).sum())
+    assert total_others > 100_000 and kept_others < total_others / 16  # (1 in 64 expected)
+
+
+def test_the_filtered_look_up_is_the_full_one_on_both_paths():
+    """_relevance with its hash filter (few judgements, many rows) gives what searching every row
+    gives (AMONG_ALL), by the combined keys and by the vocabulary then (topic, position), for keys
+    known and unknown, in and out of key order."""
+    rng = np.random.default_rng(23)
+    for case in range(200):
+        topics, vocab = int(rng.integers(1, 6)), int(rng.integers(1, 40))
+        table = _table(rng, topics, vocab, int(rng.integers(1, 25)))
+        db = 40
+        vkey = np.sort(rng.choice(2**40, vocab, replace=False)).astype(np.uint64)  # (spread keys)
+        n = int(rng.integers(0, 4000))
+        t = rng.integers(0, topics, n)
+        pick = rng.integers(0, vocab, n)
+        dkey = np.where(rng.random(n) < 0.5, vkey[pick], rng.integers(0, 2**40, n).astype(np.uint64))
+        ck = (t.astype(np.uint64) << np.uint64(db)) | dkey
+        if case % 2:
+            o = np.argsort(ck)
+            t, dkey, ck = t[o], dkey[o], ck[o]
+        for args in ((dkey, None), (None, ck)):
+            got = _relevance(table, vkey, db, t, *args)
+            assert np.array_equal(got, _relevance(table, vkey, db, t, *args, among_all=True))
+        # and both paths agree with each other
+        assert np.array_equal(_relevance(table, vkey, db, t, dkey, None), _relevance(table, vkey, db, t, None, ck))
