@@ -141,13 +141,14 @@ def drop_comments(data: bytes) -> bytes:
     return b"\n".join(b"" if ln.lstrip().startswith(b"#") else ln for ln in lines)
 
 
-def _tokens(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) offsets of the white-space separated tokens of BUF."""
+def _tokens(buf: np.ndarray, newlines: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) offsets of the white-space separated tokens of BUF; NEWLINES: its
+    number of newline bytes, if known."""
     ws = buf <= 0x20
     # control bytes that are not white space (0x00-0x08, 0x0E-0x1F): use the exact table (most files'
     # only control bytes are their newlines, which one count tells)
     ctrl = np.count_nonzero(buf < 0x20)
-    if ctrl and ctrl != np.count_nonzero(buf == 0x0A):
+    if ctrl and ctrl != (np.count_nonzero(buf == 0x0A) if newlines is None else newlines):
         if (buf < 0x09).any() or ((buf - np.uint8(0x0E)) < 0x12).any():
             ws = _WS[buf]
     # where white space starts or stops, as if a blank stood before and after BUF (no padded copy)
@@ -161,7 +162,8 @@ def _tokens(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _record_lines(
-    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncols: int, name: str, what: str
+    buf: np.ndarray, starts: np.ndarray, ends: np.ndarray, ncols: int, name: str, what: str,
+    newlines: int | None = None,
 ) -> np.ndarray:
     """1-based line of every record, after checking that each non-blank line has NCOLS tokens.
 
@@ -174,13 +176,16 @@ def _record_lines(
 
     Checked first, without the newlines' positions: if every group's last
     token is followed at once by a newline (the last group's: or by the end
-    of the data) and there are no other newlines, group r is line r + 1.
+    of the data) and there are no other newlines, group r is line r + 1.  NEWLINES: the number of
+    newline bytes of BUF, if known.
     """
     n = starts.size // ncols
     if n and starts.size % ncols == 0:
         after = ends[ncols - 1 :: ncols]
         tail = int(after[-1] == buf.size)  # the last line has no newline
-        if np.count_nonzero(buf == 0x0A) == n - tail and (buf[after[: n - tail]] == 0x0A).all():
+        if newlines is None:
+            newlines = np.count_nonzero(buf == 0x0A)
+        if newlines == n - tail and (buf[after[: n - tail]] == 0x0A).all():
             return np.arange(1, n + 1, dtype=np.int64)
     newlines = np.flatnonzero(buf == 0x0A)
     if starts.size % ncols == 0:
@@ -209,11 +214,10 @@ _WIDE_FACTOR = 4
 _WIDE_FLOOR = 1 << 24
 
 
-def _field_words(data: bytes, s: np.ndarray, e: np.ndarray, k: int) -> np.ndarray:
-    """The fields ``data[s[i]:e[i]]`` (at most 8k bytes each) as ``(n, k)`` little-endian words,
-    NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array."""
+def _field_words(data: bytes, s: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
+    """The fields ``data[s[i]:s[i] + length[i]]`` (at most 8k bytes each) as ``(n, k)`` little-endian
+    words, NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array."""
     n = s.size
-    length = e - s
     out = np.empty((n, k), dtype=_WORD)
     size = len(data)
     if size >= 8:
@@ -238,21 +242,23 @@ def column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     n = s.size
     length = e - s
     k = max(1, -(-int(length.max()) // 8)) if n else 1
-    if n * 8 * k > _WIDE_FACTOR * (int(length.sum()) + 8 * n) + _WIDE_FLOOR:
+    # (with k <= _WIDE_FACTOR the width never costs more: no need to add up the lengths)
+    if k > _WIDE_FACTOR and n * 8 * k > _WIDE_FACTOR * (int(length.sum()) + 8 * n) + _WIDE_FLOOR:
         col = np.empty(n, dtype=object)
         col[:] = [data[a:b] for a, b in zip(s.tolist(), e.tolist())]
         if b"\0" in data:  # as in an S array (and in trec_eval's C strings), trailing NULs do not count
             col[:] = [x.rstrip(b"\0") for x in col.tolist()]
         return col
-    return as_bytes(_field_words(data, s, e, k))
+    return as_bytes(_field_words(data, s, length, k))
 
 
 def records(data: bytes, ncols: int, name: str, what: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Start and end of every token of DATA, after checking that every record has NCOLS of them, and each
     record's line."""
     buf = np.frombuffer(data, dtype=np.uint8)
-    starts, ends = _tokens(buf)
-    return starts, ends, _record_lines(buf, starts, ends, ncols, name, what)
+    newlines = int(np.count_nonzero(buf == 0x0A))  # (both steps want it)
+    starts, ends = _tokens(buf, newlines)
+    return starts, ends, _record_lines(buf, starts, ends, ncols, name, what, newlines)
 
 
 def as_bytes(words: np.ndarray) -> np.ndarray:
