@@ -121,3 +121,29 @@ def test_sums_over_the_rows_that_count_are_the_full_formulas(tmp_path, seed):
         s = masked_seg_sum(pw[ranking.rank - 1], unj, ranking.start)
         counts = np.diff(np.concatenate(([0], np.cumsum(unj)))[ranking.start])
         assert _same(rbp_resid(ranking, p), np.where(counts > 0, pw[ranking.length] + (1 - p) * s, 0.0))
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_given_gains_are_looked_up_row_by_row(tmp_path, seed):
+    """GainState's gains (given, rescaled for rbp, some naming the codes -1 and -2 of unjudged and
+    negatively judged results, some 0 or negative) are set only at the rows whose code has a gain
+    != 0: the same as trec_eval's get_gain at every row, the first entry of the row's level among
+    its topic's sorted entries (classic_trec_gains.gain_entries), 0 without one."""
+    from inexeval.measures.classic_trec_gains import gain_entries
+
+    ranking, rng = _ranking(tmp_path, seed)
+    k = Kernels(ranking, None, 1.0)
+    cases = [((("1", 3.0), ("2", 0.5)), False), ((("0", 1.0), ("3", 7.25)), True), ((), True),
+             ((("-1", 2.0), ("1", 1.0)), False), ((("-2", -4.0), ("2", 9.0)), True), ((("1", 0.0),), False),
+             ((("0", -3.0),), True)]
+    for pairs, rescale in cases:
+        g = k.gain_state(pairs, rescale)
+        want = []
+        for row, (topic, rel) in enumerate(zip(ranking.topic.tolist(), ranking.rel.tolist())):
+            entries = gain_entries(pairs, int(k.levels.num_levels[topic]))
+            if rescale:
+                lo, hi = min([0.0] + [e[1] for e in entries]), max([0.0] + [e[1] for e in entries])
+                if lo < 0 or hi > 1:
+                    entries = [(lv, (x - lo) / (hi - lo), s) for lv, x, s in entries]
+            want.append(next((x for lv, x, _ in entries if lv == rel), 0.0))
+        assert _same(g.gain, want), (pairs, rescale)

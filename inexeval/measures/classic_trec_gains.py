@@ -44,6 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from inexeval.measures.classic_base import (
+    NOT_JUDGED,
     Ranking,
     at_rank,
     glibc_msort,
@@ -177,8 +178,8 @@ class GainState:
             return
         self.gain = np.zeros(rel.size)
         self._entries = {}
-        topic_levels = levels.num_levels[ranking.topic]
         # by number of levels: the sorted entries are the same for every topic with that number
+        lookups: dict[int, dict[int, float]] = {}
         for m in np.unique(levels.num_levels).tolist():
             entries = gain_entries(tuple(gains), int(m))
             if rescale:
@@ -187,15 +188,24 @@ class GainState:
                 if lo < 0 or hi > 1:
                     entries = [(lv, (g - lo) / (hi - lo), src) for lv, g, src in entries]
             self._entries[int(m)] = entries
-            lookup: dict[int, float] = {}
+            lookup = lookups[int(m)] = {}
             for lv, g, _ in entries:
                 lookup.setdefault(lv, g)  # trec_eval's get_gain: the first entry of the level
+        # only the rows whose code some level with a gain != 0 has can get one (most results of a run
+        # are not judged): the others keep 0.0
+        lowest = min((lv for lookup in lookups.values() for lv, g in lookup.items() if g != 0), default=None)
+        if lowest is None:
+            return
+        cand = np.flatnonzero(rel >= lowest) if lowest > NOT_JUDGED else np.arange(rel.size)
+        crel = rel[cand]
+        topic_levels = levels.num_levels[segment_of(self.start, cand)]
+        for m, lookup in lookups.items():
             rows = np.flatnonzero(topic_levels == m)
             if lookup and rows.size:
                 keys = np.array(sorted(lookup), dtype=np.int64)
                 vals = np.array([lookup[k] for k in keys.tolist()])
-                pos = np.clip(np.searchsorted(keys, rel[rows]), 0, keys.size - 1)
-                self.gain[rows] = np.where(keys[pos] == rel[rows], vals[pos], 0.0)
+                pos = np.clip(np.searchsorted(keys, crel[rows]), 0, keys.size - 1)
+                self.gain[cand[rows]] = np.where(keys[pos] == crel[rows], vals[pos], 0.0)
 
     @property
     def rank(self) -> np.ndarray:
