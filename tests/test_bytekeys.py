@@ -159,3 +159,19 @@ def test_sort_pairs_keeps_file_order_among_equal_pairs_in_a_large_column():
     b = np.array([b"D%d" % x for x in rng.integers(0, 10, 20_000)])
     order, _, _ = sort_pairs(a, b)
     assert order.tolist() == np.lexsort((b, a)).tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([b"1", b"12345678", b"123456789", b"1234567\0", b"", b"a" * 16, b"a" * 15 + b"b",
+                                 b"a" * 17, b"\0a"]), max_size=50),
+       st.sampled_from([None, 8, 16, 24]), st.booleans())
+def test_block_starts_is_the_string_comparison(items, width, strided):
+    """block_starts compares items of 8k bytes as k words: the same blocks as numpy's comparison of the
+    strings, for every width (multiples of 8 and others), embedded and trailing NULs, strided views."""
+    from inexeval.readers.bytekeys import block_starts
+
+    s = np.array(items, dtype=f"S{width}" if width else bytes) if items else np.array([], dtype="S8")
+    if strided:
+        s = s[::2]
+    want = np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1)) if s.size else np.empty(0, np.int64)
+    assert block_starts(s).tolist() == want.tolist()

@@ -157,7 +157,16 @@ def block_starts(s: np.ndarray) -> np.ndarray:
     """Index (int64) of the first item of every block of equal neighbours in S (none if S is empty)."""
     if not s.size:
         return np.empty(0, dtype=np.int64)
-    return np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))
+    if s.dtype.kind == "S" and s.dtype.itemsize % 8 == 0 and s.flags.c_contiguous:
+        # items of 8k bytes compared as k words (NUL-padded, so equal items have equal bytes): the
+        # string comparison costs several times more
+        w = s.view(np.uint64).reshape(s.size, s.dtype.itemsize // 8)
+        change = w[1:, 0] != w[:-1, 0]
+        for j in range(1, w.shape[1]):
+            change |= w[1:, j] != w[:-1, j]
+    else:
+        change = s[1:] != s[:-1]
+    return np.concatenate(([0], np.flatnonzero(change) + 1))
 
 
 def dense_rank(x: np.ndarray) -> tuple[np.ndarray, int]:
