@@ -155,3 +155,26 @@ def test_judgements_in_c_syntax(tmp_path, tok, value):
     p.write_text(f"q1 0 b {tok}\n" + "q1 0 c 0\n")
     q = read_qrels(p)
     assert q.rel[list(q.docno).index(b"b")] == value
+
+
+def test_a_run_of_many_blocks_reads_as_one_block(tmp_path, monkeypatch):
+    """The score parser and the column cutter work BLOCK_ROWS rows at a time: a run of several blocks
+    (rows at the block edges, near the end of the data, ids of one to three words) reads the same
+    as Python's split and float(), bit for bit, with the blocks large and small."""
+    from inexeval.readers import trec as trec_reader
+    from inexeval.readers import trec_numbers
+
+    rng = np.random.default_rng(9)
+    n = 2 * trec_numbers.BLOCK_ROWS + 777
+    toks = random_tokens(rng, n)
+    qids = [("t" * int(rng.integers(1, 20)))[:19] + str(i // 100) for i in range(n)]
+    docs = ["D" + "x" * int(rng.integers(0, 23)) + str(i) for i in range(n)]
+    p = tmp_path / "run.txt"
+    p.write_text("".join(f"{q} Q0 {d} {i + 1} {t} r\n" for i, (q, d, t) in enumerate(zip(qids, docs, toks))))
+    for block in (trec_numbers.BLOCK_ROWS, 1000, 7):
+        monkeypatch.setattr(trec_numbers, "BLOCK_ROWS", block)
+        monkeypatch.setattr(trec_reader, "BLOCK_ROWS", block)
+        run = read_run(p)
+        assert np.array_equal(bits(run.score), bits([float(t) for t in toks]))
+        assert run.qid.tolist() == [q.encode() for q in qids], block
+        assert run.docno.tolist() == [d.encode() for d in docs], block

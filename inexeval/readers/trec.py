@@ -51,7 +51,9 @@ import numpy as np
 from inexeval.errors import InputError
 from inexeval.heap import keep_freed_memory
 from inexeval.readers.bytekeys import distinct, distinct_grouped
-from inexeval.readers.trec_numbers import c_integer, c_number, c_reading, only_decimal_bytes, plain_decimals, plain_integers
+from inexeval.readers.trec_numbers import (
+    BLOCK_ROWS, c_integer, c_number, c_reading, only_decimal_bytes, plain_decimals, plain_integers,
+)
 
 if TYPE_CHECKING:  # (pathlib costs the drop-in 2.4 ms to import)
     from pathlib import Path
@@ -216,23 +218,27 @@ _WIDE_FLOOR = 1 << 24
 
 def _field_words(data: bytes, s: np.ndarray, length: np.ndarray, k: int) -> np.ndarray:
     """The fields ``data[s[i]:s[i] + length[i]]`` (at most 8k bytes each) as ``(n, k)`` little-endian
-    words, NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array."""
+    words, NUL-padded to 8k bytes; ``words.view(f"S{8 * k}")`` is the same memory as a bytes array.
+    Made :data:`~inexeval.readers.trec_numbers.BLOCK_ROWS` rows at a time (temporaries in cache)."""
     n = s.size
     out = np.empty((n, k), dtype=_WORD)
     size = len(data)
     if size >= 8:
         # element i of `word` is the 8 bytes at offset i (unaligned, overlapping)
         word = np.ndarray(shape=(size - 7,), dtype=_WORD, buffer=data, strides=(1,))
-    for j in range(k):
-        at = s + 8 * j if j else s
-        left = length - 8 * j if j else length  # bytes of the field from this word on
-        keep = _LOW[np.maximum(np.minimum(left, 8), 0) if j else np.minimum(left, 8)]
-        tail = int(np.searchsorted(at, size - 8, side="right")) if size >= 8 else 0  # rows too near the end
-        if tail:
-            np.bitwise_and(word[at[:tail]], keep[:tail], out=out[:tail, j])
-        for i in range(tail, n):  # the last few fields: read into a padded copy
-            chunk = data[int(at[i]) : int(at[i]) + 8].ljust(8, b"\0")
-            out[i, j] = np.frombuffer(chunk, dtype=_WORD)[0] & keep[i]
+    for lo in range(0, n, BLOCK_ROWS):
+        hi = min(n, lo + BLOCK_ROWS)
+        sb, lb = s[lo:hi], length[lo:hi]
+        for j in range(k):
+            at = sb + 8 * j if j else sb
+            left = lb - 8 * j if j else lb  # bytes of the field from this word on
+            keep = _LOW[np.maximum(np.minimum(left, 8), 0) if j else np.minimum(left, 8)]
+            tail = int(np.searchsorted(at, size - 8, side="right")) if size >= 8 else 0  # rows too near the end
+            if tail:
+                np.bitwise_and(word[at[:tail]], keep[:tail], out=out[lo:lo + tail, j])
+            for i in range(tail, hi - lo):  # the last few fields: read into a padded copy
+                chunk = data[int(at[i]) : int(at[i]) + 8].ljust(8, b"\0")
+                out[lo + i, j] = np.frombuffer(chunk, dtype=_WORD)[0] & keep[i]
     return out
 
 

@@ -222,9 +222,26 @@ def _inside(data: bytes, s: np.ndarray, e: np.ndarray, reach: int):
     return buf, word, m, np.ascontiguousarray(s[:m]), np.ascontiguousarray(e[:m])
 
 
+#: Rows read at a time by the vectorised readers: each temporary (8 bytes a row) stays in a core's
+#: L2 cache; a whole 4 MB piece of a run (115,000 rows) made the score parser twice as slow.
+BLOCK_ROWS = 1 << 15
+
+
 def plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Values of the fields ``data[s[i]:e[i]]`` that are plain decimals (see the module doc), and a mask of
-    those rows; the other rows' values are NaN."""
+    those rows; the other rows' values are NaN.  :data:`BLOCK_ROWS` rows at a time."""
+    if s.size <= BLOCK_ROWS:
+        return _plain_decimals(data, s, e)
+    out = np.empty(s.size)
+    ok = np.empty(s.size, dtype=bool)
+    for lo in range(0, s.size, BLOCK_ROWS):
+        out[lo:lo + BLOCK_ROWS], ok[lo:lo + BLOCK_ROWS] = _plain_decimals(data, s[lo:lo + BLOCK_ROWS],
+                                                                          e[lo:lo + BLOCK_ROWS])
+    return out, ok
+
+
+def _plain_decimals(data: bytes, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`plain_decimals` on one block of rows."""
     out = np.full(s.size, np.nan)
     ok = np.zeros(s.size, dtype=bool)
     # rows whose 8-byte windows (from the first digit, from the point) may pass the buffer's end: the slow way
