@@ -178,3 +178,24 @@ def test_a_run_of_many_blocks_reads_as_one_block(tmp_path, monkeypatch):
         assert np.array_equal(bits(run.score), bits([float(t) for t in toks]))
         assert run.qid.tolist() == [q.encode() for q in qids], block
         assert run.docno.tolist() == [d.encode() for d in docs], block
+
+
+def test_eight_digits_reads_the_first_m_bytes_of_every_word():
+    """trec_numbers._eight_digits: the number written by the first m bytes (0 to 8 ASCII digits) of
+    each word, whatever bytes follow them, against int()."""
+    from inexeval.readers.trec_numbers import _eight_digits
+
+    rng = np.random.default_rng(4)
+    texts, ms, want = [], [], []
+    for _ in range(20000):
+        m = int(rng.integers(0, 9))
+        digits = "".join(rng.choice(list("0123456789"), m))
+        rest = bytes(rng.integers(0, 256, 8 - m).astype(np.uint8))
+        texts.append(digits.encode() + rest)
+        ms.append(m)
+        want.append(int(digits) if m else 0)
+    texts += [b"99999999", b"00000000", b"10000000"]
+    ms += [8, 8, 8]
+    want += [99999999, 0, 10000000]
+    words = np.frombuffer(b"".join(texts), dtype="<u8")
+    assert _eight_digits(words, np.array(ms)).tolist() == want

@@ -245,6 +245,8 @@ def _field_words(data: bytes, s: np.ndarray, length: np.ndarray, k: int) -> np.n
 def column(data: bytes, s: np.ndarray, e: np.ndarray) -> np.ndarray:
     """The fields ``data[s[i]:e[i]]``: an ``S`` array, or an object array of ``bytes`` when the
     fixed width would cost more than :data:`_WIDE_FACTOR` times the text (one very long field)."""
+    # (a column of the token table is a strided view: copied once, each row's cache line read once)
+    s, e = np.ascontiguousarray(s), np.ascontiguousarray(e)
     n = s.size
     length = e - s
     k = max(1, -(-int(length.max()) // 8)) if n else 1
@@ -347,6 +349,7 @@ def _numbers(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name:
     C's: :func:`~inexeval.readers.trec_numbers.only_decimal_bytes`), else one by one with CONVERT;
     an error (what CONVERT rejects; for floats, also a value that is not finite) names the first
     bad field's line."""
+    s, e = np.ascontiguousarray(s), np.ascontiguousarray(e)  # (see column)
     value, ok = plain(data, s, e)
     if not ok.all():
         rest = np.flatnonzero(~ok)

@@ -185,19 +185,31 @@ def only_decimal_bytes(data: bytes, s: np.ndarray, e: np.ndarray) -> bool:
 
 _WORD = np.dtype("<u8")
 _LOW = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
-_ZEROS = np.uint64(0x3030303030303030)  # eight ASCII "0"
 _POW10 = 10.0 ** np.arange(9)
 _POW10_INT = np.array([10**k for k in range(9)], dtype=np.uint64)
+#: the left shift that moves the first m bytes of a word to its top (m = 0: its bytes are masked to 0)
+_TO_TOP = np.array([8 * (8 - m) % 64 for m in range(9)], dtype=np.uint64)
 
 
 def _eight_digits(words: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """The integers written by the first M[i] bytes of WORDS[i] (ASCII digits, checked by the caller)."""
-    keep = _LOW[m]
-    # left-pad to eight digits with "0": the first digit of the field is the lowest byte
-    v = ((words & keep) << (np.uint64(8) * (8 - m).astype(np.uint64))) | (_ZEROS & _LOW[8 - m])
-    v = (v & np.uint64(0x0F0F0F0F0F0F0F0F)) * np.uint64(2561) >> np.uint64(8)
-    v = (v & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601) >> np.uint64(16)
-    return ((v & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001) >> np.uint64(32)) & np.uint64(0xFFFFFFFF)
+    """The integers written by the first M[i] bytes of WORDS[i] (ASCII digits, checked by the caller).
+
+    The M digits are moved to the top M bytes, in order (the first digit is the lowest byte, the
+    most significant place of the SWAR conversion); the zero bytes shifted in below them read as
+    leading zeros, as ASCII "0" would (only the low four bits of each byte count).  Then the three multiply-shift steps of the SWAR
+    conversion add pairs of digits, of 2-digit numbers, of 4-digit numbers (in place)."""
+    v = words & _LOW[m]
+    v <<= _TO_TOP[m]
+    v &= np.uint64(0x0F0F0F0F0F0F0F0F)
+    v *= np.uint64(2561)
+    v >>= np.uint64(8)
+    v &= np.uint64(0x00FF00FF00FF00FF)
+    v *= np.uint64(6553601)
+    v >>= np.uint64(16)
+    v &= np.uint64(0x0000FFFF0000FFFF)
+    v *= np.uint64(42949672960001)
+    v >>= np.uint64(32)  # (the top 32 bits are 0 now)
+    return v
 
 
 def _leading_digits(words: np.ndarray) -> np.ndarray:
