@@ -147,3 +147,24 @@ def test_given_gains_are_looked_up_row_by_row(tmp_path, seed):
                     entries = [(lv, (x - lo) / (hi - lo), s) for lv, x, s in entries]
             want.append(next((x for lv, x, _ in entries if lv == rel), 0.0))
         assert _same(g.gain, want), (pairs, rescale)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_walk_over_eleven_levels_gives_each_level_its_own_walk(tmp_path, seed):
+    """iprec_at_recall at trec_eval's eleven levels comes from one walk over all of them (shared with
+    11pt_avg): the same, bit for bit, as the walk with each cut-off alone (the single-level walk
+    checked against trec_eval's outputs), on rankings of every shape and both versions' cut-offs."""
+    from inexeval.measures.classic_trec import ELEVEN_LEVELS
+
+    ranking, _ = _ranking(tmp_path, seed)
+    for version in ("10.0", "9.0.8"):
+        k = Kernels(ranking, None, 1.0, version)
+        t = k.trec
+        if t.level < 0:
+            continue
+        for x in ELEVEN_LEVELS:
+            assert _same(t.iprec_at_recall(x), t._walk((x,))[0]), (version, x)
+        total = np.zeros(ranking.length.size)
+        for x in reversed(ELEVEN_LEVELS):
+            total = total + t._walk((x,))[0]
+        assert _same(t.eleven_pt_avg(ELEVEN_LEVELS), total / 11)

@@ -30,12 +30,11 @@ from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import Ranking
 from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_irm import IRM, RANX, judged_at, parse_ir_measures, variant_ranking
-from inexeval.measures.classic_trec import TrecState, relstrings
+from inexeval.measures.classic_trec import ELEVEN_LEVELS, TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.registry import Params
 from inexeval.measures.trec_catalogue import CATALOGUE, measure_labels
 
-_ELEVEN = tuple(p / 10 for p in range(11))
 #: a number as trec_eval's parameters write one
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
 
@@ -444,7 +443,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda k, s: k.trec.utility(*(s.values or (1.0, -1.0, 0.0, 0.0))), bounded=False),
     Family("11pt_avg", (Plain(), Numbers()), "11pt_avg",
            _TE + "mean interpolated precision at recall 0.0, 0.1, ... 1.0 (11pt_avg_x,y,...)",
-           lambda k, s: k.trec.eleven_pt_avg(s.values or _ELEVEN)),
+           lambda k, s: k.trec.eleven_pt_avg(s.values or ELEVEN_LEVELS)),
     Family("binG", _PLAIN, "binG", _TE + "binary G, mean over relevant of 1/log2(2 + nonrelevant above)",
            lambda k, s: k.trec.bin_g()),
     Family("G", _GAINS, "G", _TE + "normalised gain G (gains: G_level=gain,...)",

@@ -89,6 +89,11 @@ def c_trunc(v: np.ndarray) -> np.ndarray:
     return np.trunc(np.asarray(v, dtype=np.float64)).astype(np.int64)
 
 
+#: trec_eval's recall levels of ``iprec_at_recall`` and ``11pt_avg``: 0.0, 0.1, ..., 1.0 (as its C
+#: literals: i / 10 rounds as the literal does).
+ELEVEN_LEVELS = tuple(i / 10 for i in range(11))
+
+
 class TrecState:
     """Quantities shared by several trec_eval measures of one ranking, computed once."""
 
@@ -113,6 +118,7 @@ class TrecState:
         self._judged: tuple | None = None
         self._rel_rows: tuple[np.ndarray, np.ndarray] | None = None
         self._rel_prec: tuple[np.ndarray, np.ndarray] | None = None
+        self._eleven: list[np.ndarray] | None = None  # the walk over ELEVEN_LEVELS
 
     @property
     def topic(self) -> np.ndarray:
@@ -346,15 +352,22 @@ class TrecState:
         return out
 
     def iprec_at_recall(self, x: float) -> np.ndarray:
-        """Interpolated precision at recall x (one level: the walk with that cut-off alone gives the
-        same as trec_eval's walk over the sorted levels)."""
+        """Interpolated precision at recall x: from trec_eval's walk over its eleven levels when x is
+        one of them (walked once for all eleven, as trec_eval does), else the walk with that cut-off
+        alone, which gives the same as a walk over any sorted levels that include it."""
+        if x in ELEVEN_LEVELS:
+            return self.iprec_levels(ELEVEN_LEVELS)[ELEVEN_LEVELS.index(x)]
         return self._walk((x,))[0]
 
     def iprec_levels(self, xs: tuple[float, ...]) -> list[np.ndarray]:
-        return self._walk(xs)
+        if xs != ELEVEN_LEVELS:
+            return self._walk(xs)
+        if self._eleven is None:
+            self._eleven = self._walk(xs)
+        return self._eleven
 
     def eleven_pt_avg(self, xs: tuple[float, ...]) -> np.ndarray:
-        vals = self._walk(xs)
+        vals = self.iprec_levels(xs)
         total = np.zeros(self.length.size)
         for v in reversed(vals):  # trec_eval adds them from the last cut-off to the first
             total = total + v
