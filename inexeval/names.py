@@ -24,7 +24,6 @@ hold anything: tabs, newlines, ``/``, ``..``, a thousand characters.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
 __all__ = ["MAX_NAME", "file_component", "NameTable", "cell", "uncell", "id_hash", "one_line", "text_columns"]
@@ -40,6 +39,8 @@ _RESERVED = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10
 
 def id_hash(name: str) -> str:
     """8 hex digits of the SHA-256 of the id (UTF-8; lone surrogates kept)."""
+    import hashlib  # (here: OpenSSL's module takes 5 ms to load, and most names need no hash)
+
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
 
 
