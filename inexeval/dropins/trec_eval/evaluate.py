@@ -525,7 +525,7 @@ def negative_level_values(ranking, specs: list, level: int, version: str) -> dic
     documents that are not judged (-1) or judged below 0 (-2) can be; ``num_rel`` still counts the
     judgements >= 0 and ``num_rel_ret`` the judged documents >= 0 ranked, so the walks of these
     measures run on counts that disagree (docs/trec-eval.md §7)."""
-    from inexeval.measures.classic import _ELEVEN
+    from inexeval.measures.classic_trec import ELEVEN_LEVELS
 
     table = ranking.table
     start = ranking.start.tolist()
@@ -540,7 +540,7 @@ def negative_level_values(ranking, specs: list, level: int, version: str) -> dic
             if s.family == "iprec_at_recall":
                 v = _walk_iprec(rr, level, S, R, [s.param("x", 0.0)], version)[0]
             elif s.family == "11pt_avg":
-                xs = list(s.values or _ELEVEN)
+                xs = list(s.values or ELEVEN_LEVELS)
                 v = _walk_iprec(rr, level, S, R, xs, version, total=True)[0]
             elif s.family == "Rprec_mult":
                 v = _walk_rprec_mult(rr, level, S, R, s.param("x", 1.0))
