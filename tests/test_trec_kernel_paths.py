@@ -131,7 +131,7 @@ def test_given_gains_are_looked_up_row_by_row(tmp_path, seed):
     its topic's sorted entries (classic_trec_gains.gain_entries), 0 without one."""
     from inexeval.measures.classic_trec_gains import gain_entries
 
-    ranking, rng = _ranking(tmp_path, seed)
+    ranking, _ = _ranking(tmp_path, seed)
     k = Kernels(ranking, None, 1.0)
     cases = [((("1", 3.0), ("2", 0.5)), False), ((("0", 1.0), ("3", 7.25)), True), ((), True),
              ((("-1", 2.0), ("1", 1.0)), False), ((("-2", -4.0), ("2", 9.0)), True), ((("1", 0.0),), False),
@@ -139,7 +139,7 @@ def test_given_gains_are_looked_up_row_by_row(tmp_path, seed):
     for pairs, rescale in cases:
         g = k.gain_state(pairs, rescale)
         want = []
-        for row, (topic, rel) in enumerate(zip(ranking.topic.tolist(), ranking.rel.tolist())):
+        for topic, rel in zip(ranking.topic.tolist(), ranking.rel.tolist()):
             entries = gain_entries(pairs, int(k.levels.num_levels[topic]))
             if rescale:
                 lo, hi = min([0.0] + [e[1] for e in entries]), max([0.0] + [e[1] for e in entries])

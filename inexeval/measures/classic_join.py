@@ -23,7 +23,7 @@ import numpy as np
 
 from inexeval.measures.classic_base import BOGUS_DOCNO, JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
 from inexeval.readers.bytekeys import (
-    alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
+    GOLDEN_MIX, alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
 )
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 
@@ -346,11 +346,6 @@ def _judged(table: TopicTable) -> np.ndarray:
     return got
 
 
-#: Fibonacci hashing's multiplier (2^64 / the golden ratio, odd): the high bits of key·_MIX spread
-#: keys that differ only in their low bytes (docnos that are numbers) over the whole table.
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
 def _maybe_judged(known: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
     """The positions of KEYS that may be among the (fewer) KNOWN keys, increasing: a bit table of the
     KNOWN keys' hashes, 64 slots a key, lets through every key of KNOWN and about one other key in 64;
@@ -361,8 +356,8 @@ def _maybe_judged(known: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
     bits = max(10, (64 * known.size - 1).bit_length())
     shift = np.uint64(64 - bits)
     table = np.zeros(1 << bits, dtype=bool)
-    table[(known * _MIX) >> shift] = True  # (uint64 products wrap modulo 2^64, as a hash wants)
-    return np.flatnonzero(table[(keys * _MIX) >> shift])
+    table[(known * GOLDEN_MIX) >> shift] = True  # (bytekeys.GOLDEN_MIX: Fibonacci hashing)
+    return np.flatnonzero(table[(keys * GOLDEN_MIX) >> shift])
 
 
 def _judgements_among(table: TopicTable, qck: np.ndarray, ck: np.ndarray) -> np.ndarray:

@@ -44,7 +44,6 @@ from __future__ import annotations
 import numpy as np
 
 from inexeval.measures.classic_base import (
-    NOT_JUDGED,
     Ranking,
     at_rank,
     glibc_msort,
@@ -196,7 +195,7 @@ class GainState:
         lowest = min((lv for lookup in lookups.values() for lv, g in lookup.items() if g != 0), default=None)
         if lowest is None:
             return
-        cand = np.flatnonzero(rel >= lowest) if lowest > NOT_JUDGED else np.arange(rel.size)
+        cand = np.flatnonzero(rel >= lowest)
         crel = rel[cand]
         topic_levels = levels.num_levels[segment_of(self.start, cand)]
         for m, lookup in lookups.items():

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+#: Fibonacci hashing's multiplier (2^64 / the golden ratio, odd): the high bits of key·GOLDEN_MIX
+#: (uint64, wrapping modulo 2^64) spread keys that differ only in their low bytes (docnos that are
+#: numbers) over a whole table.
+GOLDEN_MIX = np.uint64(0x9E3779B97F4A7C15)
+
 __all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "alphabet", "short_keys", "order_keys", "order_codes",
            "distinct", "distinct_grouped", "block_starts", "dense_rank"]
 

@@ -18,7 +18,7 @@ import numpy as np
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun
 from inexeval.measures.classic_engine import BOGUS_DOCNO, Column
-from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
+from inexeval.readers.bytekeys import GOLDEN_MIX, block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
            "make_ranking", "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
@@ -164,7 +164,7 @@ def _as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending:
 
 
 #: odd 64-bit constants of the hash :func:`_maybe_twice` mixes topic and docno with
-_MIX_DOC, _MIX_TOPIC = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
+_MIX_DOC, _MIX_TOPIC = GOLDEN_MIX, np.uint64(0xC2B2AE3D27D4EB4F)
 
 
 def _maybe_twice(ts: np.ndarray, codes: np.ndarray) -> bool:
