@@ -24,7 +24,7 @@ from inexeval.errors import InputError
 from inexeval.measures import fol_arrays
 from inexeval.readers import fol
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
-from inexeval.readers.fol_qrels_arrays import read
+from inexeval.readers.fol_qrels_arrays import read, white_space
 from inexeval.readers.passages import topic_lines
 
 SPOILERS = {
@@ -212,3 +212,15 @@ def test_a_last_line_alone_and_an_empty_run(tmp_path):
     for text in ("7 Q0 d1 1 1 R 0 5", "7 Q0 d1 1 1 R 0 5\n8", "a\nb\na\n", "\n", ""):
         run = read_fol_run(write(tmp_path / "run.txt", text))
         assert list(topic_lines(run).items()) == list(_topics_by_loop(run).items()), text
+
+
+@pytest.mark.parametrize("odd", [None, *range(32), 127, 128, 255])
+def test_white_space_is_the_tools_set(odd):
+    """white_space takes exactly bytes 9-13 and 32 for white space (Java's \\s), with or without another
+    control byte (the two-comparison path and the table path)."""
+    rng = np.random.default_rng(0 if odd is None else odd + 1)
+    data = rng.choice(np.array([9, 10, 11, 12, 13, 32, 33, 48, 65, 126, 200], dtype=np.uint8), 5000)
+    if odd is not None:
+        data[rng.integers(0, data.size, 3)] = odd
+    expected = np.array([b in (9, 10, 11, 12, 13, 32) for b in data.tolist()])
+    assert (white_space(data) == expected).all()

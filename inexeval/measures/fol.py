@@ -467,6 +467,8 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                                   switch[:9])
                         if st.back_at == 0 and last_topic is not None:
                             st.back_at = numbers[index] if numbers is not None else index + 1
+                        if not isinstance(st.entries, list):  # fol_arrays.TopicRanks: entries to go on with
+                            st.entries = st.entries.entries()
                     last_topic = topic_id
                     iP = st.iP
                     rel_size = qt.rel_size
@@ -980,12 +982,21 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                 if len(entries) < R:
                     raise _Death(_scoring_error(run, topic_id, st), printed, topic_id)
                 num_rel = qt.num_rel
-                gps: list[float] = []
-                grs: list[float] = []
-                iP = [0.0] * 11
+                got = None
+                if not isinstance(entries, list):  # fol_arrays.TopicRanks: a run read as arrays
+                    from inexeval.measures.fol_arrays import curve
+
+                    got = curve(entries, num_rel, bb, irr, t2i_score)
+                    if got is None:  # the loop decides (see curve)
+                        entries = entries.entries()
+                if got is not None:
+                    gps, grs, iP, sum_gp = got
+                else:
+                    gps, grs = [], []
+                    iP = [0.0] * 11
+                    sum_gp = 0.0
                 total = 0.0
-                sum_gp = 0.0
-                for k in range(R):
+                for k in range(0 if got is not None else R):
                     entry = entries[k]
                     if task == "b":
                         s = entry[0]
@@ -1031,7 +1042,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                 for r in CONTEXT_CUTOFFS:
                     if R:
                         at = min(r, R) - 1
-                        gp, gr = gps[at], grs[at]
+                        gp, gr = float(gps[at]), float(grs[at])
                     else:
                         gp = gr = 0.0
                     row[f"gP[{r}]"] = gp

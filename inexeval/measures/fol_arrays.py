@@ -46,13 +46,9 @@ import numpy as np
 
 from inexeval.readers.bytekeys import distinct
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
-from inexeval.readers.fol_qrels_arrays import digit_values
+from inexeval.readers.fol_qrels_arrays import digit_values, white_space
 
-__all__ = ["walk", "Prefix"]
-
-#: Bytes that ``str.split()`` and Java's ``\s`` both take for white space.
-_WS = np.zeros(256, dtype=bool)
-_WS[[9, 10, 11, 12, 13, 32]] = True
+__all__ = ["walk", "Prefix", "RankColumns", "TopicRanks", "curve"]
 
 
 class Prefix(NamedTuple):
@@ -146,7 +142,7 @@ def _fields(run: FolRunFile) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
     if text is None or not len(run):
         return None
     data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    ws = _WS[data]
+    ws = white_space(data)
     if ws[0] or ws[-1]:
         return None  # white space first in the run, or last (trailing white space: left to the walk)
     edge = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # field starts and ends, alternating
@@ -187,6 +183,116 @@ def _ids(known: np.ndarray, found: np.ndarray) -> np.ndarray:
     lut = np.full(int(inv.max()) + 1 if inv.size else 0, -1, dtype=np.int64)
     lut[inv[:known.size]] = np.arange(known.size)
     return lut[inv[known.size:]]
+
+
+def _records(rank_j: np.ndarray, rank_of: np.ndarray, start: np.ndarray, end: np.ndarray,
+             known: np.ndarray) -> list:
+    """T2I's article record of each rank: for a judged rank (RANK_J >= 0) its known passages as
+    ``(start, end)`` in order, else None; RANK_OF is each line's rank."""
+    line_judged = rank_j[rank_of] >= 0
+    pick = np.flatnonzero(known & line_judged)
+    rank = rank_of[pick]
+    by = np.lexsort((end[pick], start[pick], rank))
+    pairs = list(zip(start[pick][by].tolist(), end[pick][by].tolist()))
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(rank, minlength=rank_j.size)))).tolist()
+    records: list = [None] * rank_j.size
+    for r in np.flatnonzero(rank_j >= 0).tolist():
+        records[r] = pairs[bounds[r]:bounds[r + 1]]
+    return records
+
+
+class RankColumns:
+    """The ranks of a run read by :func:`walk` for an in-context task, topic after topic, as columns:
+    ``rel_chars`` and ``found`` (num_rel_ret so far) of each rank; Best in Context (a rank per line)
+    its ``score``; Relevant in Context and T2I the characters retrieved (``size``) and relevant
+    (``rel``) of each rank, its judgement (``rank_j`` into ``judgements``, -1: none) and, T2I, its
+    article record (``records``).  ``entries`` gives the walk's list form (``fol._TopicRun.entries``)."""
+
+    __slots__ = ("task", "rel_chars", "found", "score", "size", "rel", "rank_j", "judgements", "records",
+                 "_scores")
+
+    def __init__(self, task: str, rel_chars: np.ndarray, found: np.ndarray, *, score=None, size=None, rel=None,
+                 rank_j=None, judgements=None, records=None):
+        self.task = task
+        self.rel_chars, self.found, self.score = rel_chars, found, score
+        self.size, self.rel, self.rank_j, self.judgements, self.records = size, rel, rank_j, judgements, records
+        self._scores: dict = {}
+
+    def entries(self, lo: int, hi: int) -> list[list]:
+        """Ranks LO to HI as the walk's entries: ``[score, rel_chars, found]`` (-b), else ``[size, rel,
+        rel_chars, found, judgement, record]``."""
+        if self.task == "b":
+            return list(map(list, zip(self.score[lo:hi].tolist(), self.rel_chars[lo:hi].tolist(),
+                                      self.found[lo:hi].tolist())))
+        judgement_of = self.judgements + [None]
+        records = self.records[lo:hi] if self.records is not None else [None] * (hi - lo)
+        return list(map(list, zip(self.size[lo:hi].tolist(), self.rel[lo:hi].tolist(),
+                                  self.rel_chars[lo:hi].tolist(), self.found[lo:hi].tolist(),
+                                  [judgement_of[j] for j in self.rank_j[lo:hi].tolist()], records)))
+
+    def scores(self, bb: float, irr: int, t2i) -> np.ndarray:
+        """Each rank's document score, as ``fol._score_in_context`` computes it from an entry: the BEP
+        score (-b); F with beta^2 = BB of the rank's precision and recall, 0 without relevant characters
+        retrieved (-r); T2I's ``t2i(record, judgement, IRR)``, 0 for a rank not judged (-i)."""
+        key = (bb, irr)
+        s = self._scores.get(key)
+        if s is not None:
+            return s
+        if self.task == "b":
+            s = self.score
+        elif self.task == "r":
+            relret = self.rel
+            with np.errstate(divide="ignore", invalid="ignore"):
+                p = relret / self.size
+                rc = relret / self.rel_chars
+                s = np.where(relret > 0, (((1 + bb) * p) * rc) / (bb * p + rc), 0.0)
+        else:
+            s = np.zeros(self.rank_j.size)
+            judgements = self.judgements
+            for r, j in zip(np.flatnonzero(self.rank_j >= 0).tolist(), self.rank_j[self.rank_j >= 0].tolist()):
+                s[r] = t2i(self.records[r], judgements[j], irr)
+        self._scores[key] = s
+        return s
+
+
+class TopicRanks:
+    """A topic's ranks ``lo`` to ``hi`` of :class:`RankColumns` (``fol._TopicRun.entries`` of a run read
+    by :func:`walk`); :func:`curve` scores them."""
+
+    __slots__ = ("columns", "lo", "hi")
+
+    def __init__(self, columns: RankColumns, lo: int, hi: int):
+        self.columns, self.lo, self.hi = columns, lo, hi
+
+    def __len__(self) -> int:
+        return self.hi - self.lo
+
+    def entries(self) -> list[list]:
+        return self.columns.entries(self.lo, self.hi)
+
+
+def curve(ranks: TopicRanks, num_rel: int, bb: float, irr: int, t2i) -> tuple | None:
+    """``(gP, gR, iP, sum)`` of a topic's ranks as ``fol._score_in_context``'s rank loop computes them, bit
+    for bit: with ``s`` the document scores (:meth:`RankColumns.scores`), ``gP[k] = (s_1 + ... + s_k) / k``
+    summed left to right from 0.0, ``gR[k] = found_k / NUM_REL``, the 11-point ``iP[b]`` the largest gP
+    (not NaN, above 0.0) in recall bin ``b = int(10 gR)``, and ``sum`` the gP of the ranks with relevant
+    characters, summed left to right (``cumsum``: sequential, as the loop).  None where the loop must
+    decide: no relevant line (NUM_REL <= 0) or a recall bin outside 0 to 10 (the tool can die there)."""
+    c = ranks.columns
+    lo, hi = ranks.lo, ranks.hi
+    if num_rel <= 0:
+        return None
+    gr = c.found[lo:hi] / num_rel
+    x = 10 * gr
+    if not ((x >= 0.0) & (x < 11.0)).all():
+        return None
+    s = c.scores(bb, irr, t2i)[lo:hi]
+    total = np.cumsum(np.concatenate(([0.0], s)))[1:]
+    gp = total / np.arange(1, hi - lo + 1)
+    iP = np.zeros(11)
+    np.fmax.at(iP, x.astype(np.int64), gp)
+    sum_gp = float(np.cumsum(np.concatenate(([0.0], np.where(c.rel_chars[lo:hi] > 0, gp, 0.0))))[-1])
+    return gp, gr, iP.tolist(), sum_gp
 
 
 def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
@@ -332,28 +438,25 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
             distance = np.abs(bep - start)
             with np.errstate(divide="ignore", invalid="ignore"):
                 score = np.where(relevant & (bep > -1) & (distance <= n), (float(n) - distance) / n, 0.0)
-            entries = list(map(list, zip(score.tolist(), rel_chars.tolist(), found.tolist())))
+            columns = RankColumns(task, rel_chars, found, score=score)
             ret_total = rel_total = [0] * order.size
         else:
             rank_j = jx[rank_start]
-            judgement_of = judged.judgements + [None]
-            records: list = [None] * rank_start.size
-            if task == "i":  # the article record of each judged rank: its known passages by start
-                rank_end = np.append(rank_start[1:], m).tolist()
-                at = rank_start.tolist()
-                starts, ends, knowns = start.tolist(), end.tolist(), known.tolist()
-                for r in np.flatnonzero(rank_j >= 0).tolist():
-                    records[r] = sorted((starts[i], ends[i]) for i in range(at[r], rank_end[r]) if knowns[i])
-            entries = list(map(list, zip(np.add.reduceat(size, rank_start).tolist(),
-                                         np.add.reduceat(rel, rank_start).tolist(),
-                                         rel_chars[rank_start].tolist(), found[rank_start].tolist(),
-                                         [judgement_of[j] for j in rank_j.tolist()], records)))
+            records = None
+            if task == "i":
+                records = _records(rank_j, np.cumsum(new_rank) - 1, start, end, known)
+            columns = RankColumns(task, rel_chars[rank_start], found[rank_start], size=np.add.reduceat(size, rank_start),
+                                  rel=np.add.reduceat(rel, rank_start), rank_j=rank_j,
+                                  judgements=judged.judgements, records=records)
             ret_total = np.add.reduceat(size, block_start).tolist()
             rel_total = np.add.reduceat(rel, block_start).tolist()
         bounds = np.concatenate(([0], np.cumsum(ranks))).tolist()
         for i, t in enumerate(names):
-            states[t] = (ranks[i], int(num_ret[i]), int(num_rel_ret[i]), ret_total[i], rel_total[i], None,
-                         entries[bounds[i]:bounds[i + 1]])
+            ranked = TopicRanks(columns, bounds[i], bounds[i + 1])
+            states[t] = (ranks[i], int(num_ret[i]), int(num_rel_ret[i]), ret_total[i], rel_total[i], None, ranked)
+        if stop < lines:  # the walk goes on appending to the current topic's entries (and a comeback's: fol._read_run)
+            current = states[names[-1]]
+            states[names[-1]] = current[:6] + (current[6].entries(),)
     if stop == lines:
         return Prefix(stop, run_id, impossible, states, names[-1], ranks[-1], "", {}, -1, run_ret, run_relret)
     # the current state, for the walk to go on with: the last topic's article records

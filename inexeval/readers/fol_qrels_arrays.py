@@ -93,10 +93,18 @@ def digit_values(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray |
     return d @ _POW10
 
 
+def white_space(data: np.ndarray) -> np.ndarray:
+    """Where the bytes DATA are Java's ``\\s`` (which ``str.split()`` takes for white space too): ``data <= 32``
+    when no other byte is below 32 (two comparisons; else the look-up table, 30 times slower)."""
+    if (data < 9).any() or ((data - np.uint8(14)) < 18).any():  # a control byte other than 9 to 13
+        return _WS[data]
+    return data <= 32
+
+
 def _tokens(data: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """(token starts, ends, line of each token, tokens of each line) when every line has at least 5
     fields, the first at the line's start; else None."""
-    ws = _WS[data]
+    ws = white_space(data)
     edge = np.flatnonzero(ws[1:] != ws[:-1]) + 1
     head = np.zeros(0 if ws[0] else 1, dtype=np.int64)  # a field starts the text
     tail = np.full(0 if ws[-1] else 1, data.size, dtype=np.int64)  # a field ends it
