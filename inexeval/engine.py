@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import stat
 import threading
@@ -39,6 +38,11 @@ from inexeval.writers.files import (
     run_file_parts,
     write_pending,
 )
+
+#: Whether processes can be forked (what workers.imap and ReadAhead need): os.fork, where
+#: multiprocessing offers its "fork" start method (not imported here: 10 ms of every start-up).
+_CAN_FORK = hasattr(os, "fork")
+
 
 @dataclass
 class Evaluation:
@@ -341,7 +345,7 @@ def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAh
     process, a FIFO or an unusable entry is reported in its turn).  Each run read ahead spares its
     scorer the reading (about two thirds of an element run's time) for the price of a pickle."""
     if not READ_AHEAD or not inputs.reads_runs_alone or available_cores() < 2 \
-            or "fork" not in multiprocessing.get_all_start_methods() or not _single_threaded() \
+            or not _CAN_FORK or not _single_threaded() \
             or _input_bytes(config.assessments) < READ_AHEAD_MIN_BYTES:
         return None
     paths = []
@@ -604,7 +608,7 @@ def _scored(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int, path
     is replaced after :data:`RUNS_PER_WORKER` runs).  AHEAD (path -> bytes) is emptied as the runs
     are handed out."""
     ahead = ahead if ahead is not None else {}
-    if jobs <= 1 or len(paths) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs <= 1 or len(paths) < 2 or not _CAN_FORK:
         for p in paths:
             yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag, ahead.pop(p, None))
         return

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import mmap
-import multiprocessing
 import os
 import pickle
 import signal
 import struct
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import wait
 
 from inexeval.errors import Interrupted, OutputError
 
@@ -135,6 +133,9 @@ def imap(func: Callable, items: Sequence, jobs: int, per_worker: int, close_fds:
     what it was doing).  Leaving the iteration early (an exception, Ctrl-C,
     ``close()``) kills the workers.
     """
+    import multiprocessing  # here: its import (about 10 ms) is not every command's start-up
+    from multiprocessing.connection import wait
+
     ctx = multiprocessing.get_context("fork")
     workers: list[_Worker] = []
     done: dict[int, object] = {}
@@ -216,6 +217,8 @@ class ReadAhead:
 
     def __init__(self, read: Callable, items: Sequence, max_bytes: int, close_fds: Sequence[int] = (),
                  expected: type[BaseException] = Exception):
+        import multiprocessing
+
         ctx = multiprocessing.get_context("fork")
         self.items = items
         self._map = self._proc = None

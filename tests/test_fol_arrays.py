@@ -116,3 +116,19 @@ def test_lines_left_to_the_walk(tmp_path, text):
     assert fol_arrays.walk(qrels, run, "f", 500) is None
     for task in FOL_TASKS:
         _both(qrels, run, task, bounded=True)
+
+
+def test_a_run_id_longer_than_name_bytes_is_left_to_the_walk(tmp_path):
+    """A topic or article id past NAME_BYTES in the run: the walk reads it, with the same outcome."""
+    from inexeval.readers.fol_qrels_arrays import NAME_BYTES
+
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", ["1 Q0 d1 10 100 0 0:10", "1 Q0 d2 5 50 2 2:5"]))
+    long = "d" * (NAME_BYTES + 1)
+    for lines in (["1 Q0 d1 1 1 R 0 5", f"1 Q0 {long} 2 1 R 0 4", "1 Q0 d2 3 1 R 2 5"],
+                  ["1 Q0 d1 1 1 R 0 5", f"{long} Q0 d2 2 1 R 0 4", "1 Q0 d2 3 1 R 2 5"]):
+        run = read_fol_run(write(tmp_path / "run.txt", lines))
+        for task in FOL_TASKS:
+            assert fol_arrays.walk(qrels, run, task, 500) is None
+            _both(qrels, run, task, bounded=True)
+    run = read_fol_run(write(tmp_path / "run.txt", ["1 Q0 d1 1 1 R 0 5", f"1 Q0 {long[1:]} 2 1 R 0 4"]))
+    assert fol_arrays.walk(qrels, run, "f", 500) is not None

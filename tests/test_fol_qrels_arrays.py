@@ -24,7 +24,7 @@ from inexeval.errors import InputError
 from inexeval.measures import fol_arrays
 from inexeval.readers import fol
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
-from inexeval.readers.fol_qrels_arrays import read, white_space
+from inexeval.readers.fol_qrels_arrays import DIGIT_BLOCK, digit_values, read, white_space
 from inexeval.readers.passages import topic_lines
 
 SPOILERS = {
@@ -172,7 +172,8 @@ def test_judged_columns_from_the_reader_equal_those_from_the_objects(seed):
     without = dataclasses.replace(q)
     assert q.columns is not None and without.columns is None  # a copy does not keep the columns
     a, b = fol_arrays._Judged(q), fol_arrays._Judged(without)
-    assert a.judgements == b.judgements and all(x is y for x, y in zip(a.judgements, b.judgements))
+    made = [a.judgements[j] for j in range(len(a.judgements))]  # a JudgementStore: made when asked for
+    assert made == b.judgements and all(x is y for x, y in zip(made, b.judgements))
     for name in ("topics", "articles", "jt", "rel_chars", "bep", "first", "count", "k", "l", "rel_size"):
         x, y = getattr(a, name), getattr(b, name)
         assert x.dtype == y.dtype and np.array_equal(x, y), name
@@ -224,3 +225,67 @@ def test_white_space_is_the_tools_set(odd):
         data[rng.integers(0, data.size, 3)] = odd
     expected = np.array([b in (9, 10, 11, 12, 13, 32) for b in data.tolist()])
     assert (white_space(data) == expected).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_digit_values_as_int_across_blocks(seed):
+    """digit_values reads fields of 0 to 9 digits as int() does (empty: 0), over several DIGIT_BLOCKs,
+    and answers None when any field of any block holds another byte (one below '0', one above '9')."""
+    rng = random.Random(seed)
+    fields = ["".join(rng.choice("0123456789") for _ in range(rng.randint(0, 9)))
+              for _ in range(2 * DIGIT_BLOCK + rng.randint(1, 999))]
+    text = " ".join(fields).encode("ascii")
+    data = np.frombuffer(text, dtype=np.uint8)
+    ends = np.cumsum([len(f) + 1 for f in fields]) - 1
+    starts = ends - np.array([len(f) for f in fields])
+    assert digit_values(data, starts, ends).tolist() == [int(f) if f else 0 for f in fields]
+    for bad in "/:a ":
+        at = rng.choice([i for i, f in enumerate(fields) if f])
+        spoiled = bytearray(text)
+        spoiled[int(starts[at])] = ord(bad)
+        assert digit_values(np.frombuffer(bytes(spoiled), dtype=np.uint8), starts, ends) is None
+    assert digit_values(data, starts[:0], ends[:0]).tolist() == []
+
+
+def test_an_id_longer_than_name_bytes_is_left_to_the_loop(tmp_path):
+    """A topic or article id past NAME_BYTES would make every item of its S column that wide: the loop
+    reads the file (and read_fol_qrels gives the loop's qrels); ids of NAME_BYTES are read as arrays."""
+    from inexeval.readers.fol_qrels_arrays import NAME_BYTES
+
+    long = "a" * (NAME_BYTES + 1)
+    for text in (f"7 Q0 {long} 10 100 5 0:5\n7 Q0 d1 3 9 1 2:1\n", f"{long} Q0 d1 10 100 5 0:5\n7 Q0 d1 3 9 1 2:1\n"):
+        assert read(text) is None
+        path = write(tmp_path / "q.txt", text.splitlines())
+        assert _flat(read_fol_qrels(path))[0] == _flat(_loop(text))[0]
+    assert _same_as_loop(f"7 Q0 {'a' * NAME_BYTES} 10 100 5 0:5\n{'8' * NAME_BYTES} Q0 d1 3 9 1 2:1\n")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_topic_judgements_are_made_when_used_and_behave_as_the_loops_dict(seed):
+    """Qrels read as columns make no FolJudgement until one is used; then each topic's judgements are the
+    loop's dict in every way a caller sees (length first, look-ups, order, equality, repr, changes), and
+    the store hands out the same objects."""
+    text = clean_qrels_text(random.Random(6300 + seed))
+    q = fol._qrels_of_columns(read(text), "q.txt")
+    loop = fol.qrels_from_lines(text, "q.txt")
+    store = q.columns.judgements
+    assert all(m is None for m in store._made)
+    assert [len(t.judgements) for t in q.topics.values()] == [len(t.judgements) for t in loop.topics.values()]
+    assert all(m is None for m in store._made)  # a length makes nothing
+    for (topic, mine), theirs in zip(q.topics.items(), loop.topics.values()):
+        expected = theirs.judgements
+        first = next(iter(expected))
+        assert mine.judgements.get(first) == expected[first] and first in mine.judgements
+        assert mine.judgements.get("no such article") is None and "no such article" not in mine.judgements
+        assert list(mine.judgements) == list(expected) and list(mine.judgements.values()) == list(expected.values())
+        assert mine.judgements == expected and expected == mine.judgements and repr(mine.judgements) == repr(expected)
+    assert q == loop
+    made = [store[j] for j in range(len(store))]
+    assert [j for t in q.topics.values() for j in t.judgements.values()] == made
+    assert all(x is y for x, y in zip((j for t in q.topics.values() for j in t.judgements.values()), made))
+    topic = next(iter(q.topics.values()))
+    extra = fol.FolJudgement(1, 2)
+    topic.judgements["added"] = extra
+    assert topic.judgements["added"] is extra and len(topic.judgements) == len(dict(topic.judgements))
+    del topic.judgements["added"]
+    assert "added" not in topic.judgements

@@ -15,7 +15,6 @@ valid key as a hint; values are text, checked by the loader
 
 from __future__ import annotations
 
-import difflib
 import numbers
 import os
 import re
@@ -56,6 +55,8 @@ def _canonical_key(name: str) -> str | None:
 
 def _unknown_key(name: str, source: str, line: int | None) -> ConfigError:
     """An 'unknown key' error with the nearest valid key (difflib) as a hint."""
+    import difflib  # here: only a mistake needs it
+
     candidates = list(KEYS) + list(KEY_ALIASES)
     close = difflib.get_close_matches(name.upper(), candidates, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]}?" if close else ""

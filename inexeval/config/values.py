@@ -15,7 +15,6 @@ config syntax (:mod:`inexeval.config.syntax`).
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import glob
 import math
@@ -220,6 +219,8 @@ def parse_quant(raw: str, base: Path) -> tuple[str, ...]:
     for item in listed(raw):
         name = _QUANT_NAMES.get(item.lower())
         if name is None:
+            import difflib  # here: only a mistake needs it
+
             close = difflib.get_close_matches(item.lower(), list(_QUANT_NAMES), n=1)
             hint = f"; did you mean {_QUANT_NAMES[close[0]]}?" if close else ""
             raise Problem(f"unknown quantisation {item!r} (strict, gen or genLifted){hint}")

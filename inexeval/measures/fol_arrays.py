@@ -46,7 +46,7 @@ import numpy as np
 
 from inexeval.readers.bytekeys import distinct
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
-from inexeval.readers.fol_qrels_arrays import digit_values, white_space
+from inexeval.readers.fol_qrels_arrays import digit_values, field_strings, white_space
 
 __all__ = ["walk", "Prefix", "RankColumns", "TopicRanks", "curve"]
 
@@ -110,7 +110,7 @@ class _Judged:
         self.l = np.array(ls, dtype=np.int64)
         self.rel_size = np.array([qrels.topics[t].rel_size for t in self.topic_names], dtype=np.int64)
 
-    def _from_columns(self, judgements: list, c) -> None:
+    def _from_columns(self, judgements, c) -> None:
         """The same columns from those of the qrels reader (``fol_qrels_arrays.QrelsColumns``: the
         judgements in the same order, topic by topic)."""
         self.judgements = judgements
@@ -157,15 +157,6 @@ def _fields(run: FolRunFile) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
     if newline.size != n - 1 or (starts[1:, 0] != newline + 1).any() or (ends[:-1, 7] != newline).any():
         return None  # a line of other than 8 fields, or white space first or last in a line
     return data, starts, ends
-
-
-def _strings(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """The fields [s, e) of DATA as an ``S`` array."""
-    width = int((e - s).max()) if s.size else 1
-    at = s[:, None] + np.arange(width)
-    inside = at < e[:, None]
-    m = np.where(inside, data[np.minimum(at, data.size - 1)], 0).astype(np.uint8)
-    return np.ascontiguousarray(m).view(f"S{width}").ravel()
 
 
 def _integers(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
@@ -224,11 +215,12 @@ class RankColumns:
         if self.task == "b":
             return list(map(list, zip(self.score[lo:hi].tolist(), self.rel_chars[lo:hi].tolist(),
                                       self.found[lo:hi].tolist())))
-        judgement_of = self.judgements + [None]
+        judgements = self.judgements
         records = self.records[lo:hi] if self.records is not None else [None] * (hi - lo)
         return list(map(list, zip(self.size[lo:hi].tolist(), self.rel[lo:hi].tolist(),
                                   self.rel_chars[lo:hi].tolist(), self.found[lo:hi].tolist(),
-                                  [judgement_of[j] for j in self.rank_j[lo:hi].tolist()], records)))
+                                  [judgements[j] if j >= 0 else None for j in self.rank_j[lo:hi].tolist()],
+                                  records)))
 
     def scores(self, bb: float, irr: int, t2i) -> np.ndarray:
         """Each rank's document score, as ``fol._score_in_context`` computes it from an entry: the BEP
@@ -305,7 +297,10 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
         return None
     data, fs, fe = fields
     lines = fs.shape[0]
-    rt = _ids(judged.topics, _strings(data, fs[:, 0], fe[:, 0]))  # qrels topic of each line, -1: none
+    run_topics, run_articles = field_strings(data, fs[:, 0], fe[:, 0]), field_strings(data, fs[:, 2], fe[:, 2])
+    if run_topics is None or run_articles is None:
+        return None  # an id too long to be read as arrays
+    rt = _ids(judged.topics, run_topics)  # qrels topic of each line, -1: none
     kept = np.flatnonzero(rt >= 0)  # D19: the tool skips the other lines
     if not kept.size:
         return Prefix(lines, "", [], {}, None, 0, "", {}, -1, 0, 0)
@@ -329,7 +324,7 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
 
     fs, fe = fs[kept], fe[kept]
     # article names: ids shared with the qrels' (topic, article) pairs; the judgement of each line
-    _, name = distinct(np.concatenate((judged.articles, _strings(data, fs[:, 2], fe[:, 2]))))
+    _, name = distinct(np.concatenate((judged.articles, run_articles[kept])))
     names_count = int(name.max()) + 1
     pairs = judged.jt * names_count + name[:judged.jt.size]
     name = name[judged.jt.size:]

@@ -30,7 +30,7 @@ import operator
 import re
 import sys
 from dataclasses import dataclass, field
-from collections.abc import Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -308,23 +308,116 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
 
 class ReadColumns(NamedTuple):
     """``FolQrels.columns``: the qrels' ``topics`` dict they were read into, its ``judgements`` in topic
-    order (each topic's in its order) and ``arrays`` (``fol_qrels_arrays.QrelsColumns``)."""
+    order (each topic's in its order; a :class:`JudgementStore`) and ``arrays``
+    (``fol_qrels_arrays.QrelsColumns``)."""
 
     topics: dict
-    judgements: list
+    judgements: JudgementStore
     arrays: object
 
 
+class JudgementStore:
+    """The judgements of qrels read as columns (``fol_qrels_arrays.QrelsColumns``), in topic order, each
+    made a :class:`FolJudgement` when first asked for (``store[j]``): an evaluation that reads the
+    columns only (``measures.fol_arrays``) makes few of them, and ten thousand take 20 ms."""
+
+    __slots__ = ("columns", "_made")
+
+    def __init__(self, columns):
+        self.columns = columns
+        self._made: list[FolJudgement | None] = [None] * len(columns.names)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, j: int) -> FolJudgement:
+        made = self._made[j]
+        if made is None:
+            made = self._made[j] = self._make(j, j + 1)[0]
+        return made
+
+    def span(self, lo: int, hi: int) -> list[FolJudgement]:
+        """Judgements LO to HI, made at once where none is made yet."""
+        made = self._made[lo:hi]
+        if None in made:
+            fresh = self._make(lo, hi)
+            made = [m if m is not None else f for m, f in zip(made, fresh)]
+            self._made[lo:hi] = made
+        return made
+
+    def _make(self, lo: int, hi: int) -> list[FolJudgement]:
+        c = self.columns
+        passages, spans = c.passages, c.spans
+        at = list(map(slice, c.first[lo:hi].tolist(), (c.first[lo:hi] + c.count[lo:hi]).tolist()))
+        return list(map(FolJudgement, c.rel_chars[lo:hi].tolist(), c.doc_length[lo:hi].tolist(),
+                        c.bep[lo:hi].tolist(), map(passages.__getitem__, at), map(spans.__getitem__, at)))
+
+
+class TopicJudgements(MutableMapping):
+    """``FolTopic.judgements`` of qrels read as columns: article id -> :class:`FolJudgement`, in the
+    order of their first line, as the dict the line loop builds; made a dict on first use (its length
+    is known before)."""
+
+    __slots__ = ("_store", "_lo", "_hi", "_dict")
+
+    def __init__(self, store: JudgementStore, lo: int, hi: int):
+        self._store, self._lo, self._hi = store, lo, hi
+        self._dict: dict[str, FolJudgement] | None = None
+
+    def _made(self) -> dict[str, FolJudgement]:
+        if self._dict is None:
+            lo, hi = self._lo, self._hi
+            self._dict = dict(zip(self._store.columns.names[lo:hi], self._store.span(lo, hi)))
+        return self._dict
+
+    def __len__(self) -> int:
+        return self._hi - self._lo if self._dict is None else len(self._dict)
+
+    def __getitem__(self, article: str) -> FolJudgement:
+        return self._made()[article]
+
+    def get(self, article, default=None):
+        return self._made().get(article, default)
+
+    def __contains__(self, article) -> bool:
+        return article in self._made()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._made())
+
+    def __setitem__(self, article: str, judgement: FolJudgement) -> None:
+        self._made()[article] = judgement
+
+    def __delitem__(self, article: str) -> None:
+        del self._made()[article]
+
+    def items(self):
+        return self._made().items()
+
+    def values(self):
+        return self._made().values()
+
+    def keys(self):
+        return self._made().keys()
+
+    def __eq__(self, other) -> bool:
+        return self._made() == (other._made() if isinstance(other, TopicJudgements) else other)
+
+    __hash__ = None  # a mutable mapping, as dict
+
+    def __repr__(self) -> str:
+        return repr(self._made())
+
+
 def _qrels_of_columns(c, source: str) -> FolQrels:
-    """The FolQrels of the columns C (``fol_qrels_arrays.QrelsColumns``) read from SOURCE."""
-    topics = {t: FolTopic(n, rs, {}) for t, n, rs in zip(c.topics, c.num_rel, c.rel_size.tolist())}
-    bounds = (c.first.tolist() + [len(c.passages)])
-    judgements = [FolJudgement(rc, dl, b, c.passages[bounds[r]:bounds[r + 1]], c.spans[bounds[r]:bounds[r + 1]])
-                  for r, (rc, dl, b) in enumerate(zip(c.rel_chars.tolist(), c.doc_length.tolist(), c.bep.tolist()))]
-    for (topic, article), r in zip(c.keys, c.rank):  # each topic's judgements in the order of their first line
-        topics[topic].judgements[article] = judgements[r]
+    """The FolQrels of the columns C (``fol_qrels_arrays.QrelsColumns``) read from SOURCE; its judgements
+    are made when first used (:class:`TopicJudgements`)."""
+    store = JudgementStore(c)
+    bounds = c.topic_first
+    topics = {t: FolTopic(n, rs, TopicJudgements(store, bounds[i], bounds[i + 1]))
+              for i, (t, n, rs) in enumerate(zip(c.topics, c.num_rel, c.rel_size.tolist()))}
     qrels = FolQrels(topics=topics, source=source)
-    qrels.columns = ReadColumns(topics, judgements, c)
+    qrels.columns = ReadColumns(topics, store, c)
     return qrels
 
 
