@@ -347,8 +347,15 @@ class JudgementStore:
 
     def _make(self, lo: int, hi: int) -> list[FolJudgement]:
         c = self.columns
-        passages, spans = c.passages, c.spans
-        at = list(map(slice, c.first[lo:hi].tolist(), (c.first[lo:hi] + c.count[lo:hi]).tolist()))
+        if hi <= lo:
+            return []
+        a, b = int(c.first[lo]), int(c.first[hi - 1] + c.count[hi - 1])  # their passages, in order
+        k = c.k[a:b]
+        starts = k.tolist()
+        passages = list(zip(starts, (c.l[a:b] - k).tolist()))
+        spans = list(zip(starts, c.l[a:b].tolist()))
+        first = c.first[lo:hi] - a
+        at = list(map(slice, first.tolist(), (first + c.count[lo:hi]).tolist()))
         return list(map(FolJudgement, c.rel_chars[lo:hi].tolist(), c.doc_length[lo:hi].tolist(),
                         c.bep[lo:hi].tolist(), map(passages.__getitem__, at), map(spans.__getitem__, at)))
 

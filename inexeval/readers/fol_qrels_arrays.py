@@ -49,7 +49,7 @@ class QrelsColumns(NamedTuple):
     their first line; ``topic_first``: where each topic's begin, and the end), each one's article
     (``names``, and as bytes ``articles``), ``rel_chars`` and ``doc_length`` (of its first line),
     ``bep``, topic index ``jt``, and where its passages are (``first``, ``count``) in ``k``, ``l``
-    (their starts and ends), ``passages`` (offset, length) and ``spans`` (start, end)."""
+    (their starts and ends: ``spans`` (k, l) and ``passages`` (k, l - k) of ``readers.fol.FolJudgement``)."""
 
     topics: list
     num_rel: list
@@ -65,8 +65,6 @@ class QrelsColumns(NamedTuple):
     k: np.ndarray
     l: np.ndarray
     rel_size: np.ndarray
-    passages: list
-    spans: list
 
 
 #: The longest topic or article id read as arrays (an ``S`` array holds each item at the longest one's
@@ -238,8 +236,7 @@ def read(text: str) -> QrelsColumns | None:
     rank[order] = np.arange(n_j)
     by = np.lexsort((np.arange(item.size), offset, rank[item_j]))
     k = offset[by]
-    ln = size[by]
-    l_ = k + ln
+    l_ = k + size[by]
     count = np.bincount(rank[item_j], minlength=n_j)
     first = np.cumsum(count) - count
     line_of_j = first_line[order]
@@ -247,4 +244,4 @@ def read(text: str) -> QrelsColumns | None:
     topic_first = np.concatenate(([0], np.cumsum(np.bincount(j_topic, minlength=n_t)))).tolist()
     return QrelsColumns(_names(topic_col[topic_line]), num_rel, topic_first, _names(articles), rel[line_of_j],
                         length[line_of_j], j_bep[order], j_topic[order], articles.tolist(), first, count, k, l_,
-                        rel_size, list(zip(k.tolist(), ln.tolist())), list(zip(k.tolist(), l_.tolist())))
+                        rel_size)
