@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 from fol_helpers import read_random_fol_case, write
@@ -132,3 +133,72 @@ def test_a_run_id_longer_than_name_bytes_is_left_to_the_walk(tmp_path):
             _both(qrels, run, task, bounded=True)
     run = read_fol_run(write(tmp_path / "run.txt", ["1 Q0 d1 1 1 R 0 5", f"1 Q0 {long[1:]} 2 1 R 0 4"]))
     assert fol_arrays.walk(qrels, run, "f", 500) is not None
+
+
+def _fields_by_regex(text: str, lines: int):
+    """(starts, ends) of every line's fields when each of LINES lines has 8 fields with no white space
+    first or last in the line (nor the text), else None: fol_arrays._fields' answer, by regular expression."""
+    data = text.encode("utf-8", "surrogatepass")
+    if not data or data[:1].isspace() or data[-1:].isspace() or b"\0" in data:
+        return None
+    rows = data.split(b"\n")
+    if len(rows) != lines:
+        return None
+    starts, ends, at = [], [], 0
+    for row in rows:
+        found = [(at + m.start(), at + m.end()) for m in re.finditer(rb"[^\t\n\x0b\x0c\r ]+", row)]
+        if len(found) != 8 or found[0][0] != at or found[-1][1] != at + len(row):
+            return None
+        starts.append([s for s, _ in found])
+        ends.append([e for _, e in found])
+        at += len(row) + 1
+    return starts, ends
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_runs_fields_as_a_regular_expression_finds_them(tmp_path, seed):
+    """fol_arrays._fields (one byte between fields, or the general edge search) against a regular
+    expression, on runs of 8-field lines spoiled by doubled or odd white space, missing or extra fields."""
+    rng = random.Random(4400 + seed)
+    rows = [[rng.choice(["1", "22", "2009001"]), "Q0", rng.choice(["d1", "doc-22", "x"]), str(rng.randint(1, 99)),
+             "1.5", "R", rng.choice(["X", "-1", str(rng.randint(0, 999))]), str(rng.randint(1, 99))]
+            for _ in range(rng.randint(1, 40))]
+    lines = [" ".join(r) for r in rows]
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        i = rng.randrange(len(lines))
+        spoil = rng.choice(["double", "tab", "vt", "drop", "extra", "lead", "trail"])
+        words = lines[i].split(" ")
+        if spoil == "double":
+            lines[i] = lines[i].replace(" ", "  ", 1)
+        elif spoil == "tab":
+            lines[i] = lines[i].replace(" ", "\t", 1)
+        elif spoil == "vt":
+            lines[i] = lines[i].replace(" ", "\x0b \x0c", 1)
+        elif spoil == "drop":
+            lines[i] = " ".join(words[:-1])
+        elif spoil == "extra":
+            lines[i] = lines[i] + " 9"
+        elif spoil == "lead":
+            lines[i] = " " + lines[i]
+        else:
+            lines[i] = lines[i] + " "
+    text = "\n".join(lines)
+    run = read_fol_run(write(tmp_path / "run.txt", text))
+    got = fol_arrays._fields(run)
+    expected = _fields_by_regex(text, len(run)) if run.plain_text() is not None else None
+    if expected is None:
+        assert got is None
+    else:
+        assert got is not None and got[1].tolist() == expected[0] and got[2].tolist() == expected[1]
+
+
+def test_a_runs_fields_one_byte_apart_and_not(tmp_path):
+    """Both ways of _fields give the fields: one byte between fields (the usual run), and the edge search
+    (doubled or odd white space); a line of 7 fields after the others leaves the run to the walk."""
+    clean = "1 Q0 d1 1 1.5 R 0 5\n1 Q0 d2 2 1.5 R X 18"
+    for text in (clean, clean.replace(" ", "  ", 1), clean.replace(" ", "\t\x0b", 2)):
+        run = read_fol_run(write(tmp_path / "run.txt", text))
+        got = fol_arrays._fields(run)
+        expected = _fields_by_regex(text, 2)
+        assert got is not None and (got[1].tolist(), got[2].tolist()) == expected
+    assert fol_arrays._fields(read_fol_run(write(tmp_path / "run.txt", clean + "\n1 Q0 d3 3 1 R 0"))) is None

@@ -143,13 +143,21 @@ def _fields(run: FolRunFile) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None
         return None
     data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
     ws = white_space(data)
-    if ws[0] or ws[-1]:
-        return None  # white space first in the run, or last (trailing white space: left to the walk)
+    if ws[0] or ws[-1] or (data == 0).any():
+        return None  # white space first in the run, or last (trailing white space: left to the walk); a NUL
+    n = len(run)
+    gap = np.flatnonzero(ws)
+    if gap.size == 8 * n - 1 and (np.diff(gap) > 1).all():  # fields apart by one byte each: 8 a line
+        newline = data[gap] == 10
+        if not newline[7::8].all() or np.count_nonzero(newline) != n - 1:
+            return None  # a line of other than 8 fields
+        starts = np.concatenate(([0], gap + 1)).reshape(n, 8)
+        ends = np.append(gap, data.size).reshape(n, 8)
+        return data, starts, ends
     edge = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # field starts and ends, alternating
     bounds = np.concatenate(([0], edge, [data.size]))
     starts, ends = bounds[0::2], bounds[1::2]
-    n = len(run)
-    if starts.size != 8 * n or (data == 0).any():
+    if starts.size != 8 * n:
         return None
     starts = starts.reshape(n, 8)
     ends = ends.reshape(n, 8)
