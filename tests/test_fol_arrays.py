@@ -202,3 +202,39 @@ def test_a_runs_fields_one_byte_apart_and_not(tmp_path):
         expected = _fields_by_regex(text, 2)
         assert got is not None and (got[1].tolist(), got[2].tolist()) == expected
     assert fol_arrays._fields(read_fol_run(write(tmp_path / "run.txt", clean + "\n1 Q0 d3 3 1 R 0"))) is None
+
+
+def _come_back_inside(rng: random.Random, rows: list, times: int) -> list:
+    """ROWS with the second half of a topic's lines moved after a later topic's lines, TIMES times: the
+    topic comes back between topics, and topics met for the first time follow it."""
+    for _ in range(times):
+        topics = list(dict.fromkeys(r[0] for r in rows))
+        if len(topics) < 3:
+            return rows
+        i = rng.randrange(len(topics) - 2)
+        t, after = topics[i], topics[rng.randrange(i + 1, len(topics) - 1)]
+        mine = [j for j, r in enumerate(rows) if r[0] == t]
+        moved = mine[len(mine) // 2:]
+        if not moved or len(moved) == len(mine):
+            continue
+        rest = [r for j, r in enumerate(rows) if j not in set(moved)]
+        at = max(j for j, r in enumerate(rest) if r[0] == after) + 1
+        rows = rest[:at] + [rows[j] for j in moved] + rest[at:]
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_topics_that_come_back_between_others_read_in_segments(tmp_path, seed):
+    """A run whose topics come back between other topics: the arrays read up to each comeback, the walk
+    from there to the next topic met for the first time, the arrays on (fol.score_fol_run's segments);
+    the outcome is the line walk's, bit for bit, for every task, bounded or not."""
+    rng = random.Random(9900 + seed)
+    qrels_map, _ = random_qrels(rng, n_topics=rng.randint(4, 7))
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_text(qrels_map)))
+    for task in FOL_TASKS:
+        rows = random_run(rng, qrels_map, task)
+        rows = [r for r in rows if r[2] == "X" or r[3] != "0"]  # no empty passage (the walk's)
+        rows = _come_back_inside(rng, rows, rng.choice([1, 2, 3]))
+        run = read_fol_run(write(tmp_path / f"run-{task}.txt", run_text(rows)))
+        _both(qrels, run, task, bounded=True)
+        _both(qrels, run, task, bounded=False, complete=True, n=rng.choice([0, 40]))

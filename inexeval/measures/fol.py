@@ -384,7 +384,8 @@ class _TopicRun:
 
 def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
               impossible: list[str], collect: list[FolFinding] | None = None,
-              bounded: bool = False, resume: tuple | None = None) -> tuple[str, dict[str, _TopicRun]]:
+              bounded: bool = False, resume: tuple | None = None,
+              handback: list | None = None) -> tuple[str, dict[str, _TopicRun]]:
     """Walk the run's lines as the tool does: (run id, state per qrels topic met).
 
     Raises _Rejected with the tool's message lines, or _Death (InputError)
@@ -398,7 +399,9 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
     walk itself is the same either way.
 
     ``resume``: (``fol_arrays.Prefix``, its states as _TopicRun): go on from the state after the
-    lines before ``Prefix.stop`` (not with ``collect``).
+    lines before ``Prefix.stop`` (not with ``collect``).  ``handback`` (a list, with ``resume``): stop
+    at the first line of a qrels topic met for the first time, where the tool starts afresh (D5), and
+    append the state there as a ``fol_arrays.Prefix`` (for the arrays to go on, or this walk).
     """
     numbers, raws, all_fields = run.columns()
     qtopics = qrels.topics
@@ -453,6 +456,12 @@ def _read_run(qrels: FolQrels, run: FolRunFile, task: str, label: str, n: int,
                         continue  # D19: nothing else of the line is looked at
                     qt = found
                     st = states.get(topic_id)
+                    if st is None and handback is not None:
+                        from inexeval.measures.fol_arrays import Prefix
+
+                        handback.append(Prefix(index, run_id, [], states, last_topic, counter, prev, table,
+                                               reset_at, run_ret, run_relret))
+                        return run_id, states
                     if st is None:
                         switch = (index, last_topic, True, counter, prev, table, 0, 0, reset_at, switch[:9])
                         st = states[topic_id] = _TopicRun()
@@ -785,17 +794,20 @@ def _rank_error(run: FolRunFile, numbers, index: int, topic: str) -> InputError:
 ARRAY_LINES = 15_000
 
 
-def _walk_arrays(qrels: FolQrels, run: FolRunFile, task: str, n: int, arrays: bool | None):
+def _walk_arrays(qrels: FolQrels, run: FolRunFile, task: str, n: int, arrays: bool | None,
+                 after=None, met: dict | None = None):
     """:func:`inexeval.measures.fol_arrays.walk`'s state after the lines it reads (``Prefix``), or None:
     the run is not one it reads, or ARRAYS is False, or None for a run of fewer than ARRAY_LINES lines
-    while numpy is not imported yet."""
+    while numpy is not imported yet.  From the state AFTER (a ``Prefix``) on, with the topics MET so far."""
     import sys
 
     if arrays is False or (arrays is None and "numpy" not in sys.modules and len(run) < ARRAY_LINES):
         return None
     from inexeval.measures.fol_arrays import walk
 
-    return walk(qrels, run, task, n)
+    if after is None:
+        return walk(qrels, run, task, n)
+    return walk(qrels, run, task, n, start=after.stop, met=met, sums=(after.run_ret, after.run_relret))
 
 
 def _states(prefix) -> dict[str, _TopicRun]:
@@ -841,9 +853,22 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
         else:
             impossible.extend(prefix.impossible)
             run_id, states = prefix.run_id, _states(prefix)
-            if prefix.stop < len(run):  # the walk goes on from the first line of a topic that comes back
+            while prefix.stop < len(run):  # the walk goes on from the first line of a topic that comes back
+                handback: list = []
                 run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded,
-                                           resume=(prefix, states))
+                                           resume=(prefix, states), handback=handback)
+                if not handback:
+                    break
+                prefix = handback[0]  # a topic met for the first time: the arrays read on from its line
+                more = _walk_arrays(qrels, run, task, n, True, prefix, states)
+                if more is None:
+                    run_id, states = _read_run(qrels, run, task, label, n, impossible, bounded=bounded,
+                                               resume=(prefix, states))
+                    break
+                impossible.extend(more.impossible)
+                run_id = more.run_id
+                states.update(_states(more))
+                prefix = more
     except _Rejected as rej:
         return FolOutcome(run_id="", rejected=rej.lines, impossible=impossible)
     except _Death as death:

@@ -79,6 +79,7 @@ class _Judged:
 
     def __init__(self, qrels: FolQrels):
         self.topic_names = list(qrels.topics)
+        self.topic_index = {t: i for i, t in enumerate(self.topic_names)}
         read = qrels.columns  # (readers.fol.ReadColumns) the columns the qrels were read from, if any
         if read is not None and read.topics is qrels.topics and len(read.judgements) == sum(
                 len(t.judgements) for t in qrels.topics.values()):
@@ -295,31 +296,57 @@ def curve(ranks: TopicRanks, num_rel: int, bb: float, irr: int, t2i) -> tuple | 
     return gp, gr, iP.tolist(), sum_gp
 
 
-def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
-    """The walk's state after the run's lines up to the first comeback of a topic, or None (see the module)."""
+_run_cache: tuple | None = None
+
+
+def _run_columns(judged: _Judged, run: FolRunFile) -> tuple | None:
+    """(bytes, field starts, field ends, each line's article as bytes, each line's qrels topic or -1) of
+    RUN, or None when :func:`walk` cannot read it; kept for the run's next segment (:func:`walk`'s START)."""
+    global _run_cache
+    if _run_cache is not None and _run_cache[0] is run and _run_cache[1] is judged:
+        return _run_cache[2]
+    found = None
+    fields = _fields(run) if judged.usable else None
+    if fields is not None:
+        data, fs, fe = fields
+        topics, articles = field_strings(data, fs[:, 0], fe[:, 0]), field_strings(data, fs[:, 2], fe[:, 2])
+        if topics is not None and articles is not None:  # (else an id too long to be read as arrays)
+            found = (data, fs, fe, articles, _ids(judged.topics, topics))
+    _run_cache = (run, judged, found)
+    return found
+
+
+def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, met=(),
+         sums: tuple[int, int] = (0, 0)) -> Prefix | None:
+    """The walk's state after the run's lines up to the first comeback of a topic, or None (see the module).
+
+    From line START on (the first line of a topic met for the first time), the topics MET before
+    coming back there too, and SUMS the characters retrieved and relevant retrieved before
+    (``Prefix.run_ret``, ``run_relret``): a run whose topics come back is read in segments, the line
+    walk reading from each comeback to the next topic met for the first time (``fol.score_fol_run``)."""
     if qrels.int_problem is not None:
         return None
     judged = _judged(qrels)
-    fields = _fields(run) if judged.usable else None
-    if fields is None:
+    columns = _run_columns(judged, run)
+    if columns is None:
         return None
-    data, fs, fe = fields
+    data, fs, fe, run_articles, rt = columns
     lines = fs.shape[0]
-    run_topics, run_articles = field_strings(data, fs[:, 0], fe[:, 0]), field_strings(data, fs[:, 2], fe[:, 2])
-    if run_topics is None or run_articles is None:
-        return None  # an id too long to be read as arrays
-    rt = _ids(judged.topics, run_topics)  # qrels topic of each line, -1: none
     kept = np.flatnonzero(rt >= 0)  # D19: the tool skips the other lines
+    if start:
+        kept = kept[kept >= start]
     if not kept.size:
-        return Prefix(lines, "", [], {}, None, 0, "", {}, -1, 0, 0)
+        return Prefix(lines, "", [], {}, None, 0, "", {}, -1, *sums)
     tk = rt[kept]
     cut = np.flatnonzero(tk[1:] != tk[:-1]) + 1
     block_topics = tk[np.concatenate(([0], cut))].tolist()
     m = kept.size
     stop = lines
-    met: set[int] = set()
+    met = {judged.topic_index[t] for t in met}
     for b, t in enumerate(block_topics):
         if t in met:  # a topic comes back: from its line on the walk goes on
+            if b == 0:
+                return None  # (START is a topic met for the first time)
             m = int(cut[b - 1])
             stop = int(kept[m])
             break
@@ -398,9 +425,9 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int) -> Prefix | None:
         rel[hit] = np.add.reduceat(inter, offs)
     if task == "t":
         size[unknown & relevant] = 0  # the tool sums the novel pieces of a relevant article: none
-    run_ret = run_relret = 0
+    run_ret, run_relret = sums
     if task != "b":
-        run_ret, run_relret = int(size.sum()), int(rel.sum())
+        run_ret, run_relret = run_ret + int(size.sum()), run_relret + int(rel.sum())
         if run_ret > INT_MAX or run_relret > INT_MAX:
             return None  # the sizes add up past 2^31 - 1 (D17; the config path refuses the run)
 
