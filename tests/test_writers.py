@@ -51,3 +51,26 @@ def test_written_files_have_normal_permissions(tmp_path):
     p = tmp_path / "a.tsv"
     files.atomic_write(p, "x\n")
     assert p.stat().st_mode & 0o777 == files.FILE_MODE
+
+
+def test_run_file_lines_are_fmt_of_each_value():
+    """A result file's lines are ``measure TAB topic TAB fmt(value)`` in natural topic order, then the
+    ``all`` line, whether a measure's values include an undefined one (fmt one by one) or not (the C
+    loops): ints, floats at rounding edges, NaN, infinities, -0.0, numpy floats."""
+    import numpy as np
+
+    from inexeval.model import RunResult
+    from inexeval.names import cell
+    from inexeval.writers.files import fmt, run_file_text
+
+    per_topic = {"10": {"a": 3, "b": 0.1 + 0.2, "c": None},
+                 "9": {"a": 0, "b": float("nan"), "c": -0.0},
+                 "x\tz": {"a": 2**40, "b": float("-inf"), "c": np.float64(1 / 3)}}
+    result = RunResult("r", "default", ["a", "b", "c"], per_topic, {"a": 1.5, "b": None, "c": 2})
+    expected = []
+    for m in ("a", "b", "c"):
+        lines = [f"{m}\t{cell(t)}\t{fmt(per_topic[t][m])}" for t in ("9", "10", "x\tz")]
+        lines.append(f"{m}\tall\t{fmt(result.average[m])}\n")
+        expected.append("\n".join(lines))
+    assert run_file_text(result) == "".join(expected)
+    assert "a\t9\t0.0\n" in run_file_text(result) and "c\t10\t-\n" in run_file_text(result)

@@ -109,15 +109,17 @@ def run_file_parts(result: RunResult) -> Iterator[str]:
     ``all`` line)."""
     per_topic = result.per_topic
     topics = natural_topics(per_topic)
-    cells = [cell(t) for t in topics]
+    cells = [f"\t{cell(t)}\t" for t in topics]
     columns = per_topic if isinstance(per_topic, TopicColumns) else None
     at = columns.positions(topics) if columns is not None else None
     for m in result.measures:
         if columns is not None and columns.is_float(m):  # (fmt's text: repr of each float)
             texts = map(repr, columns.values_at(m, at))
         else:
-            texts = map(fmt, values_of(per_topic, m, topics))
-        lines = [f"{m}\t{c}\t{v}" for c, v in zip(cells, texts)]
+            values = values_of(per_topic, m, topics)
+            # fmt of each value; without an undefined one, as C loops (a FOL run's curves: 30,000 values)
+            texts = map(fmt, values) if None in values else map(float.__repr__, map(float, values))
+        lines = list(map(f"{m}".__add__, map(str.__add__, cells, texts)))
         lines.append(f"{m}\tall\t{fmt(result.average.get(m))}\n")
         yield "\n".join(lines)
 
