@@ -289,3 +289,17 @@ def test_topic_judgements_are_made_when_used_and_behave_as_the_loops_dict(seed):
     assert topic.judgements["added"] is extra and len(topic.judgements) == len(dict(topic.judgements))
     del topic.judgements["added"]
     assert "added" not in topic.judgements
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_judgements_made_one_at_a_time_equal_those_made_by_topic(seed):
+    """JudgementStore[j] (T2I asks for judged ranks' judgements one by one) makes the judgement a
+    topic's mapping makes: same values, passages and spans, in any order of asking."""
+    text = clean_qrels_text(random.Random(6500 + seed))
+    one = fol._qrels_of_columns(read(text), "q.txt").columns.judgements
+    by_topic = [j for t in fol.qrels_from_lines(text, "q.txt").topics.values() for j in t.judgements.values()]
+    order = list(range(len(one)))
+    random.Random(seed).shuffle(order)
+    for j in order:
+        assert one[j] == by_topic[j]
+    assert all(one[j] is one[j] for j in order)

@@ -321,11 +321,12 @@ class JudgementStore:
     made a :class:`FolJudgement` when first asked for (``store[j]``): an evaluation that reads the
     columns only (``measures.fol_arrays``) makes few of them, and ten thousand take 20 ms."""
 
-    __slots__ = ("columns", "_made")
+    __slots__ = ("columns", "_made", "_lists")
 
     def __init__(self, columns):
         self.columns = columns
         self._made: list[FolJudgement | None] = [None] * len(columns.names)
+        self._lists: tuple | None = None  # the columns as lists, for judgements made one at a time
 
     def __len__(self) -> int:
         return len(self._made)
@@ -333,8 +334,18 @@ class JudgementStore:
     def __getitem__(self, j: int) -> FolJudgement:
         made = self._made[j]
         if made is None:
-            made = self._made[j] = self._make(j, j + 1)[0]
+            made = self._made[j] = self._one(j)
         return made
+
+    def _one(self, j: int) -> FolJudgement:
+        if self._lists is None:
+            c = self.columns
+            self._lists = tuple(a.tolist() for a in (c.rel_chars, c.doc_length, c.bep, c.first, c.count, c.k, c.l))
+        rel_chars, doc_length, bep, first, count, k, l = self._lists
+        a = first[j]
+        starts, ends = k[a:a + count[j]], l[a:a + count[j]]
+        return FolJudgement(rel_chars[j], doc_length[j], bep[j], [(x, y - x) for x, y in zip(starts, ends)],
+                            list(zip(starts, ends)))
 
     def span(self, lo: int, hi: int) -> list[FolJudgement]:
         """Judgements LO to HI, made at once where none is made yet."""
