@@ -238,3 +238,15 @@ def test_topics_that_come_back_between_others_read_in_segments(tmp_path, seed):
         run = read_fol_run(write(tmp_path / f"run-{task}.txt", run_text(rows)))
         _both(qrels, run, task, bounded=True)
         _both(qrels, run, task, bounded=False, complete=True, n=rng.choice([0, 40]))
+
+
+def test_a_runs_columns_are_let_go_when_it_is_scored(tmp_path):
+    """The columns kept between a run's segments are not held once the run is scored (a large run's
+    columns are hundreds of MB), whether the arrays read it or declined it."""
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", ["1 Q0 d1 10 100 0 0:10", "2 Q0 d2 10 100 5 5:10"]))
+    for lines in (["1 Q0 d1 1 1 R 0 5", "2 Q0 d2 1 1 R 5 5", "1 Q0 d1 2 1 R 6 2"],  # read in segments
+                  ["1 Q0 d1 1 1 R 0 5", "1 Q0 d1 2 1 R 2 5"]):  # overlapping passages: declined (-f)
+        run = read_fol_run(write(tmp_path / "run.txt", lines))
+        for task in FOL_TASKS:
+            score_fol_run(qrels, run, task, arrays=True)
+            assert fol_arrays._run_cache is None, task

@@ -53,6 +53,7 @@ Points the specification leaves open, and the reading taken here:
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 
 from inexeval.errors import InputError
@@ -799,8 +800,6 @@ def _walk_arrays(qrels: FolQrels, run: FolRunFile, task: str, n: int, arrays: bo
     """:func:`inexeval.measures.fol_arrays.walk`'s state after the lines it reads (``Prefix``), or None:
     the run is not one it reads, or ARRAYS is False, or None for a run of fewer than ARRAY_LINES lines
     while numpy is not imported yet.  From the state AFTER (a ``Prefix``) on, with the topics MET so far."""
-    import sys
-
     if arrays is False or (arrays is None and "numpy" not in sys.modules and len(run) < ARRAY_LINES):
         return None
     from inexeval.measures.fol_arrays import walk
@@ -866,13 +865,17 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
                                                resume=(prefix, states))
                     break
                 impossible.extend(more.impossible)
-                run_id = more.run_id
+                run_id = more.run_id or run_id
                 states.update(_states(more))
                 prefix = more
     except _Rejected as rej:
         return FolOutcome(run_id="", rejected=rej.lines, impossible=impossible)
     except _Death as death:
         return FolOutcome(run_id="", impossible=impossible, death=death.error)
+    finally:
+        arrays_module = sys.modules.get("inexeval.measures.fol_arrays")
+        if arrays_module is not None:  # the run's columns kept between segments: not beyond the run
+            arrays_module.forget_run()
     outcome = FolOutcome(run_id=run_id, impossible=impossible)
     order = java_sorted(qrels.topics)
     try:

@@ -48,7 +48,7 @@ from inexeval.readers.bytekeys import distinct
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
 from inexeval.readers.fol_qrels_arrays import digit_values, field_strings, white_space
 
-__all__ = ["walk", "Prefix", "RankColumns", "TopicRanks", "curve"]
+__all__ = ["walk", "forget_run", "Prefix", "RankColumns", "TopicRanks", "curve"]
 
 
 class Prefix(NamedTuple):
@@ -299,6 +299,12 @@ def curve(ranks: TopicRanks, num_rel: int, bb: float, irr: int, t2i) -> tuple | 
 _run_cache: tuple | None = None
 
 
+def forget_run() -> None:
+    """Let go of the columns :func:`walk` keeps for a run's next segment (``fol.score_fol_run``, when done)."""
+    global _run_cache
+    _run_cache = None
+
+
 def _run_columns(judged: _Judged, run: FolRunFile) -> tuple | None:
     """(bytes, field starts, field ends, each line's article as bytes, each line's qrels topic or -1) of
     RUN, or None when :func:`walk` cannot read it; kept for the run's next segment (:func:`walk`'s START)."""
@@ -475,9 +481,9 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, me
             records = None
             if task == "i":
                 records = _records(rank_j, np.cumsum(new_rank) - 1, start, end, known)
-            columns = RankColumns(task, rel_chars[rank_start], found[rank_start], size=np.add.reduceat(size, rank_start),
-                                  rel=np.add.reduceat(rel, rank_start), rank_j=rank_j,
-                                  judgements=judged.judgements, records=records)
+            columns = RankColumns(task, rel_chars[rank_start], found[rank_start],
+                                  size=np.add.reduceat(size, rank_start), rel=np.add.reduceat(rel, rank_start),
+                                  rank_j=rank_j, judgements=judged.judgements, records=records)
             ret_total = np.add.reduceat(size, block_start).tolist()
             rel_total = np.add.reduceat(rel, block_start).tolist()
         bounds = np.concatenate(([0], np.cumsum(ranks))).tolist()
