@@ -18,7 +18,6 @@ import contextlib
 import errno
 import signal
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 
 from inexeval.errors import Interrupted
@@ -59,6 +58,8 @@ def signals_end_the_command(debug: bool = False, say: Callable[[str], None] = _t
         yield
     except KeyboardInterrupt as e:
         if debug:
+            import traceback  # here: only --debug prints one (its import is not every command's start-up)
+
             traceback.print_exc()
         signum = getattr(e, "signum", signal.SIGINT)
         with contextlib.suppress(OSError, ValueError):
@@ -70,6 +71,8 @@ def signals_end_the_command(debug: bool = False, say: Callable[[str], None] = _t
             raise
         if debug:
             with contextlib.suppress(MemoryError):
+                import traceback
+
                 traceback.print_exc()
         no_memory = True  # said below, once the exception and the frames it holds are let go
     finally:

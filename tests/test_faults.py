@@ -190,3 +190,16 @@ def test_leftovers_of_a_killed_parent_are_ignored_then_removed(evaluated):
     rc, _, err = finish(start(tmp, "-config", cfg, "--jobs", "2", slow=0))
     assert rc == 0, err
     assert_clean(tmp / "results")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_an_interrupt_ends_the_command_with_its_traceback_under_debug_only(capsys, debug):
+    """Ctrl-C: status 130 and one line; --debug adds Python's traceback (traceback imported only then)."""
+    from inexeval.interrupts import signals_end_the_command
+
+    said: list[str] = []
+    with pytest.raises(SystemExit) as ended:
+        with signals_end_the_command(debug, say=said.append):
+            raise KeyboardInterrupt
+    assert ended.value.code == 130 and said == ["inexeval: interrupted"]
+    assert ("Traceback" in capsys.readouterr().err) is debug
