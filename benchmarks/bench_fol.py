@@ -20,7 +20,8 @@ Part 2, a deterministic synthetic workload ten times the public one (``--scale 1
 qrels repeated with renamed topics (1,200 topics, about 103,000 judgements; a synthetic stand-in of
 the same shape without ``--data``), and ``--runs`` (50) runs of ``--passages`` (1,500) passages per
 topic, each article's passages together and not overlapping (valid for every task; Best in Context
-gets the first passage of each article), generated under ``benchmarks/work/fol/synthetic-*/``;
+gets the first passage of each article), none so long that a run's characters add up past 2^31 - 1
+(which the config path refuses), generated under ``benchmarks/work/fol/synthetic-*/``;
 all runs in one invocation, for the drop-in and for the config-driven task.
 
 Each figure is the median of ``--repeat`` invocations (part 2: one), with the largest RSS of the
@@ -208,7 +209,7 @@ def qrels_lines(data: Path | None, rng: random.Random) -> list[list[str]]:
 def synthetic(data: Path | None, scale: int, runs: int, passages: int, seed: int = 2010) -> Path:
     """Write the workload once (``done`` marks it complete) and return its directory."""
     source = "public" if data is not None and (data / "qrels.txt.gz").is_file() else "standin"
-    d = WORK / f"synthetic-{source}-x{scale}-r{runs}-p{passages}-s{seed}"
+    d = WORK / f"synthetic-{source}-x{scale}-r{runs}-p{passages}-s{seed}-v2"
     if (d / "done").exists():
         return d
     d.mkdir(parents=True, exist_ok=True)
@@ -224,6 +225,9 @@ def synthetic(data: Path | None, scale: int, runs: int, passages: int, seed: int
     (d / "runs").mkdir(exist_ok=True)
     (d / "runs-bic").mkdir(exist_ok=True)
     per_article = 5
+    # a passage's LENGTH at most this: a run's characters stay within 2^31 - 1, which the config path
+    # needs (it refuses a run whose int sums would wrap around, docs/formats.md §1.7)
+    longest = max(1, min(40_000, (2**31 - 1) // max(1, len(topics) * passages)))
     for j in range(runs):
         with (d / "runs" / f"run{j:02d}.txt").open("w") as full, (d / "runs-bic" / f"run{j:02d}.txt").open("w") as bic:
             for t, judged in topics.items():
@@ -237,7 +241,8 @@ def synthetic(data: Path | None, scale: int, runs: int, passages: int, seed: int
                     for i, s in enumerate(starts):
                         end = starts[i + 1] if i + 1 < per_article else max(length, s + 1)
                         rank += 1
-                        line = f"{t} Q0 {article} {rank} {-rank} SYN{j} {s} {rng.randint(1, max(1, end - s))}\n"
+                        size = rng.randint(1, max(1, min(end - s, longest)))
+                        line = f"{t} Q0 {article} {rank} {-rank} SYN{j} {s} {size}\n"
                         lines.append(line)
                         if i == 0:
                             firsts.append(line)
