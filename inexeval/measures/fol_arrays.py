@@ -5,10 +5,12 @@
 recall point`` lines, each qrels topic's state -- over whole columns of the
 run's bytes with numpy, for its lines up to the first line of a qrels topic
 that comes back after another one (``Prefix.stop``): there the tool keeps
-the current state (D5), and the walk goes on from the state handed over.
-It answers None, leaving the whole run to the walk, unless every line is a
-plain 8-field line (fields split at ASCII white space, no NUL byte) and, up
-to ``stop``:
+the current state (D5), and the walk goes on from the state handed over,
+up to the next topic met for the first time, from whose line (``start``)
+the arrays read on (``fol.score_fol_run``).  It answers None, leaving the
+rest of the run to the walk, unless every line is a plain 8-field line
+(fields split at ASCII white space, no NUL byte, no TOPIC or ARTICLE longer
+than ``fol_qrels_arrays.NAME_BYTES``) and, from ``start`` up to ``stop``:
 
 - every OFFSET is ``X``, ``-1`` or 1 to 9 ASCII digits, every LENGTH of a
   known passage 1 to 9 digits and not 0: ``end = OFFSET + LENGTH`` is exact

@@ -6,8 +6,9 @@
 the text to the loop, unless the text is one the loop reads without a problem and without the
 tool's int arithmetic wrapping around:
 
-- ASCII, every line at least 5 fields split at the tool's white space (Java's ``\\s``: space, TAB,
-  LF, VT, FF, CR; docs/inex_eval.md §2, D22), none of them empty (no white space first in a line);
+- ASCII without NUL, every line at least 5 fields split at the tool's white space (Java's ``\\s``:
+  space, TAB, LF, VT, FF, CR; docs/inex_eval.md §2, D22), none of them empty (no white space first
+  in a line), no TOPIC or ARTICLE longer than NAME_BYTES;
 - REL_CHARS, DOC_LENGTH, the BEP of a line of 7 fields or more and both parts of each
   ``OFFSET:LENGTH`` an optional sign and 1 to 9 ASCII digits (``Integer.parseInt`` then equals
   ``int()`` and no value leaves 32 bits), each passage holding exactly one ``:``;
@@ -22,7 +23,8 @@ REL_CHARS > 0 counts in its topic's num_rel and rel_size; a line of 7 fields or 
 order, with ``spans`` = (offset, offset + length).
 
 The columns (:class:`QrelsColumns`) become the FolQrels in :func:`inexeval.readers.fol.read_fol_qrels`,
-which keeps them for :mod:`inexeval.measures.fol_arrays` (``FolQrels.columns``).
+which keeps them for :mod:`inexeval.measures.fol_arrays` (``FolQrels.columns``) and makes each
+topic's judgement objects from them when they are first used (``readers.fol.TopicJudgements``).
 """
 
 from __future__ import annotations
