@@ -1017,43 +1017,9 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                     got = curve(entries, num_rel, bb, irr, t2i_score)
                     if got is None:  # the loop decides (see curve)
                         entries = entries.entries()
-                if got is not None:
-                    gps, grs, iP, sum_gp = got
-                else:
-                    gps, grs = [], []
-                    iP = [0.0] * 11
-                    sum_gp = 0.0
-                total = 0.0
-                for k in range(0 if got is not None else R):
-                    entry = entries[k]
-                    if task == "b":
-                        s = entry[0]
-                        rel_chars, found = entry[1], entry[2]
-                    else:
-                        rel_chars, found = entry[2], entry[3]
-                        if task == "r":
-                            relret = i32(entry[1])
-                            if relret > 0:
-                                p = ddiv(relret, i32(entry[0]))
-                                rc = ddiv(relret, rel_chars)
-                                s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
-                            else:
-                                s = 0.0
-                        else:
-                            s = t2i_score(entry[5], entry[4], irr) if entry[4] is not None else 0.0
-                    total += s
-                    gp = total / (k + 1)
-                    gr = found / num_rel if num_rel else ddiv(found, num_rel)
-                    gps.append(gp)
-                    grs.append(gr)
-                    if rel_chars > 0:
-                        sum_gp += gp
-                    x = 10 * gr
-                    b = int(x) if 0.0 <= x < 11.0 else floor_int(x)
-                    if b > 100 or b < 0:
-                        raise _Death(_scoring_error(run, topic_id, st, bin_=b), printed, topic_id)
-                    if b <= 10 and iP[b] < gp:
-                        iP[b] = gp
+                if got is None:
+                    got = _rank_curve(entries, R, task, num_rel, bb, irr, run, topic_id, st, printed)
+                gps, grs, iP, sum_gp = got
                 if not included:
                     continue
                 best = 0.0
@@ -1098,6 +1064,50 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
     out["MAgP"] = means[0]
     out.update(zip(CONTEXT_NAMES[6:], means[1:]))
     out.update(zip(_CONTEXT_IRCL, (ddiv(s, num_q) for s in ircl)))
+
+
+def _rank_curve(entries: list, R: int, task: str, num_rel: int, bb: float, irr: int, run: FolRunFile,
+                topic_id: str, st: _TopicRun, printed: int) -> tuple[list, list, list, float]:
+    """``(gP, gR, iP, sum)`` of a topic's first R rank entries, rank by rank in the tool's arithmetic
+    (docs/inex_eval.md §7): the document score of each rank, gP its running mean, gR = found / num_rel,
+    the 11-point iP the largest gP of each recall bin, and the sum of the gP of ranks with relevant
+    characters.  Raises _Death where the tool dies (a recall bin outside 0 to 100)."""
+    gps: list[float] = []
+    grs: list[float] = []
+    iP = [0.0] * 11
+    total = 0.0
+    sum_gp = 0.0
+    for k in range(R):
+        entry = entries[k]
+        if task == "b":
+            s = entry[0]
+            rel_chars, found = entry[1], entry[2]
+        else:
+            rel_chars, found = entry[2], entry[3]
+            if task == "r":
+                relret = i32(entry[1])
+                if relret > 0:
+                    p = ddiv(relret, i32(entry[0]))
+                    rc = ddiv(relret, rel_chars)
+                    s = ddiv(((1 + bb) * p) * rc, bb * p + rc)
+                else:
+                    s = 0.0
+            else:
+                s = t2i_score(entry[5], entry[4], irr) if entry[4] is not None else 0.0
+        total += s
+        gp = total / (k + 1)
+        gr = found / num_rel if num_rel else ddiv(found, num_rel)
+        gps.append(gp)
+        grs.append(gr)
+        if rel_chars > 0:
+            sum_gp += gp
+        x = 10 * gr
+        b = int(x) if 0.0 <= x < 11.0 else floor_int(x)
+        if b > 100 or b < 0:
+            raise _Death(_scoring_error(run, topic_id, st, bin_=b), printed, topic_id)
+        if b <= 10 and iP[b] < gp:
+            iP[b] = gp
+    return gps, grs, iP, sum_gp
 
 
 def _scoring_error(run: FolRunFile, topic: str, st: _TopicRun, bin_: int | None = None) -> InputError:

@@ -234,7 +234,7 @@ class RankColumns:
                                   records)))
 
     def scores(self, bb: float, irr: int, t2i) -> np.ndarray:
-        """Each rank's document score, as ``fol._score_in_context`` computes it from an entry: the BEP
+        """Each rank's document score, as ``fol._rank_curve`` computes it from an entry: the BEP
         score (-b); F with beta^2 = BB of the rank's precision and recall, 0 without relevant characters
         retrieved (-r); T2I's ``t2i(record, judgement, IRR)``, 0 for a rank not judged (-i)."""
         key = (bb, irr)
@@ -275,7 +275,7 @@ class TopicRanks:
 
 
 def curve(ranks: TopicRanks, num_rel: int, bb: float, irr: int, t2i) -> tuple | None:
-    """``(gP, gR, iP, sum)`` of a topic's ranks as ``fol._score_in_context``'s rank loop computes them, bit
+    """``(gP, gR, iP, sum)`` of a topic's ranks as ``fol._rank_curve`` computes them, bit
     for bit: with ``s`` the document scores (:meth:`RankColumns.scores`), ``gP[k] = (s_1 + ... + s_k) / k``
     summed left to right from 0.0, ``gR[k] = found_k / NUM_REL``, the 11-point ``iP[b]`` the largest gP
     (not NaN, above 0.0) in recall bin ``b = int(10 gR)``, and ``sum`` the gP of the ranks with relevant

@@ -348,27 +348,8 @@ class JudgementStore:
                             list(zip(starts, ends)))
 
     def span(self, lo: int, hi: int) -> list[FolJudgement]:
-        """Judgements LO to HI, made at once where none is made yet."""
-        made = self._made[lo:hi]
-        if None in made:
-            fresh = self._make(lo, hi)
-            made = [m if m is not None else f for m, f in zip(made, fresh)]
-            self._made[lo:hi] = made
-        return made
-
-    def _make(self, lo: int, hi: int) -> list[FolJudgement]:
-        c = self.columns
-        if hi <= lo:
-            return []
-        a, b = int(c.first[lo]), int(c.first[hi - 1] + c.count[hi - 1])  # their passages, in order
-        k = c.k[a:b]
-        starts = k.tolist()
-        passages = list(zip(starts, (c.l[a:b] - k).tolist()))
-        spans = list(zip(starts, c.l[a:b].tolist()))
-        first = c.first[lo:hi] - a
-        at = list(map(slice, first.tolist(), (first + c.count[lo:hi]).tolist()))
-        return list(map(FolJudgement, c.rel_chars[lo:hi].tolist(), c.doc_length[lo:hi].tolist(),
-                        c.bep[lo:hi].tolist(), map(passages.__getitem__, at), map(spans.__getitem__, at)))
+        """Judgements LO to HI."""
+        return [self[j] for j in range(lo, hi)]
 
 
 class TopicJudgements(MutableMapping):

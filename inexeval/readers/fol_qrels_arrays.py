@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inexeval.readers.bytekeys import distinct
+from inexeval.readers.bytekeys import dense_rank, distinct
 
 __all__ = ["read", "QrelsColumns"]
 
@@ -88,9 +88,10 @@ def field_strings(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray 
 
 def _codes(col: np.ndarray) -> tuple[np.ndarray, int]:
     """Each item's code among COL's distinct items (0 to n - 1), and n."""
-    _, inv = distinct(col) if col.dtype.kind == "S" else np.unique(col, return_inverse=True)
-    inv = inv.ravel()
-    return inv, int(inv.max()) + 1 if inv.size else 0
+    if col.dtype.kind != "S":
+        return dense_rank(col)
+    distinct_items, inv = distinct(col)
+    return inv, distinct_items.size
 
 
 def first_seen(codes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

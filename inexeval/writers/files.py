@@ -119,7 +119,7 @@ def run_file_parts(result: RunResult) -> Iterator[str]:
             values = values_of(per_topic, m, topics)
             # fmt of each value; without an undefined one, as C loops (a FOL run's curves: 30,000 values)
             texts = map(fmt, values) if None in values else map(float.__repr__, map(float, values))
-        lines = list(map(f"{m}".__add__, map(str.__add__, cells, texts)))
+        lines = list(map(m.__add__, map(str.__add__, cells, texts)))
         lines.append(f"{m}\tall\t{fmt(result.average.get(m))}\n")
         yield "\n".join(lines)
 
