@@ -19,6 +19,14 @@ written relative to that copy, so the manifest does not depend on where it runs)
 
 Each entry is ``command<TAB>what<TAB>sha256``, ``what`` being ``status``, ``stdout``, ``stderr`` or
 a result file's path; ``--show`` prints the outputs themselves instead of their checksums.
+
+``compare``'s statistics files (``anova``, ``groups``, ``significance``, ``tukey``; TSV and JSON)
+print p-values, intervals and test statistics at full precision.  Their last digits, about 1e-15
+relative, come from scipy's special functions, root searches and sums whose order depends on the
+numpy and scipy releases and on the CPU (numpy 2.3 and 2.4, scipy 1.16 and 1.17, AVX2 and AVX-512 all
+differ there).  They are checksummed with every number written with a point or an exponent rounded to
+10 significant digits (:func:`canonical`), so that the manifest checks inexeval, not the libraries;
+``--keep`` keeps the bytes as written.
 This module is a development tool: evaluation never imports it.
 """
 
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +44,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+
+#: compare's statistics files, checksummed after :func:`canonical` (module docstring)
+_STATISTICS = re.compile(r"(?:^|/)(?:anova|groups|significance|tukey)\.(?:tsv|json)$")
+#: a number written with a point or an exponent (not an integer, not a word holding digits)
+_FLOAT = re.compile(rb"(?<![\w.])-?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+(?=[eE]))(?:[eE][-+]?[0-9]+)?(?![\w.])")
+
+
+def canonical(what: str, data: bytes) -> bytes:
+    """DATA as checksummed: a statistics file's numbers rounded to 10 significant digits, else DATA."""
+    if _STATISTICS.search(what) is None:
+        return data
+    return _FLOAT.sub(lambda m: b"%.10g" % float(m.group()), data)
 
 #: (name, arguments after ``python -m inexeval``) with ``{cfg}`` for the config's path.
 _PER_CONFIG = [
@@ -117,6 +138,7 @@ def _run(name: str, args: list[str], work: Path, keep: Path | None, show: bool) 
             target = keep / name.replace(":", "/") / what.replace("/", "__")
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        data = canonical(what, data)
         value = data.decode("utf-8", "replace") if show else hashlib.sha256(data).hexdigest()
         lines.append(f"{name}\t{what}\t{value}")
     return lines
