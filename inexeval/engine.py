@@ -17,9 +17,8 @@ import stat
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from inexeval import workers
 from inexeval.aggregate import average, counted_topics, natural_key
 from inexeval.config.schema import Config
 from inexeval.errors import InexevalError, InputError
@@ -38,6 +37,9 @@ from inexeval.writers.files import (
     run_file_parts,
     write_pending,
 )
+
+if TYPE_CHECKING:  # (imported where a process is forked or runs are read ahead: pickle, mmap)
+    from inexeval import workers
 
 #: Whether processes can be forked (what workers.imap and ReadAhead need): os.fork, where
 #: multiprocessing offers its "fork" start method (not imported here: 10 ms of every start-up).
@@ -363,6 +365,8 @@ def _start_reading_ahead(inputs, config: Config, reused: dict) -> workers.ReadAh
     # in file order: the scorers take these first, so that this process holds their bytes only until
     # the first runs are handed out (memory then stays flat in the number of runs; the last runs first
     # held them to the end, 10-15 MB more at INEX 2005 size)
+    from inexeval import workers
+
     return workers.ReadAhead(lambda p: inputs.read_run(p, config, None), paths, READ_AHEAD_MAX_BYTES,
                              held_fds(), expected=InexevalError)
 
@@ -509,7 +513,12 @@ def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero:
     """Read the run at PATH (or take it as read ahead) and score it into OUT; False when it cannot be
     read (``out.problem``)."""
     try:
-        run = workers.take(ahead) if ahead is not None else inputs.read_run(path, config, scorer.recall_base)
+        if ahead is not None:
+            from inexeval import workers
+
+            run = workers.take(ahead)
+        else:
+            run = inputs.read_run(path, config, scorer.recall_base)
     except InexevalError as e:
         out.problem = e
         return False
@@ -612,6 +621,8 @@ def _scored(scorer: Scorer, config: Config, empty_as_zero: bool, jobs: int, path
         for p in paths:
             yield score_file(scorer, config, p, empty_as_zero, write_to, keep, tag, ahead.pop(p, None))
         return
+    from inexeval import workers
+
     global _WORKER
     gc.freeze()  # ... and kept out of their garbage collections (no copy-on-write by the GC)
     _WORKER = (scorer, config, empty_as_zero, write_to, keep, tag)

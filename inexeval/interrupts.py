@@ -23,6 +23,11 @@ from collections.abc import Callable, Iterator
 from inexeval.errors import Interrupted
 
 
+#: Ctrl-C, SIGTERM and SIGHUP (what the command line handles): blocked while a worker is forked
+#: (:mod:`inexeval.workers`), until it has set its own handling, and while a results directory is
+#: swapped (:mod:`inexeval.resultsdir`); a worker they kill is an interruption, not an error
+STOP_SIGNALS = {signal.SIGINT, *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))}
+
 #: The line a command that runs out of memory ends with (status :data:`OUT_OF_MEMORY_STATUS`).
 OUT_OF_MEMORY = ("inexeval: error: out of memory (the process's memory limit, e.g. ulimit -v, or the "
                  "machine's): stopped; no file was left half-written")

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inexeval.errors import OutputError
-from inexeval.workers import STOP_SIGNALS
+from inexeval.interrupts import STOP_SIGNALS
 
 if TYPE_CHECKING:
     from inexeval.config.schema import Config

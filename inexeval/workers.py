@@ -29,10 +29,8 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 
 from inexeval.errors import Interrupted, OutputError
+from inexeval.interrupts import STOP_SIGNALS
 
-#: Ctrl-C, SIGTERM and SIGHUP (what the command line handles): blocked while a worker is forked,
-#: until it has set its own handling; a worker they kill is an interruption, not an error
-STOP_SIGNALS = {signal.SIGINT, *(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))}
 #: The exit status of a forked process that ran out of memory where it could not say so otherwise.
 NO_MEMORY_STATUS = 75
 

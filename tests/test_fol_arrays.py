@@ -22,6 +22,7 @@ from folgen import qrels_text, random_qrels, random_run, run_text
 from inexeval.measures import fol_arrays
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
+from inexeval.readers.fol_run_arrays import field_bounds
 
 
 def _outcome(o) -> list[str]:
@@ -137,7 +138,7 @@ def test_a_run_id_longer_than_name_bytes_is_left_to_the_walk(tmp_path):
 
 def _fields_by_regex(text: str, lines: int):
     """(starts, ends) of every line's fields when each of LINES lines has 8 fields with no white space
-    first or last in the line (nor the text), else None: fol_arrays._fields' answer, by regular expression."""
+    first or last in the line (nor the text), else None: fol_run_arrays.field_bounds' answer, by regular expression."""
     data = text.encode("utf-8", "surrogatepass")
     if not data or data[:1].isspace() or data[-1:].isspace() or b"\0" in data:
         return None
@@ -157,7 +158,7 @@ def _fields_by_regex(text: str, lines: int):
 
 @pytest.mark.parametrize("seed", range(60))
 def test_a_runs_fields_as_a_regular_expression_finds_them(tmp_path, seed):
-    """fol_arrays._fields (one byte between fields, or the general edge search) against a regular
+    """fol_run_arrays.field_bounds (one byte between fields, or the general edge search) against a regular
     expression, on runs of 8-field lines spoiled by doubled or odd white space, missing or extra fields."""
     rng = random.Random(4400 + seed)
     rows = [[rng.choice(["1", "22", "2009001"]), "Q0", rng.choice(["d1", "doc-22", "x"]), str(rng.randint(1, 99)),
@@ -184,7 +185,7 @@ def test_a_runs_fields_as_a_regular_expression_finds_them(tmp_path, seed):
             lines[i] = lines[i] + " "
     text = "\n".join(lines)
     run = read_fol_run(write(tmp_path / "run.txt", text))
-    got = fol_arrays._fields(run)
+    got = field_bounds(run)
     expected = _fields_by_regex(text, len(run)) if run.plain_text() is not None else None
     if expected is None:
         assert got is None
@@ -193,15 +194,15 @@ def test_a_runs_fields_as_a_regular_expression_finds_them(tmp_path, seed):
 
 
 def test_a_runs_fields_one_byte_apart_and_not(tmp_path):
-    """Both ways of _fields give the fields: one byte between fields (the usual run), and the edge search
+    """Both ways of field_bounds give the fields: one byte between fields (the usual run), and the edge search
     (doubled or odd white space); a line of 7 fields after the others leaves the run to the walk."""
     clean = "1 Q0 d1 1 1.5 R 0 5\n1 Q0 d2 2 1.5 R X 18"
     for text in (clean, clean.replace(" ", "  ", 1), clean.replace(" ", "\t\x0b", 2)):
         run = read_fol_run(write(tmp_path / "run.txt", text))
-        got = fol_arrays._fields(run)
+        got = field_bounds(run)
         expected = _fields_by_regex(text, 2)
         assert got is not None and (got[1].tolist(), got[2].tolist()) == expected
-    assert fol_arrays._fields(read_fol_run(write(tmp_path / "run.txt", clean + "\n1 Q0 d3 3 1 R 0"))) is None
+    assert field_bounds(read_fol_run(write(tmp_path / "run.txt", clean + "\n1 Q0 d3 3 1 R 0"))) is None
 
 
 def _come_back_inside(rng: random.Random, rows: list, times: int) -> list:

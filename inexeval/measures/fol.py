@@ -876,6 +876,7 @@ def score_fol_run(qrels: FolQrels, run: FolRunFile, task: str, *, complete: bool
         arrays_module = sys.modules.get("inexeval.measures.fol_arrays")
         if arrays_module is not None:  # the run's columns kept between segments: not beyond the run
             arrays_module.forget_run()
+        run.arrays = None  # (its fields as arrays: readers.fol_run_arrays)
     outcome = FolOutcome(run_id=run_id, impossible=impossible)
     order = java_sorted(qrels.topics)
     try:

@@ -48,7 +48,8 @@ import numpy as np
 
 from inexeval.readers.bytekeys import distinct
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
-from inexeval.readers.fol_qrels_arrays import digit_values, field_strings, white_space
+from inexeval.readers.fol_qrels_arrays import digit_values, field_strings
+from inexeval.readers.fol_run_arrays import field_bounds
 
 __all__ = ["walk", "forget_run", "Prefix", "RankColumns", "TopicRanks", "curve"]
 
@@ -136,38 +137,6 @@ def _judged(qrels: FolQrels) -> _Judged:
     if _cache is None or _cache[0] is not qrels:
         _cache = (qrels, _Judged(qrels))
     return _cache[1]
-
-
-def _fields(run: FolRunFile) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """(bytes, field starts, field ends), starts and ends ``(lines, 8)``, when every line has exactly 8
-    fields split at ASCII white space, none first, no NUL byte (D22); else None."""
-    text = run.plain_text()
-    if text is None or not len(run):
-        return None
-    data = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    ws = white_space(data)
-    if ws[0] or ws[-1] or (data == 0).any():
-        return None  # white space first in the run, or last (trailing white space: left to the walk); a NUL
-    n = len(run)
-    gap = np.flatnonzero(ws)
-    if gap.size == 8 * n - 1 and (np.diff(gap) > 1).all():  # fields apart by one byte each: 8 a line
-        newline = data[gap] == 10
-        if not newline[7::8].all() or np.count_nonzero(newline) != n - 1:
-            return None  # a line of other than 8 fields
-        starts = np.concatenate(([0], gap + 1)).reshape(n, 8)
-        ends = np.append(gap, data.size).reshape(n, 8)
-        return data, starts, ends
-    edge = np.flatnonzero(ws[1:] != ws[:-1]) + 1  # field starts and ends, alternating
-    bounds = np.concatenate(([0], edge, [data.size]))
-    starts, ends = bounds[0::2], bounds[1::2]
-    if starts.size != 8 * n:
-        return None
-    starts = starts.reshape(n, 8)
-    ends = ends.reshape(n, 8)
-    newline = np.flatnonzero(data == 10)
-    if newline.size != n - 1 or (starts[1:, 0] != newline + 1).any() or (ends[:-1, 7] != newline).any():
-        return None  # a line of other than 8 fields, or white space first or last in a line
-    return data, starts, ends
 
 
 def _integers(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
@@ -314,7 +283,7 @@ def _run_columns(judged: _Judged, run: FolRunFile) -> tuple | None:
     if _run_cache is not None and _run_cache[0] is run and _run_cache[1] is judged:
         return _run_cache[2]
     found = None
-    fields = _fields(run) if judged.usable else None
+    fields = field_bounds(run) if judged.usable else None
     if fields is not None:
         data, fs, fe = fields
         topics, articles = field_strings(data, fs[:, 0], fe[:, 0]), field_strings(data, fs[:, 2], fe[:, 2])

@@ -29,10 +29,14 @@ scored.  ``Impossible recall point`` lines become one warning per run.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from inexeval.errors import InputError
 from inexeval.measures.registry import Curve, Measure, Params, RunInput, register
 from inexeval.tasks import TASKS
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Strategy -> inex_eval's task option (the task table's ``tool_option``).
 TASK_OPTION = {t.strategy: t.tool_option for t in TASKS.values() if t.tool_option is not None}
@@ -120,7 +124,7 @@ def _family(strategy: str):
     mean_name, topic_name = ("MAiP", "AiP") if focused else ("MAgP", "AgP")
     curve = FOCUSED_CURVE if focused else CONTEXT_CURVE
 
-    def compute_all(r: RunInput, topics: list[str]) -> list[dict[str, float]]:
+    def compute_all(r: RunInput, topics: list[str]) -> dict[str, np.ndarray] | list:
         outcome = _score(r, task)
         if outcome.rejected is not None:
             raise rejection(outcome, r, task)
@@ -137,13 +141,19 @@ def _family(strategy: str):
         averages = {name: float(v) for name, v in outcome.all.items()}
         averages[topic_name] = averages[mean_name]
         r.averages.update(averages)
-        out = []
-        for t in topics:
-            values = {name: float(v) for name, v in outcome.per_topic[t].items()}
-            values["num_q"] = 1.0
-            values[mean_name] = values[topic_name]
-            values.update(zip(curve, map(float, outcome.curves[t])))
-            out.append(values)
+        if not topics:
+            return []
+        # the values as columns aligned with TOPICS (float64: each the tool's double, or its int), which
+        # the result files write as C loops (writers.files.run_file_parts)
+        import numpy as np
+
+        rows = [outcome.per_topic[t] for t in topics]
+        names = list(rows[0])
+        out = {name: np.array([row[name] for row in rows], dtype=np.float64) for name in names}
+        out["num_q"] = np.ones(len(topics))
+        out[mean_name] = out[topic_name]
+        points = np.array([outcome.curves[t] for t in topics], dtype=np.float64).reshape(len(topics), len(curve))
+        out.update((name, points[:, k]) for k, name in enumerate(curve))
         return out
 
     return compute_all

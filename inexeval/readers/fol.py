@@ -545,7 +545,7 @@ class FolRunFile:
     either way.
     """
 
-    __slots__ = ("source", "xml", "_lines", "_numbers", "_raw", "_fields")
+    __slots__ = ("source", "xml", "_lines", "_numbers", "_raw", "_fields", "arrays")
 
     def __init__(self, source: str, lines: list[FolLine] | None = None, xml: bool = False):
         self.source = source
@@ -554,6 +554,17 @@ class FolRunFile:
         self._numbers: list[int] | None = None
         self._raw: list[str] = []
         self._fields: list[list[str]] = []
+        #: the run's fields as arrays, once split (:mod:`inexeval.readers.fol_run_arrays`), until let go
+        self.arrays: tuple | None = None
+
+    def __getstate__(self) -> dict:
+        """Pickled (sent to or from a forked process) without ``arrays``, which are made again."""
+        return {k: getattr(self, k) for k in self.__slots__ if k != "arrays"}
+
+    def __setstate__(self, state: dict) -> None:
+        for k, v in state.items():
+            setattr(self, k, v)
+        self.arrays = None
 
     @classmethod
     def from_columns(cls, source: str, raw: list[str], fields: list[list[str]],

@@ -135,9 +135,16 @@ def read_passage_run(path: str | Path, collection: Callable[[], Any]) -> Passage
 def topic_lines(fol) -> dict[str, list[int]]:
     """The indices of the lines of each topic of the FolRunFile FOL, topics in order of their first
     line: a line's topic is its first field (D22), a line without fields has none."""
-    found = _topic_blocks(fol) if "numpy" in sys.modules else None
-    if found is not None:
-        return found
+    if "numpy" in sys.modules:
+        from inexeval.readers.fol_run_arrays import topic_blocks
+
+        # the run split into fields once, for the scorer too (readers.fol_run_arrays), else the first
+        # field of each line found by itself
+        found = topic_blocks(fol)
+        if found is None:
+            found = _topic_blocks(fol)
+        if found is not None:
+            return found
     topics: dict[str, list[int]] = {}
     for i, fields in enumerate(fol.columns()[2]):
         if fields:
