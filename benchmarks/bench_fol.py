@@ -14,9 +14,8 @@ once under ``benchmarks/work/fol/real/``, timed as whole processes:
   one invocation (these three-run invocations alternate, round by round); issue 35, target 4: the
   config path <= 0.5 x and the drop-in <= 0.4 x the jar, all three runs in one invocation each,
   with a profile line (imports, qrels, runs read and scored, timed inside one process).  Otherwise
-  the jar's times recorded when
-  the drop-in was checked against it (2-core AMD EPYC, median of 7, JVM start included) are
-  printed as the reference, labelled as recorded, not measured here.
+  the jar's times recorded when the drop-in was checked against it (2-core AMD EPYC, median of 7,
+  JVM start included) are printed as the reference, labelled as recorded, not measured here.
 
 Part 2, a deterministic synthetic workload ten times the public one (``--scale 10``): the public
 qrels repeated with renamed topics (1,200 topics, about 103,000 judgements; a synthetic stand-in of

@@ -15,7 +15,7 @@ from folgen import qrels_text, random_qrels, random_run, run_text
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
 from inexeval.readers.fol_qrels_arrays import NAME_BYTES
-from inexeval.readers.fol_run_arrays import field_bounds, forget, topic_blocks
+from inexeval.readers.fol_run_arrays import field_bounds, topic_blocks
 from inexeval.readers.passages import topic_lines
 
 
@@ -75,5 +75,3 @@ def test_the_bounds_are_kept_until_the_run_is_scored_and_never_pickled(tmp_path)
         # (repr: the values bit for bit, NaN included)
         assert repr((got.per_topic, got.all, got.topics)) == repr((fresh.per_topic, fresh.all, fresh.topics))
         assert repr(score_fol_run(qrels, copy, task).all) == repr(fresh.all)
-        forget(copy)
-        assert copy.arrays is None

@@ -4,8 +4,8 @@
 at ASCII white space, which is where ``str.split()`` and the tool's ``split("\\s+")`` split such
 text (D22), when every line has exactly 8 fields, none first in its line and no NUL byte; else
 None (the callers then read the lines one by one).  The bounds are kept on the run
-(``FolRunFile.arrays``) until :func:`forget` lets them go, so that the reader's topic blocks
-(:func:`topic_blocks`, ``readers.passages.topic_lines``) and the scorer
+(``FolRunFile.arrays``) until its scorer lets them go (``measures.fol.score_fol_run``), so that the
+reader's topic blocks (:func:`topic_blocks`, ``readers.passages.topic_lines``) and the scorer
 (:mod:`inexeval.measures.fol_arrays`) split a run once between them.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from inexeval.readers.fol import FolRunFile
 from inexeval.readers.fol_qrels_arrays import field_strings, white_space
 
-__all__ = ["field_bounds", "topic_blocks", "forget"]
+__all__ = ["field_bounds", "topic_blocks"]
 
 Bounds = tuple  # (bytes as uint8, field starts (lines, 8), field ends (lines, 8))
 
@@ -28,11 +28,6 @@ def field_bounds(run: FolRunFile) -> Bounds | None:
     if kept is None:
         kept = run.arrays = (_split(run),)
     return kept[0]
-
-
-def forget(run: FolRunFile) -> None:
-    """Let go of RUN's bounds (its scorer is done with them)."""
-    run.arrays = None
 
 
 def _split(run: FolRunFile) -> Bounds | None:
