@@ -99,3 +99,13 @@ def read_random_fol_case(folder: Path, rng: random.Random):
     qrels = read_fol_qrels(write(folder / "q.txt", qrels_lines))
     run = read_fol_run(write(folder / "run.txt", [f"{t} Q0 {a} {r} {s} RID {o} {n}" for t, a, r, s, o, n in results]))
     return qrels, run
+
+
+def topics_by_loop(run) -> dict[str, list[int]]:
+    """Each topic's line indices of a FolRunFile, topics in order of their first line, by a loop over
+    its lines' fields (what ``readers.passages.topic_lines`` must give)."""
+    topics: dict[str, list[int]] = {}
+    for i, fields in enumerate(run.columns()[2]):
+        if fields:
+            topics.setdefault(fields[0], []).append(i)
+    return topics

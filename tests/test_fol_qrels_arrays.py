@@ -17,7 +17,7 @@ import random
 
 import numpy as np
 import pytest
-from fol_helpers import write
+from fol_helpers import topics_by_loop, write
 from fol_oracle_gen import random_qrels_text, random_run_text
 
 from inexeval.errors import InputError
@@ -183,14 +183,6 @@ def test_judged_columns_from_the_reader_equal_those_from_the_objects(seed):
 # --------------------------------------------------------------------------- a run's topics
 
 
-def _topics_by_loop(run) -> dict[str, list[int]]:
-    topics: dict[str, list[int]] = {}
-    for i, fields in enumerate(run.columns()[2]):
-        if fields:
-            topics.setdefault(fields[0], []).append(i)
-    return topics
-
-
 RUN_SPOILERS = ["", "   ", " 7 Q0 d1 1 1 R 0 5", "\x00 Q0 d1 1 1 R 0 5", "7\x00 Q0 d1 1 1 R 0 5", "é Q0 d1 1 1 R 0 5",
                 "0123456789abcdefghij Q0 d1 1 1 R 0 5", "0123456789abcde Q0 d1", "7\x1cQ0 d1 1 1 R 0 5", "7", "x\ty"]
 
@@ -206,13 +198,13 @@ def test_a_runs_topics_as_the_loop_finds_them(tmp_path, seed):
     if rng.random() < 0.5:
         lines.insert(rng.randint(0, len(lines)), rng.choice(RUN_SPOILERS))
     run = read_fol_run(write(tmp_path / "run.txt", "\n".join(lines) + rng.choice(["", "\n"])))
-    assert list(topic_lines(run).items()) == list(_topics_by_loop(run).items())
+    assert list(topic_lines(run).items()) == list(topics_by_loop(run).items())
 
 
 def test_a_last_line_alone_and_an_empty_run(tmp_path):
     for text in ("7 Q0 d1 1 1 R 0 5", "7 Q0 d1 1 1 R 0 5\n8", "a\nb\na\n", "\n", ""):
         run = read_fol_run(write(tmp_path / "run.txt", text))
-        assert list(topic_lines(run).items()) == list(_topics_by_loop(run).items()), text
+        assert list(topic_lines(run).items()) == list(topics_by_loop(run).items()), text
 
 
 @pytest.mark.parametrize("odd", [None, *range(32), 127, 128, 255])

@@ -9,7 +9,7 @@ import pickle
 import random
 
 import pytest
-from fol_helpers import write
+from fol_helpers import topics_by_loop, write
 from folgen import qrels_text, random_qrels, random_run, run_text
 
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
@@ -17,14 +17,6 @@ from inexeval.readers.fol import read_fol_qrels, read_fol_run
 from inexeval.readers.fol_qrels_arrays import NAME_BYTES
 from inexeval.readers.fol_run_arrays import field_bounds, topic_blocks
 from inexeval.readers.passages import topic_lines
-
-
-def _topics_by_loop(run) -> dict[str, list[int]]:
-    topics: dict[str, list[int]] = {}
-    for i, fields in enumerate(run.columns()[2]):
-        if fields:
-            topics.setdefault(fields[0], []).append(i)
-    return topics
 
 
 IDS = ["7", "2009001", "é", "话题-3", "a" * NAME_BYTES, "x.y", "0007"]
@@ -41,7 +33,7 @@ def test_topic_blocks_are_the_loops_topics(tmp_path, seed):
     if rng.random() < 0.5:
         lines.sort(key=lambda ln: ids.index(ln.split()[0]))  # grouped by topic
     run = read_fol_run(write(tmp_path / "run.txt", "\n".join(lines)))
-    want = _topics_by_loop(run)
+    want = topics_by_loop(run)
     got = topic_blocks(run)
     assert got is not None and list(got.items()) == list(want.items())
     assert list(topic_lines(run).items()) == list(want.items())
@@ -54,7 +46,7 @@ def test_ids_too_long_or_lines_of_other_shapes_are_left_to_the_other_readers(tmp
     for text in (f"7 Q0 d1 1 1 R 0 5\n{long_id} Q0 d1 1 1 R 0 5", "7 Q0 d1 1 1 R 0 5\n8 Q0 d1 1 1 R 0"):
         run = read_fol_run(write(tmp_path / "run.txt", text))
         assert topic_blocks(run) is None
-        assert list(topic_lines(run).items()) == list(_topics_by_loop(run).items())
+        assert list(topic_lines(run).items()) == list(topics_by_loop(run).items())
 
 
 def test_the_bounds_are_kept_until_the_run_is_scored_and_never_pickled(tmp_path):

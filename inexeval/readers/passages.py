@@ -138,11 +138,9 @@ def topic_lines(fol) -> dict[str, list[int]]:
     if "numpy" in sys.modules:
         from inexeval.readers.fol_run_arrays import topic_blocks
 
-        # the run split into fields once, for the scorer too (readers.fol_run_arrays), else the first
-        # field of each line found by itself
+        # the run split into fields once, for the scorer too (readers.fol_run_arrays); a run with a
+        # line of other than 8 fields (which the tool refuses) is read by the loop below
         found = topic_blocks(fol)
-        if found is None:
-            found = _topic_blocks(fol)
         if found is not None:
             return found
     topics: dict[str, list[int]] = {}
@@ -150,38 +148,6 @@ def topic_lines(fol) -> dict[str, list[int]]:
         if fields:
             topics.setdefault(fields[0], []).append(i)
     return topics
-
-
-def _topic_blocks(fol) -> dict[str, list[int]] | None:
-    """:func:`topic_lines` of an ASCII text run whose lines each begin with a field of at most
-    _TOPIC_WIDTH - 1 characters (else None), read as blocks of lines of one topic with numpy."""
-    import numpy as np
-
-    text = fol.plain_text()
-    if text is None or not len(fol) or not text.isascii():
-        return None
-    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    lens = np.fromiter(map(len, fol.columns()[1]), dtype=np.int64, count=len(fol)) + 1
-    start = np.cumsum(lens) - lens
-    padded = np.concatenate((data, np.full(_TOPIC_WIDTH, 32, dtype=np.uint8)))  # the text's end ends a field
-    window = np.lib.stride_tricks.sliding_window_view(padded, _TOPIC_WIDTH)[start]
-    white = np.zeros(256, dtype=bool)
-    white[[9, 10, 11, 12, 13, 32]] = True  # what str.split() and Java both split at (plain_text)
-    ws = white[window]
-    width = ws.argmax(axis=1)
-    if not ws.any(axis=1).all() or not width.all() or not window.all():
-        return None  # a first field too long for the window, an empty field first, or a NUL byte
-    rows = np.where(np.arange(_TOPIC_WIDTH) < width[:, None], window, 0).astype(np.uint8)
-    rows = np.ascontiguousarray(rows).view(f"S{_TOPIC_WIDTH}").ravel()  # each line's first field
-    blocks = np.concatenate(([0], np.flatnonzero(rows[1:] != rows[:-1]) + 1, [len(fol)])).tolist()
-    topics: dict[str, list[int]] = {}
-    for name, b, e in zip(rows[blocks[:-1]].tolist(), blocks, blocks[1:]):
-        topics.setdefault(name.decode("ascii"), []).extend(range(b, e))
-    return topics
-
-
-#: The bytes at the start of a line in which :func:`_topic_blocks` looks for its first field's end.
-_TOPIC_WIDTH = 16
 
 
 class _ElementResults(_RunBuilder):
