@@ -138,8 +138,9 @@ def topic_lines(fol) -> dict[str, list[int]]:
     if "numpy" in sys.modules:
         from inexeval.readers.fol_run_arrays import topic_blocks
 
-        # the run split into fields once, for the scorer too (readers.fol_run_arrays); a run with a
-        # line of other than 8 fields (which the tool refuses) is read by the loop below
+        # the run split into fields once, for the scorer too (readers.fol_run_arrays); a run the
+        # bounds decline (a line of other than 8 fields, white space first or last, a NUL, an id
+        # longer than NAME_BYTES) is read by the loop below
         found = topic_blocks(fol)
         if found is not None:
             return found
