@@ -30,6 +30,12 @@ def main() -> None:
         if argv[:1] and argv[0] in DROP_INS:
             sys.exit(drop_in(argv[0], argv[1:]))
         _no_collection_at_exit()
+        if argv[:1] in (["-config"], ["--config"]):
+            from inexeval.cli import evaluation_fast
+
+            params = evaluation_fast.parse(argv)
+            if params is not None:
+                sys.exit(evaluation_fast.evaluate(params))
         from inexeval.cli.command import main as cli
 
         cli()

@@ -1,10 +1,9 @@
 """What the subcommands of the command line share: the one-value-per-option rule, the refusal of
-an option that would have no effect, errors as one line and an exit status, the worker count, the
-progress bar and the options of the commands that reuse result files."""
+an option that would have no effect, errors as one line and an exit status, the worker count and
+the options of the commands that reuse result files (the progress bar: :mod:`inexeval.cli.progress_bar`)."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
 
 import click
@@ -105,29 +104,6 @@ def default_jobs() -> int:
     from inexeval.engine import available_cores
 
     return available_cores()
-
-
-#: a progress bar is shown from this many runs on
-PROGRESS_MIN_RUNS = 5
-
-
-@contextlib.contextmanager
-def progress(n_runs: int, quiet: bool, stream=None):
-    """A progress bar on standard error when it is a terminal, not --quiet, and there are many runs.
-
-    Yields the callback to call once per run (a no-op when no bar is shown,
-    e.g. under cron).
-    """
-    stream = stream if stream is not None else sys.stderr
-    if quiet or n_runs < PROGRESS_MIN_RUNS or not stream.isatty():
-        yield lambda _path=None: None
-        return
-    from inexeval.progress import Eta
-
-    eta = Eta(n_runs)  # click's own estimate counts the start-up as run time (inexeval/progress.py)
-    with click.progressbar(length=n_runs, label="scoring runs", file=stream, show_eta=False,
-                           item_show_func=lambda text: text) as bar:
-        yield lambda _path=None: (eta.tick(), bar.update(1, eta.text()))
 
 
 def reusing_results(command):

@@ -12,7 +12,8 @@ import click
 
 from inexeval._version import __version__
 from inexeval.api import FORMATS, EvalOptions, metrics_text, option_refusal, run_evaluation
-from inexeval.cli._common import Group, Once, fail, given, progress, refuse
+from inexeval.cli._common import Group, Once, fail, given, refuse
+from inexeval.cli.progress_bar import progress
 from inexeval.errors import InexevalError
 
 EPILOG = """\b
