@@ -298,8 +298,10 @@ def read_fol_qrels(path: str | Path) -> FolQrels:
     """
     text, source = _read_text(path)
     if "numpy" in sys.modules or text.count("\n", 0, _ARRAY_BYTES) >= QRELS_ARRAY_LINES:
+        from inexeval.heap import keep_freed_memory
         from inexeval.readers.fol_qrels_arrays import read
 
+        keep_freed_memory()  # the qrels and each run are read and walked as many arrays of a few MB
         columns = read(text)
         if columns is not None:
             return _qrels_of_columns(columns, source)
