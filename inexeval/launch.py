@@ -30,7 +30,7 @@ def main() -> None:
         if argv[:1] and argv[0] in DROP_INS:
             sys.exit(drop_in(argv[0], argv[1:]))
         _no_collection_at_exit()
-        if argv[:1] in (["-config"], ["--config"]):
+        if "-config" in argv or "--config" in argv:  # (evaluation_fast.parse says which it reads)
             from inexeval.cli import evaluation_fast
 
             params = evaluation_fast.parse(argv)
