@@ -35,7 +35,8 @@ def _click_params(argv: list[str]) -> tuple[dict, dict] | None:
 
 
 def _click_options(full: dict) -> EvalOptions:
-    """EvalOptions as inexeval.cli.command.main builds them from click's parameters FULL."""
+    """EvalOptions from click's parameters FULL, every field named (what evaluation_fast.options, which
+    the click command uses too, must give from the parameters given alone)."""
     return EvalOptions(per_query=bool(full["per_query"]), empty_as_zero=bool(full["empty_as_zero"]),
                        gnuplot=bool(full["gnuplot"]), png=bool(full["png"]), topic_graphs=bool(full["topic_graphs"]),
                        fmt=full["fmt"], digits=full["digits"], jobs=full["jobs"], quiet=bool(full["quiet"]),

@@ -11,8 +11,9 @@ import sys
 import click
 
 from inexeval._version import __version__
-from inexeval.api import FORMATS, EvalOptions, metrics_text, option_refusal, run_evaluation
+from inexeval.api import FORMATS, metrics_text, option_refusal, run_evaluation
 from inexeval.cli._common import Group, Once, fail, given, refuse
+from inexeval.cli.evaluation_fast import options as eval_options
 from inexeval.cli.progress_bar import progress
 from inexeval.errors import InexevalError
 
@@ -102,35 +103,27 @@ def main(ctx, config_path, per_query, empty_as_zero, gnuplot, png, topic_graphs,
                         "has no effect with it")
         click.echo(metrics_text())
         return
-    _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits, ci, ci_level, samples, seed)
+    _check_evaluation_options(ctx, ci)
     if not config_path:
         click.echo(ctx.get_help())
         click.echo("\ninexeval: error: -config FILE is required", err=True)
         sys.exit(2)
-    options = EvalOptions(per_query=per_query, empty_as_zero=empty_as_zero, gnuplot=gnuplot, png=png,
-                          topic_graphs=topic_graphs, fmt=fmt, digits=digits, jobs=jobs,
-                          quiet=quiet, overrides=tuple(overrides), results_dir=results_dir, incremental=incremental,
-                          incremental_from=tuple(incremental_from),
-                          ci=ci, ci_level=ci_level, ci_samples=samples, ci_seed=seed)
     try:
-        _, status = run_evaluation(config_path, options, echo=click.echo,
+        _, status = run_evaluation(config_path, eval_options(ctx.params), echo=click.echo,
                                    progress=lambda n_runs: progress(n_runs, quiet))
     except InexevalError as err:
         fail(err, debug)
     sys.exit(status)
 
 
-def _check_evaluation_options(ctx, per_query, gnuplot, png, topic_graphs, fmt, digits, ci, ci_level, samples,
-                              seed) -> None:
+def _check_evaluation_options(ctx, ci) -> None:
     """Refuse options that would have no effect with the others given (exit 2): the API's rule."""
     for name in ("ci_level", "samples", "seed"):
         if given(ctx, name) and (ci is None or (ci == "t" and name != "ci_level")):
             flag = "--" + name.replace("_", "-")
             refuse(ctx, f"{flag} is a parameter of --ci bootstrap" + ("" if name != "ci_level" else " and --ci t")
                    + ": " + ("the t interval has no samples" if ci == "t" else "give --ci"))
-    refusal = option_refusal(EvalOptions(per_query=per_query, gnuplot=gnuplot, png=png, topic_graphs=topic_graphs,
-                                         fmt=fmt, digits=digits, ci=ci, ci_level=ci_level, ci_samples=samples,
-                                         ci_seed=seed))
+    refusal = option_refusal(eval_options(ctx.params))
     if refusal is not None:
         refuse(ctx, refusal[1])
 

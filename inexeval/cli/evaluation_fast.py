@@ -71,29 +71,30 @@ def parse(argv: list[str]) -> dict | None:
         params["jobs"] = int(params["jobs"])
     if overrides:
         params["overrides"] = tuple(overrides)
-    from inexeval.api import FORMATS
+    from inexeval.api import option_refusal
 
-    if params.get("fmt", "table") not in FORMATS or _refusal(params) is not None:
-        return None
-    return params
+    return None if option_refusal(options(params)) is not None else params  # (an unknown --format too)
+
+
+#: the click command's parameters named otherwise in :class:`inexeval.api.EvalOptions`
+_RENAMED = {"samples": "ci_samples", "seed": "ci_seed"}
 
 
 def options(params: dict):
-    """The :class:`inexeval.api.EvalOptions` of the click command's parameters PARAMS."""
+    """The :class:`inexeval.api.EvalOptions` of the click command's parameters PARAMS (all of them, or
+    only those given): the one translation the click command and this module share.  An absent
+    ``jobs`` is the command line's automatic choice (None), not the API's 1."""
+    from dataclasses import fields
+
     from inexeval.api import EvalOptions
 
-    return EvalOptions(per_query=params.get("per_query", False), empty_as_zero=params.get("empty_as_zero", False),
-                       gnuplot=params.get("gnuplot", False), png=params.get("png", False),
-                       topic_graphs=params.get("topic_graphs", False), fmt=params.get("fmt", "table"),
-                       jobs=params.get("jobs"), quiet=params.get("quiet", False),
-                       overrides=params.get("overrides", ()), results_dir=params.get("results_dir"),
-                       incremental=params.get("incremental", False))
-
-
-def _refusal(params: dict):
-    from inexeval.api import option_refusal
-
-    return option_refusal(options(params))
+    names = {f.name for f in fields(EvalOptions)}
+    kwargs = {_RENAMED.get(k, k): v for k, v in params.items() if _RENAMED.get(k, k) in names}
+    kwargs.setdefault("jobs", None)
+    for many in ("overrides", "incremental_from"):
+        if many in kwargs:
+            kwargs[many] = tuple(kwargs[many])
+    return EvalOptions(**kwargs)
 
 
 def echo(message: str = "", err: bool = False, nl: bool = True) -> None:
@@ -109,17 +110,11 @@ def echo(message: str = "", err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
-def progress(n_runs: int, quiet: bool):
-    """The progress bar of :mod:`inexeval.cli.command` (click's), when it would be shown."""
-    from inexeval.cli.progress_bar import progress as bar
-
-    return bar(n_runs, quiet)
-
-
 def evaluate(params: dict) -> int:
     """Run the evaluation of PARAMS (from :func:`parse`) as the click command does: its exit status."""
     from inexeval.api import run_evaluation
     from inexeval.cli.pipes import closed_pipes_ignored
+    from inexeval.cli.progress_bar import progress
     from inexeval.errors import InexevalError
     from inexeval.interrupts import signals_end_the_command
 
