@@ -15,12 +15,17 @@ import importlib
 import os
 import sys
 
+from inexeval.numpy_sorts import prefer_avx2_sorts
+
 #: The drop-ins: subcommand -> the module whose ``run_cli(argv)`` runs it.
 DROP_INS = {"trec-eval": "inexeval.dropins.trec_eval.cli", "inex-eval": "inexeval.dropins.inex_eval"}
 
 
 def main() -> None:
     argv = sys.argv[1:]
+    # numpy's AVX2 sorts on AMD Zen 4, where its AVX-512 sorts are several times slower: set before
+    # numpy loads, unless the user set numpy's switch (inexeval.numpy_sorts)
+    prefer_avx2_sorts()
     # numpy's BLAS (OpenBLAS) starts no threads, for every command: inexeval multiplies no matrix
     # worth a thread (compare's permutation test: a matrix-vector product), and OpenBLAS sends the
     # process SIGINT when it cannot start one (under ``ulimit -v``), which would read as a Ctrl-C
