@@ -21,7 +21,6 @@ drops it otherwise, with a warning naming it.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import shutil
@@ -197,6 +196,9 @@ def _relative(other: str, here: Path) -> str:
 
 def _write_compare_record(task_dir: Path, entries: dict[str, list]) -> None:
     """The compare record of TASK_DIR: each output's sources, each distinct list of sources once."""
+    import hashlib  # (here: OpenSSL's module takes about 3 ms to load, and an evaluation with no compare files
+    # to carry over needs no hash)
+
     specs: dict[str, list] = {}
     outputs = {}
     for name, spec in entries.items():
@@ -312,6 +314,8 @@ def _stamped_files(task_dir: Path) -> list | None:
 
 
 def _sha256(path: Path) -> str | None:
+    import hashlib  # (as in _write_compare_record)
+
     h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:

@@ -138,8 +138,9 @@ def test_illinois_roots_agree_with_scipys_brentq():
 #: What ``inexeval -config`` of a FOL task (a text qrels file and text runs) does not import: the other
 #: measure families (the classic measures, XCG, HiXEval, ...: inexeval.measures.registry loads only
 #: fol_family for a FOL strategy), lxml (no XML is read: inexeval.readers.runs compiles its XPaths
-#: when the first XML run is read) and tabulate (the tables are inexeval.writers.plain_table's).
-FOL_NOT_LOADED = ("lxml", "tabulate", "inexeval.measures.classic", "inexeval.measures.classic_engine",
+#: when the first XML run is read), tabulate (the tables are inexeval.writers.plain_table's) and hashlib
+#: (OpenSSL's, about 3 ms: inexeval.stamp hashes only compare's files it carries over).
+FOL_NOT_LOADED = ("lxml", "tabulate", "hashlib", "inexeval.measures.classic", "inexeval.measures.classic_engine",
                   "inexeval.measures.classic_join", "inexeval.measures.classic_trec", "inexeval.measures.xcg",
                   "inexeval.measures.hixeval", "inexeval.measures.bep", "inexeval.measures.fetchbrowse",
                   "inexeval.measures.qa", "inexeval.readers.trec")
