@@ -32,8 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_trec import best_alternating, generate  # noqa: E402
 from verdict import verdict  # noqa: E402
 
+from inexeval.numpy_sorts import avx2_sort_targets  # noqa: E402
+
 WORK = Path(__file__).resolve().parent / "work"
 TARGET = 0.5
+#: the drop-in run with numpy's AVX-512 sorts, where inexeval switches them off (inexeval.numpy_sorts)
+AVX512_ROW = "inexeval, AVX-512 sorts"
 
 
 def build(tarball: Path, label: str, cflags: str | None) -> Path:
@@ -84,10 +88,12 @@ def msmarco(topics: int, seed: int = 7) -> tuple[Path, Path]:
 def case(label: str, qrels: Path, run: Path, binaries: dict[str, Path], extra: list[str], repeat: int) -> None:
     cmds = {name: [str(b), *extra, str(qrels), str(run)] for name, b in binaries.items()}
     cmds["inexeval trec-eval"] = [sys.executable, "-m", "inexeval", "trec-eval", *extra, str(qrels), str(run)]
+    if avx2_sort_targets():  # the same with numpy's own (AVX-512) sorts, for comparison
+        cmds[AVX512_ROW] = ["env", "NPY_DISABLE_CPU_FEATURES=", *cmds["inexeval trec-eval"]]
     outs = {name: subprocess.run(cmd, capture_output=True, check=True).stdout for name, cmd in cmds.items()}
     reference = outs["trec_eval (Makefile)"]
-    if outs["inexeval trec-eval"] != reference:
-        raise SystemExit(f"{label}: the drop-in's output differs from trec_eval's (Makefile build)")
+    for name in [n for n in outs if n.startswith("inexeval") and outs[n] != reference]:
+        raise SystemExit(f"{label}: {name}'s output differs from trec_eval's (Makefile build)")
     for name, out in outs.items():  # (trec_eval built with -O3 prints another rbp: see the README)
         differ = [a for a, b in zip(reference.splitlines(), out.splitlines()) if a != b]
         if differ or len(out) != len(reference):
@@ -100,7 +106,7 @@ def case(label: str, qrels: Path, run: Path, binaries: dict[str, Path], extra: l
     for name, t in best.items():
         print(f"{name:24s} {t.wall:8.2f} {t.cpu:8.2f} {t.rss_mb:11.0f} {ours.wall / t.wall:11.2f} {ours.cpu / t.cpu:10.2f}")
     for name, t in best.items():
-        if name == "inexeval trec-eval":
+        if name.startswith("inexeval"):
             continue
         ratio = max(ours.wall / t.wall, ours.cpu / t.cpu)
         verdict(f"35.1 drop-in <= {TARGET:g} x trec_eval ({name}), {label}, {' '.join(extra) or 'default measures'}",
@@ -120,6 +126,10 @@ def main() -> None:
         return
     binaries = {"trec_eval (Makefile)": build(a.tarball, "makefile", None),
                 "trec_eval (-O3)": build(a.tarball, "O3", "-O3")}
+    switched = avx2_sort_targets()
+    print(f"numpy {np.__version__}: " + (f"AVX2 sorts, this CPU being an AMD Zen 4 (NPY_DISABLE_CPU_FEATURES={switched}"
+                                         f", inexeval.numpy_sorts; the row '{AVX512_ROW}' keeps numpy's)"
+                                         if switched else "its own choice of sorts"))
     qrels, runs = generate(300, 1000, 1)
     for extra in ([], ["-m", "all_trec"]):
         case("300 topics x 1,000", qrels, runs[0], binaries, extra, a.repeat)
