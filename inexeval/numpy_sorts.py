@@ -32,7 +32,6 @@ fast or faster (benchmarks/README.md).  The variable is inherited by ``--jobs`` 
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 #: numpy's names of its AVX-512 dispatch targets, by release (major, minor): the targets its
@@ -96,12 +95,13 @@ def targets_for(wheel: tuple[str, list[str]] | None) -> str | None:
     if wheel is None:
         return None
     version, tags = wheel
-    m = re.match(r"(\d+)\.(\d+)", version)
-    if m is None:
+    major, _, rest = version.partition(".")
+    minor = rest.partition(".")[0]
+    if not (major.isdigit() and minor.isdigit()):
         return None
-    names = AVX512_TARGETS.get((int(m.group(1)), int(m.group(2))))
+    names = AVX512_TARGETS.get((int(major), int(minor)))
     platforms = [tag.rsplit("-", 1)[-1] for tag in tags]
-    pypi = any(re.fullmatch(r"(manylinux|musllinux)\w*_x86_64", p) for p in platforms)
+    pypi = any(p.startswith(("manylinux", "musllinux")) and p.endswith("_x86_64") for p in platforms)
     return names if pypi else None
 
 

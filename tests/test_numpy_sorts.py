@@ -59,6 +59,11 @@ def test_a_zen4_is_told_from_cpuinfo(text, zen4):
     (("2.4.6", ["cp311-cp311-manylinux_2_28_aarch64"]), None),
     (("2.4.6", []), None),
     (("main", ["cp311-cp311-manylinux_2_28_x86_64"]), None),
+    (("2", ["cp311-cp311-manylinux_2_28_x86_64"]), None),
+    (("2.4", ["cp311-cp311-manylinux_2_28_x86_64"]), "X86_V4 AVX512_ICL AVX512_SPR"),
+    (("2.40.1", ["cp311-cp311-manylinux_2_28_x86_64"]), None),
+    (("12.4.1", ["cp311-cp311-manylinux_2_28_x86_64"]), None),
+    (("2.4.6", ["cp311-cp311-manylinux_2_28_x86_64_v2"]), None),
     (None, None),
 ])
 def test_the_targets_depend_on_the_release_and_the_wheel(wheel, names):
