@@ -217,7 +217,8 @@ def test_the_config_paths_switch_numpy_on_a_zen4(tmp_path):
     qrels, run = _tied_run(tmp_path)
     (tmp_path / "runs").mkdir()
     run.rename(tmp_path / "runs" / "tied.txt")
-    (tmp_path / "trec.prop").write_text(f"TASK: trec\nASSESSMENTS_DIR: {qrels}\nSUBMISSIONRUNS_DIR: runs/\nRESULTS_DIR: out\n")
+    (tmp_path / "trec.prop").write_text(f"TASK: trec\nASSESSMENTS_DIR: {qrels}\nSUBMISSIONRUNS_DIR: runs/\n"
+                                        "RESULTS_DIR: out\n")
     switched = f"SWITCH {names!r} {[False] * len(names.split())!r}"
     # the fast path of -config, then click's (an option only click reads)
     for extra in ([], ["--digits", "4"]):
