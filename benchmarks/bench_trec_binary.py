@@ -92,8 +92,9 @@ def case(label: str, qrels: Path, run: Path, binaries: dict[str, Path], extra: l
         cmds[AVX512_ROW] = ["env", "NPY_DISABLE_CPU_FEATURES=", *cmds["inexeval trec-eval"]]
     outs = {name: subprocess.run(cmd, capture_output=True, check=True).stdout for name, cmd in cmds.items()}
     reference = outs["trec_eval (Makefile)"]
-    for name in [n for n in outs if n.startswith("inexeval") and outs[n] != reference]:
-        raise SystemExit(f"{label}: {name}'s output differs from trec_eval's (Makefile build)")
+    differing = [n for n in outs if n.startswith("inexeval") and outs[n] != reference]
+    if differing:
+        raise SystemExit(f"{label}: {', '.join(differing)}: output differs from trec_eval's (Makefile build)")
     for name, out in outs.items():  # (trec_eval built with -O3 prints another rbp: see the README)
         differ = [a for a, b in zip(reference.splitlines(), out.splitlines()) if a != b]
         if differ or len(out) != len(reference):

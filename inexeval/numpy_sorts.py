@@ -4,9 +4,9 @@ numpy (2.0 and later) sorts 32- and 64-bit numbers with x86-simd-sort, built for
 and picked by the CPU at numpy's import.  Its AVX-512 partition stores every vector with a masked
 compress-store to memory (``vpcompressq``), which AMD's Zen 4 runs as microcode (reported at about
 140 cycles each; reportedly fast again on Zen 5): there the AVX-512 sorts are several times slower
-than the AVX2 ones.  Measured on an EPYC (Zen 4), numpy 2.0–2.4, 300,000 values: ``np.sort`` of int64 13.4 ms
-against 3.0 ms with AVX2, ``np.argsort`` 18.4 against 7.1 ms; the ``trec-eval`` drop-in on
-300 topics × 1,000 results 0.32 against 0.25 s, with the same output.  numpy's maintainers know of
+than the AVX2 ones.  Measured on an EPYC (Zen 4), numpy 2.0–2.4, 300,000 values: ``np.sort``
+of int64 13.4 ms against 3.0 ms with AVX2, ``np.argsort`` 18.4 against 7.1 ms; the ``trec-eval``
+drop-in on 300 topics × 1,000 results 0.32 against 0.25 s, with the same output.  numpy's maintainers know of
 it (x86-simd-sort issue 6; numpy pull request 32690) and leave the choice to numpy's own switch,
 ``NPY_DISABLE_CPU_FEATURES``, read once as numpy loads.
 
@@ -116,7 +116,9 @@ def _read_cpuinfo() -> str:
 
 def _numpy_wheel() -> tuple[str, list[str]] | None:
     """numpy's version and wheel tags, read from its ``.dist-info`` beside the package that an
-    import would load (without importing it); None if there is not exactly one, or no WHEEL file."""
+    import would load (without importing it); None if there is not exactly one, or no WHEEL file.
+    Read by hand: ``importlib.metadata`` takes about 24 ms to load and find it, on every command
+    run on a Zen 4."""
     import importlib.util
 
     try:
