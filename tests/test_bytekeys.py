@@ -175,3 +175,18 @@ def test_block_starts_is_the_string_comparison(items, width, strided):
         s = s[::2]
     want = np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1)) if s.size else np.empty(0, np.int64)
     assert block_starts(s).tolist() == want.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=24), min_size=0, max_size=30), st.sampled_from([None, 8, 16, 24, 32]))
+def test_used_width_is_the_last_column_with_a_byte(items, itemsize):
+    """The width of a byte matrix: the longest item without its trailing NULs, read by words (rows of
+    8k bytes, contiguous) or by bytes (any other matrix: here the matrix without its last column)."""
+    from inexeval.readers.bytekeys import byte_matrix, used_width
+
+    dtype = f"S{itemsize}" if itemsize and all(len(x) <= itemsize for x in items) else bytes
+    s = np.array(items, dtype=dtype) if items else np.array([], dtype=f"S{itemsize or 8}")
+    b = byte_matrix(s)
+    assert used_width(b) == max((len(x.rstrip(b"\0")) for x in items), default=0)
+    k = b.shape[1] - 1
+    assert used_width(b[:, :k]) == max((len(x[:k].rstrip(b"\0")) for x in items), default=0)

@@ -49,9 +49,13 @@ def random_run(rng: random.Random, n: int):
     return qid, docno, score
 
 
+@pytest.mark.parametrize("codes", ["strings", "small"])
 @pytest.mark.parametrize("one_key", [True, False])
 @pytest.mark.parametrize("seed", range(40))
-def test_order_cut_and_duplicates_are_trec_evals(seed, one_key):
+def test_order_cut_and_duplicates_are_trec_evals(seed, one_key, codes):
+    """CODES: the docnos' order codes found by order_run (short docnos: their bytes, 64 bits, so topic
+    and docno do not fit in one key: dense ranks) or given small (their ranks, as the drop-in's packed
+    keys: one sort by (topic, docno), whose order the join reuses: :class:`Joint`)."""
     rng = random.Random(seed)
     qid, docno, score = random_run(rng, rng.randint(0, 60))
     qrels_topics = np.array([b"1", b"10", b"2", b"3"])  # (400 and 20: run topics not in the qrels)
@@ -61,8 +65,20 @@ def test_order_cut_and_duplicates_are_trec_evals(seed, one_key):
     run = RawRun(np.array(qid or [b""], dtype=bytes)[: len(qid)], np.array(docno or [b""], dtype=bytes)[: len(docno)],
                  np.array(score, dtype=np.float64), b"tag")
     t = _topic_codes(keys, run.qid)
-    with mock.patch.object(trec_eval_cli, "_KEY_LIMIT", 2**62 if one_key else 0):
-        kept, dups = _order_run(run, keys, t, cap, ascending)
+    doc_codes = np.unique(run.docno, return_inverse=True)[1].ravel().astype(np.uint64) if codes == "small" else None
+    taken = []
+    real = trec_eval_cli._as_written
+    with mock.patch.object(trec_eval_cli, "_KEY_LIMIT", 2**62 if one_key else 0), \
+            mock.patch.object(trec_eval_cli, "_as_written", lambda *a: taken.append(real(*a)) or taken[-1]):
+        kept, dups, joint = trec_eval_cli.ordered_rows(run, keys, t, cap, ascending, doc_codes)
+    # a run sorted here, with codes that fit beside the topic: its kept rows by (topic, docno)
+    assert joint is None or codes == "small"
+    if codes == "small" and taken and taken[0] is None:
+        assert joint is not None
+    if joint is not None:
+        pairs = sorted((int(t[r]), int(doc_codes[r])) for r in kept.tolist())
+        assert [(int(k) >> joint.bits, int(k) & ((1 << joint.bits) - 1)) for k in joint.key] == pairs
+        assert [(int(t[kept[i]]), int(doc_codes[kept[i]])) for i in joint.at.tolist()] == pairs
     got = [(bytes(run.qid[i]), bytes(run.docno[i]), float(run.score[i]) + 0.0) for i in kept.tolist()]
     want, want_dups = reference(qid, docno, score, keys.tolist(), cap, ascending)
     assert got == want

@@ -27,7 +27,7 @@ from inexeval.readers.bytekeys import (
 )
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 
-__all__ = ["topic_table", "rank_run", "join_ordered", "RankedRun", "read_ranked_run"]
+__all__ = ["topic_table", "rank_run", "join_ordered", "join_sorted", "RankedRun", "read_ranked_run"]
 
 
 def _decode(b: bytes) -> str:
@@ -303,12 +303,22 @@ def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
             # searched in (topic, docno) order: a binary search whose needles increase stays in cache
             ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
             o = np.argsort(ck)
-            rel = np.empty(n, dtype=np.int64)
-            rel[o] = _relevance(table, vkey, db, tidx[o], None, ck[o])
-        else:
-            rel = _relevance(table, vkey, db, tidx, dkey, None)
+            return join_sorted(tidx, table, vkey, db, o, ck[o])
+        rel = _relevance(table, vkey, db, tidx, dkey, None)
     else:
         rel = np.empty(0, dtype=np.int64)
+    counts = np.bincount(tidx, minlength=table.size)
+    return Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), rel)
+
+
+def join_sorted(tidx: np.ndarray, table: TopicTable, vkey: np.ndarray, bits: int, at: np.ndarray,
+                key: np.ndarray) -> Ranking:
+    """:func:`join_ordered` of rows whose order by (topic, docno) the caller has: AT, their places
+    among the rows (TIDX: their topics, in rank order), and KEY, ``topic << BITS | docno key`` of
+    each (increasing; VKEY: the vocabulary's docno keys, :func:`docno_keys`)."""
+    rel = np.empty(tidx.size, dtype=np.int64)
+    if tidx.size:
+        rel[at] = _relevance(table, vkey, bits, tidx[at], None, key)
     counts = np.bincount(tidx, minlength=table.size)
     return Ranking(table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), rel)
 

@@ -34,7 +34,18 @@ def byte_matrix(s: np.ndarray) -> np.ndarray:
 
 
 def used_width(b: np.ndarray) -> int:
-    """Columns of byte matrix B up to the last one holding a non-NUL byte."""
+    """Columns of byte matrix B up to the last one holding a non-NUL byte.
+
+    Rows of 8k bytes (the readers' ``S`` columns) are read as k little-endian words: the OR of a
+    column of words has byte i set when some row has byte i of that word, so its highest set bit
+    gives the width, one pass a word rather than one a byte."""
+    if b.shape[1] % 8 == 0 and b.flags.c_contiguous:
+        words = b.view("<u8")
+        for j in range(words.shape[1] - 1, -1, -1):
+            seen = int(np.bitwise_or.reduce(words[:, j])) if words.shape[0] else 0
+            if seen:
+                return 8 * j + (seen.bit_length() + 7) // 8
+        return 0
     for c in range(b.shape[1] - 1, -1, -1):
         if b[:, c].any():
             return c + 1

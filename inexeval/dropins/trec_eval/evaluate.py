@@ -63,20 +63,45 @@ def ids(qid: np.ndarray) -> np.ndarray:
 
 
 def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, ascending: bool = False,
-               doc_codes: np.ndarray | None = None, single: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
+              doc_codes: np.ndarray | None = None, single: bool = False) -> tuple[np.ndarray, dict[int, bytes]]:
     """Rows of RUN kept after the ``-M`` cut, in trec_eval's order (score descending, docno descending;
     ASCENDING: ties by docno ascending, as its preference code has it), and per topic index the first
     docno (byte order) found twice among them.  T: each row's index in KEYS (-1: not there);
-    DOC_CODES: integers in the order of the rows' docnos, if known.
+    DOC_CODES: integers in the order of the rows' docnos, if known (:func:`ordered_rows`)."""
+    kept, dups, _ = ordered_rows(run, keys, t, cap, ascending, doc_codes, single)
+    return kept, dups
 
-    The order is one sort of the key ``(topic·S + score rank)·D + docno rank`` (S distinct scores,
-    descending; D distinct docnos, in the tie order) when it stays below :data:`_KEY_LIMIT`, else a
-    lexsort; rows with equal keys are the same document twice at the same score, whose order does
-    not matter.
+
+class Joint:
+    """The kept rows of :func:`ordered_rows` by (topic, docno), as the docno join looks them up:
+    ``at``, their places among the kept rows; ``key``, ``topic << bits | docno key`` of each
+    (increasing, the docno keys those of :func:`~inexeval.measures.classic_join.docno_keys`)."""
+
+    __slots__ = ("at", "key", "bits")
+
+    def __init__(self, at: np.ndarray, key: np.ndarray, bits: int):
+        self.at, self.key, self.bits = at, key, bits
+
+
+def ordered_rows(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, ascending: bool = False,
+                 doc_codes: np.ndarray | None = None, single: bool = False,
+                 top_code: int | None = None) -> tuple[np.ndarray, dict[int, bytes], Joint | None]:
+    """:func:`order_run`, and, when the run had to be sorted, its kept rows by (topic, docno)
+    (:class:`Joint`; None otherwise).  TOP_CODE: the largest docno code the join compares with (the
+    qrels vocabulary's), so that the bits of the docno keys are the join's.
+
+    A run written in trec_eval's order is taken as written (:func:`_as_written`) when a hash of its
+    (topic, docno) pairs finds no pair twice (:func:`_maybe_twice`).  Otherwise the order is one sort
+    of ``(topic·S + score rank)·D + docno rank`` (S distinct scores, descending; D docno ranks) when
+    it stays below :data:`_KEY_LIMIT`, else a lexsort.  The docno ranks come from one sort of the rows
+    by (topic, docno) (:func:`_pair_key`: a row's place there, D = n rows, and the join looks the
+    rows up in that order), or from the codes' dense ranks when topic and code do not fit in one
+    64-bit key.  Two rows tie only when they are the same document at the same score, and their
+    order does not matter.
     """
     rows = np.flatnonzero(t >= 0)
     if not rows.size:
-        return rows, {}
+        return rows, {}, None
     tr = t[rows]
     codes = order_codes(run.docno[rows]) if doc_codes is None else doc_codes[rows]
     score = run.score[rows]
@@ -88,10 +113,17 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
         if cap is not None:
             o, ts = _cut(o, ts, cap, keys.size)
         if not _maybe_twice(ts, codes[o]):
-            return rows[o], {}
-    drank, D = dense_rank(codes)
+            return rows[o], {}, None
+    n = rows.size
+    pair, bits = _pair_key(tr, codes, keys.size, top_code)
+    if pair is not None:
+        by = np.argsort(pair)
+        rank, D = np.empty(n, dtype=np.int64), n
+        rank[by] = np.arange(n)
+    else:
+        rank, D = dense_rank(codes)
     srank, S = dense_rank(-score)  # (-0.0 == 0.0: they tie, as in trec_eval)
-    tie = drank if ascending else (D - 1) - drank
+    tie = rank if ascending else (D - 1) - rank
     if keys.size * S * D < _KEY_LIMIT:
         key = tr * (S * D)
         key += srank * D
@@ -105,17 +137,50 @@ def order_run(run: RawRun, keys: np.ndarray, t: np.ndarray, cap: int | None, asc
     if cap is not None:
         o, ts = _cut(o, ts, cap, keys.size)
     kept = rows[o]
-    # duplicates among the kept rows: equal (topic, docno) neighbours once sorted that way
-    pair = ts * D + drank[o] if keys.size * D < _KEY_LIMIT else None
-    if pair is not None and not (np.diff(np.sort(pair)) == 0).any():
-        return kept, {}
-    by = np.argsort(pair, kind="stable") if pair is not None else np.lexsort((drank[o], ts))
-    tk, dk = ts[by], drank[o][by]
-    same = np.flatnonzero((tk[1:] == tk[:-1]) & (dk[1:] == dk[:-1]))
+    if pair is None:
+        return kept, _twice(run, rows, tr, rank, D, o, keys.size), None
+    # the kept rows by (topic, docno): their places in O and their keys; equal neighbours: a docno twice
+    at = np.full(n, -1, dtype=np.int64)
+    at[o] = np.arange(o.size)
+    at = at[by]
+    pair = pair[by]
+    if o.size < n:
+        held = at >= 0
+        by, at, pair = by[held], at[held], pair[held]
     dups: dict[int, bytes] = {}
-    for i in same.tolist():
-        dups.setdefault(int(tk[i]), bytes(run.docno[kept[by[i]]]))
-    return kept, dups
+    for i in np.flatnonzero(pair[1:] == pair[:-1]).tolist():
+        dups.setdefault(int(tr[by[i]]), bytes(run.docno[rows[by[i]]]))
+    return kept, dups, Joint(at, pair, bits)
+
+
+def _pair_key(tr: np.ndarray, codes: np.ndarray, topics: int, top_code: int | None) -> tuple[np.ndarray | None, int]:
+    """``tr << bits | code`` of every row (uint64; TR: topic index, CODES: docno order codes) and BITS,
+    when topic and code fit in 64 bits (with TOP_CODE, the largest code the join compares with);
+    (None, 0) otherwise."""
+    if codes.dtype.kind not in "ui" or (codes.dtype.kind == "i" and codes.size and int(codes.min()) < 0):
+        return None, 0
+    top = int(codes.max()) if codes.size else 0
+    bits = max(max(top, top_code or 0).bit_length(), 1)
+    if max(int(topics).bit_length(), 1) + bits > 64:
+        return None, 0
+    return (tr.astype(np.uint64) << np.uint64(bits)) | codes.astype(np.uint64), bits
+
+
+def _twice(run: RawRun, rows: np.ndarray, tr: np.ndarray, rank: np.ndarray, D: int, o: np.ndarray,
+           topics: int) -> dict[int, bytes]:
+    """Per topic index, the first docno (byte order) twice among the kept rows O (ROWS: the run rows,
+    TR their topics, RANK their docnos' dense ranks among D): equal (topic, docno) neighbours once
+    sorted that way."""
+    ts, dk = tr[o], rank[o]
+    pair = ts * D + dk if topics * D < _KEY_LIMIT else None
+    if pair is not None and not (np.diff(np.sort(pair)) == 0).any():
+        return {}
+    by = np.argsort(pair, kind="stable") if pair is not None else np.lexsort((dk, ts))
+    tk, dk = ts[by], dk[by]
+    dups: dict[int, bytes] = {}
+    for i in np.flatnonzero((tk[1:] == tk[:-1]) & (dk[1:] == dk[:-1])).tolist():
+        dups.setdefault(int(tk[i]), bytes(run.docno[rows[o[by[i]]]]))
+    return dups
 
 
 def _cut(o: np.ndarray, ts: np.ndarray, cap: int, topics: int) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +235,7 @@ _MIX_DOC, _MIX_TOPIC = GOLDEN_MIX, np.uint64(0xC2B2AE3D27D4EB4F)
 def _maybe_twice(ts: np.ndarray, codes: np.ndarray) -> bool:
     """Whether some docno may stand twice in one topic (TS: the rows' topics, CODES: their docnos' order
     codes): False only when no two rows share a 64-bit hash of (topic, docno), which equal pairs always
-    share; True sends :func:`order_run` to its exact check."""
+    share; True sends :func:`ordered_rows` to its exact check."""
     if ts.size < 2:
         return False
     h = codes.astype(np.uint64) * _MIX_DOC
@@ -272,10 +337,18 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     order) and the stop error (TIES: docno order among equal scores; BY_PAIR, the qrels sorted as
     :func:`_qrels_dups` takes them: a docno judged twice stops too).  KEYS, RUN_CODES (the run rows'
     indices in KEYS) and DOC_CODES (:func:`order_run`): what the caller has computed already."""
+    return _prepare(qrels, run, opts, selected, ties=ties, by_pair=by_pair, keys=keys, run_codes=run_codes,
+                    doc_codes=doc_codes)[:4]
+
+
+def _prepare(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *, ties: str = "descending",
+             by_pair: tuple[np.ndarray, np.ndarray] | None = None, keys: np.ndarray | None = None,
+             run_codes: np.ndarray | None = None, doc_codes: np.ndarray | None = None, top_code: int | None = None):
+    """:func:`prepare_topics`, and the kept rows by (topic, docno) (:class:`Joint`, or None)."""
     keys = ids(qrels.qid) if keys is None else keys
     t = topic_codes(keys, run.qid) if run_codes is None else run_codes
-    kept, run_dups = order_run(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes,
-                                single=opts.numbers_of == "9.0.8")
+    kept, run_dups, joint = ordered_rows(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes,
+                                         single=opts.numbers_of == "9.0.8", top_code=top_code)
     run_topics = set(np.flatnonzero(np.bincount(t[t >= 0], minlength=keys.size)).tolist())
     wanted = list(range(keys.size))
     if opts.debug_query is not None:
@@ -284,7 +357,7 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
     qdups = _qrels_dups(qrels, keys, by_pair) if by_pair is not None else {}
     evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
-    return keys, evaluated, kept, stop
+    return keys, evaluated, kept, stop, joint
 
 
 def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: np.ndarray):
@@ -298,7 +371,7 @@ def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: n
 
 def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
-    from inexeval.measures.classic_join import docno_keys, join_ordered, topic_table
+    from inexeval.measures.classic_join import docno_keys, join_ordered, join_sorted, topic_table
     from inexeval.readers.trec import sort_pairs
 
     # the qrels by (topic, docno): once for the check of docnos judged twice and for the table of
@@ -308,8 +381,9 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     table = topic_table(q, opts.level)
     doc_keys = docno_keys(table, run.docno)
     t = topic_codes(table.keys, run.qid)
-    keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected, by_pair=(order, code),
-                                                 keys=table.keys, run_codes=t, doc_codes=doc_keys[1])
+    top_code = int(doc_keys[0][-1]) if doc_keys[0].size else 0  # (the vocabulary's keys increase)
+    keys, evaluated, kept, stop, joint = _prepare(qrels, run, opts, selected, by_pair=(order, code), keys=table.keys,
+                                                  run_codes=t, doc_codes=doc_keys[1], top_code=top_code)
     # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
     # only the look-up is left, of the evaluated topics' judgements and results
     tidx = t[kept]  # (kept rows have a topic of the qrels)
@@ -335,7 +409,10 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
         by_topic = np.argsort(tidx, kind="stable")
         tidx, docno = tidx[by_topic], docno[by_topic]
         doc_keys = None
-    ranking = join_ordered(tidx, docno, table, None if doc_keys is None else (doc_keys[0], doc_keys[1][rrows]))
+    if doc_keys is not None and joint is not None:  # (every kept row is joined: the order found joins them)
+        ranking = join_sorted(tidx, table, doc_keys[0], joint.bits, joint.at, joint.key)
+    else:
+        ranking = join_ordered(tidx, docno, table, None if doc_keys is None else (doc_keys[0], doc_keys[1][rrows]))
     if opts.judged_only:
         ranking = drop_unjudged(ranking)
     stand_in = np.zeros(len(evaluated), dtype=bool)
