@@ -190,3 +190,41 @@ def test_used_width_is_the_last_column_with_a_byte(items, itemsize):
     assert used_width(b) == max((len(x.rstrip(b"\0")) for x in items), default=0)
     k = b.shape[1] - 1
     assert used_width(b[:, :k]) == max((len(x[:k].rstrip(b"\0")) for x in items), default=0)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([b"1", b"2", b"30"]), st.one_of(_small, _any).map(lambda xs: xs[:1]),
+                          st.integers(0, 2)), min_size=1, max_size=30),
+       st.one_of(_small, _any))
+def test_the_vocabulary_keys_made_with_the_qrels_serve_every_run(judgements, run_docnos):
+    """The keys of the qrels docnos made while the qrels were sorted (readers.trec.sort_pairs_keyed) are
+    kept by the topic table, and docno_keys' keys of the vocabulary and of any run order and compare
+    as the bytes do; they are the kept ones themselves when the run needs no other packing, and
+    docno_keys gives keys of the same order whether they were kept or not."""
+    from inexeval.measures.classic_join import docno_keys, topic_table
+    from inexeval.readers.memory import qrels_from_data
+
+    rows = {(q, d[0] if d else b"d"): r for q, d, r in judgements}  # (one judgement a pair)
+    data = [(q.decode(), d.decode("latin-1"), r) for (q, d), r in rows.items()]
+    try:
+        qrels = qrels_from_data(data)
+    except Exception:  # (ids the data reader refuses: white space, NUL; not this test's matter)
+        return
+    table = topic_table(qrels)
+    fresh = topic_table(qrels)
+    fresh.cache.clear()  # (nothing kept: docno_keys makes the vocabulary's keys itself)
+    run = np.array(run_docnos, dtype=bytes) if run_docnos else np.array([], dtype="S1")
+    for t in (table, fresh):
+        vkey, dkey = docno_keys(t, run)
+        both = t.vocab.tolist() + run.tolist()
+        keys = vkey.tolist() + dkey.tolist()
+        for i in range(len(both)):
+            for j in range(len(both)):
+                assert (keys[i] < keys[j]) == (both[i] < both[j]) and (keys[i] == keys[j]) == (both[i] == both[j])
+    if qrels.vocab_key is not None:
+        kept = qrels.vocab_key
+        vkey, _ = docno_keys(topic_table(qrels), run)
+        same_bytes = not (set(b"".join(run.tolist())) - set(b"".join(qrels.vocab.tolist())))
+        longest = max((len(x) for x in run.tolist()), default=0)
+        if same_bytes and longest <= qrels.packing.used:
+            assert vkey is kept

@@ -23,7 +23,7 @@ import numpy as np
 
 from inexeval.measures.classic_base import BOGUS_DOCNO, JUDGED_NEGATIVE, NOT_JUDGED, Ranking, TopicTable
 from inexeval.readers.bytekeys import (
-    GOLDEN_MIX, alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
+    GOLDEN_MIX, Packing, alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
 )
 from inexeval.readers.trec import Qrels, TrecRun, read_run
 
@@ -48,8 +48,11 @@ def topic_table(qrels: Qrels, rel_level: int = 1) -> TopicTable:
     else:
         vocab, code = np.unique(qrels.docno, return_inverse=True)
     qkey = topic * max(vocab.size, 1) + code.astype(np.int64).ravel()  # sorted: rows are by (qid, docno)
-    return TopicTable(keys, [_decode(k) for k in keys], qstart, rel, qrels.docno, rel_level, num_rel, num_nonrel,
-                      vocab, qkey)
+    table = TopicTable(keys, [_decode(k) for k in keys], qstart, rel, qrels.docno, rel_level, num_rel, num_nonrel,
+                       vocab, qkey)
+    if qrels.vocab is not None and qrels.vocab_key is not None:
+        _keep_vocab_keys(table, qrels.vocab_key, qrels.packing)
+    return table
 
 
 def _blocks(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -105,6 +108,18 @@ def docno_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.nda
             return c["vocab_key"], dkey
         letters = c["alphabet"] = letters | alphabet(rb)  # the run has other bytes: kept for the next run
     return _union_ranks(table.vocab, docno)
+
+
+def _keep_vocab_keys(table: TopicTable, keys: np.ndarray, how: Packing) -> None:
+    """Keep the vocabulary's keys made while the qrels were sorted (KEYS, made as HOW says) where
+    :func:`docno_keys` looks for them: it packs the vocabulary again only for a run that needs another
+    packing (a byte the qrels lack, longer docnos)."""
+    c = table.cache
+    vb = byte_matrix(table.vocab)
+    c["vocab_bytes"], c["vocab_width"] = vb, how.used
+    c["alphabet"] = how.letters if how.letters is not None else alphabet(vb, sample=True)
+    c["vocab_key"] = keys
+    c["vocab_key_id"] = "short" if how.letters is None else (how.letters.tobytes(), how.width)
 
 
 def _union_ranks(vocab: np.ndarray, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,8 +18,8 @@ import numpy as np
 #: numbers) over a whole table.
 GOLDEN_MIX = np.uint64(0x9E3779B97F4A7C15)
 
-__all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "alphabet", "short_keys", "order_keys", "order_codes",
-           "distinct", "distinct_grouped", "block_starts", "dense_rank"]
+__all__ = ["byte_matrix", "used_width", "pair_codes", "pack", "alphabet", "short_keys", "Packing", "order_keys",
+           "packed_keys", "order_codes", "distinct", "distinct_keyed", "distinct_grouped", "block_starts", "dense_rank"]
 
 _BITS = [max(1, (m).bit_length()) for m in range(257)]  # bits for codes 0 … m
 _ABSENT = np.uint64(1 << 63)  # flag in a pair code: a byte outside the alphabet
@@ -90,9 +90,11 @@ def pack(b: np.ndarray, pairs: np.ndarray, bits: int, width: int) -> tuple[np.nd
 
 
 def alphabet(b: np.ndarray, sample: bool = False) -> np.ndarray:
-    """Which bytes occur in byte matrix B (a 256-flag mask); SAMPLE: in its first and last
-    :data:`SAMPLE_ROWS` rows only (a guess, which :func:`pack`'s completeness flag checks)."""
+    """Which bytes occur in byte matrix B (a 256-flag mask), NUL always (the padding, code 0: so that
+    two alphabets of the same bytes are the same mask, whatever their padding); SAMPLE: in its first
+    and last :data:`SAMPLE_ROWS` rows only (a guess, which :func:`pack`'s completeness flag checks)."""
     present = np.zeros(256, dtype=bool)
+    present[0] = True
     for part in ((b[:SAMPLE_ROWS], b[-SAMPLE_ROWS:]) if sample and b.shape[0] > 2 * SAMPLE_ROWS else (b,)):
         present[part.reshape(-1)] = True  # (np.unique would import numpy.ma: 20 ms)
     return present
@@ -107,32 +109,49 @@ def short_keys(b: np.ndarray, width: int) -> np.ndarray:
     return m.view(">u8").ravel().astype(np.uint64)
 
 
+class Packing:
+    """How :func:`packed_keys` made a column's keys: LETTERS, the alphabet of the packing (a 256-flag
+    mask; None: the bytes themselves, :func:`short_keys`), WIDTH the width packed (even; up to 8
+    for the bytes themselves) and USED the column's :func:`used_width`.  Keys of other strings
+    made the same way compare with them (:func:`inexeval.measures.classic_join.docno_keys`)."""
+
+    __slots__ = ("letters", "width", "used")
+
+    def __init__(self, letters: np.ndarray | None, width: int, used: int):
+        self.letters, self.width, self.used = letters, width, used
+
+
 def order_keys(s: np.ndarray) -> np.ndarray | None:
     """uint64 keys of the items of the ``S`` array S, in the order and with the equalities of the
     items themselves; None when they do not fit in 64 bits (too many distinct bytes for the
-    width) or S is an object array (very long fields, readers/trec.py).
+    width) or S is an object array (very long fields, readers/trec.py) (:func:`packed_keys`)."""
+    return packed_keys(s)[0]
+
+
+def packed_keys(s: np.ndarray) -> tuple[np.ndarray | None, Packing | None]:
+    """:func:`order_keys`, and how they were made (:class:`Packing`; None with no keys).
 
     Up to 8 bytes the bytes are the key (:func:`short_keys`); longer strings are packed
     (:func:`pack`) with the alphabet of a sample of rows, then, if a byte was missing, of all.
     """
     if s.dtype == object:
-        return None
+        return None, None
     b = byte_matrix(s)
-    width = used_width(b)
+    used = width = used_width(b)
     if width <= 8:
-        return short_keys(b, width)
+        return short_keys(b, width), Packing(None, width, used)
     b = b[:, :width]
     width += width % 2
     present = alphabet(b, sample=True)
     for _ in range(2):
         pairs, bits = pair_codes(present)
         if width * bits > 64:  # (a sample's alphabet is no larger than the whole one)
-            return None
+            return None, None
         key, complete = pack(b, pairs, bits, width)
         if complete:
-            return key
+            return key, Packing(present, width, used)
         present = alphabet(b)
-    return None  # (not reached: the whole alphabet is complete)
+    return None, None  # (not reached: the whole alphabet is complete)
 
 
 def order_codes(s: np.ndarray) -> np.ndarray:
@@ -149,14 +168,21 @@ def order_codes(s: np.ndarray) -> np.ndarray:
 def distinct(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(s, return_inverse=True)`` (inverse flat), sorting :func:`order_keys` rather than
     the strings when they fit."""
-    k = order_keys(s)
+    return distinct_keyed(s)[:2]
+
+
+def distinct_keyed(s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, Packing | None]:
+    """:func:`distinct`, and the keys of the distinct items (increasing) with their :class:`Packing`
+    (None, None: the strings were sorted)."""
+    k, how = packed_keys(s)
     if k is None:
         u, inv = np.unique(s, return_inverse=True)
-        return u, inv.ravel()
+        return u, inv.ravel(), None, None
     o, new = _sorted_runs(k)
     inv = np.empty(k.size, dtype=np.int64)
     inv[o] = np.cumsum(new) - 1
-    return s[o[new]], inv  # (equal keys: equal strings, so any row of a value shows it)
+    first = o[new]
+    return s[first], inv, k[first], how  # (equal keys: equal strings, so any row of a value shows it)
 
 
 def distinct_grouped(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

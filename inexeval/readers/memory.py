@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from inexeval.errors import InputError
-from inexeval.readers.trec import Qrels, TrecRun, sort_pairs
+from inexeval.readers.trec import Qrels, TrecRun, sort_pairs_keyed
 
 __all__ = ["qrels_from_data", "run_from_data", "is_table", "is_path", "QRELS_COLUMNS", "RUN_COLUMNS"]
 
@@ -263,7 +263,7 @@ def qrels_from_data(data: Any, source: str = "qrels") -> Qrels:
     if not n:
         empty = np.empty(0, dtype="S1")
         return Qrels(source, empty, empty.copy(), np.empty(0, dtype=np.int64), line)
-    order, vocab, code = sort_pairs(qid, docno)
+    order, vocab, code, vocab_key, packing = sort_pairs_keyed(qid, docno)
     qid, docno, rel, line, code = qid[order], docno[order], rel[order], line[order], code[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
     if dup.size:  # as read_qrels: the later of the two rows of the earliest pair
@@ -274,7 +274,7 @@ def qrels_from_data(data: Any, source: str = "qrels") -> Qrels:
         where = f" (rows {first} and {second})" if rows else " (ids that are equal once converted to str)"
         raise InputError(f"duplicate judgement for topic {qid[i].decode('utf-8', 'replace')}, document "
                          f"{docno[i].decode('utf-8', 'replace')}{where}", source)
-    return Qrels(source, qid, docno, rel, line, vocab, code)
+    return Qrels(source, qid, docno, rel, line, vocab, code, vocab_key, packing)
 
 
 def run_from_data(data: Any, source: str, run_id: str) -> TrecRun:

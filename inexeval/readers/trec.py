@@ -50,7 +50,7 @@ import numpy as np
 
 from inexeval.errors import InputError
 from inexeval.heap import keep_freed_memory
-from inexeval.readers.bytekeys import distinct, distinct_grouped
+from inexeval.readers.bytekeys import Packing, distinct_grouped, distinct_keyed
 from inexeval.readers.trec_numbers import (
     BLOCK_ROWS, c_integer, c_number, c_reading, only_decimal_bytes, plain_decimals, plain_integers,
 )
@@ -80,6 +80,8 @@ class Qrels:
     line: np.ndarray  # int64, 1-based line of each row
     vocab: np.ndarray | None = None  # the distinct docnos, sorted (None: not computed)
     code: np.ndarray | None = None  # per row: its docno's index in vocab
+    vocab_key: np.ndarray | None = None  # vocab's integer keys (bytekeys.packed_keys), if it had them
+    packing: Packing | None = None  # ... and how they were made
 
 
 @dataclass(slots=True)
@@ -314,7 +316,7 @@ def read_qrels(path: str | Path) -> Qrels:
     starts, ends, lines = records(data, 4, name, "qrels")
     qid, docno = (column(data, starts[c::4], ends[c::4]) for c in (0, 2))
     rel = integers(data, starts[3::4], ends[3::4], lines, name, "relevance value")
-    order, vocab, code = sort_pairs(qid, docno)
+    order, vocab, code, vocab_key, packing = sort_pairs_keyed(qid, docno)
     qid, docno, rel, lines, code = qid[order], docno[order], rel[order], lines[order], code[order]
     dup = np.flatnonzero((qid[1:] == qid[:-1]) & (docno[1:] == docno[:-1]))
     if dup.size:
@@ -328,7 +330,7 @@ def read_qrels(path: str | Path) -> Qrels:
             name,
             int(later[k]),
         )
-    return Qrels(name, qid, docno, rel, lines, vocab, code)
+    return Qrels(name, qid, docno, rel, lines, vocab, code, vocab_key, packing)
 
 
 def scores(data: bytes, s: np.ndarray, e: np.ndarray, lines: np.ndarray, name: str) -> np.ndarray:
@@ -379,15 +381,21 @@ def sort_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     block of equal ids); the pair, with the row's index to keep equal pairs in file order, then
     sorts as one integer key.
     """
+    return sort_pairs_keyed(a, b)[:3]
+
+
+def sort_pairs_keyed(a: np.ndarray, b: np.ndarray):
+    """:func:`sort_pairs`, and the integer keys of B's distinct values with their packing
+    (:func:`~inexeval.readers.bytekeys.distinct_keyed`; None, None when the strings were sorted)."""
     ua, ca = distinct_grouped(a)
-    ub, cb = distinct(b)
+    ub, cb, ukeys, how = distinct_keyed(b)
     n, nb = a.size, max(ub.size, 1)
     key = ca.astype(np.int64) * nb + cb
     if ua.size * nb * n < _KEY_LIMIT:  # the row index makes every key distinct: no stable sort needed
         key *= n
         key += np.arange(n)
-        return np.argsort(key), ub, cb
-    return np.argsort(key, kind="stable"), ub, cb
+        return np.argsort(key), ub, cb, ukeys, how
+    return np.argsort(key, kind="stable"), ub, cb, ukeys, how
 
 
 def read_run(path: str | Path) -> TrecRun:

@@ -360,24 +360,26 @@ def _prepare(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selecte
     return keys, evaluated, kept, stop, joint
 
 
-def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: np.ndarray):
+def _sorted_qrels(qrels: RawQrels, order: np.ndarray, vocab: np.ndarray, code: np.ndarray,
+                  vocab_key: np.ndarray | None = None, packing=None):
     """The rows ORDER of QRELS (sorted by topic and docno) as the classic measures' qrels; VOCAB: their
-    distinct docnos, CODE: each row's index in it."""
+    distinct docnos, CODE: each row's index in it; VOCAB_KEY, PACKING: VOCAB's integer keys, if made
+    (:func:`~inexeval.readers.trec.sort_pairs_keyed`)."""
     from inexeval.readers.trec import Qrels
 
     return Qrels("qrels", qrels.qid[order], qrels.docno[order], qrels.rel[order],
-                 np.zeros(order.size, dtype=np.int64), vocab, code)
+                 np.zeros(order.size, dtype=np.int64), vocab, code, vocab_key, packing)
 
 
 def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     """The classic measures of SELECTED on the topics trec_eval evaluates (``-R qrels``)."""
     from inexeval.measures.classic_join import docno_keys, join_ordered, join_sorted, topic_table
-    from inexeval.readers.trec import sort_pairs
+    from inexeval.readers.trec import sort_pairs, sort_pairs_keyed
 
     # the qrels by (topic, docno): once for the check of docnos judged twice and for the table of
     # every topic, whose docno keys order the run's ties too
-    order, vocab, code = sort_pairs(qrels.qid, qrels.docno)
-    q = _sorted_qrels(qrels, order, vocab, code[order])
+    order, vocab, code, vocab_key, packing = sort_pairs_keyed(qrels.qid, qrels.docno)
+    q = _sorted_qrels(qrels, order, vocab, code[order], vocab_key, packing)
     table = topic_table(q, opts.level)
     doc_keys = docno_keys(table, run.docno)
     t = topic_codes(table.keys, run.qid)
