@@ -315,7 +315,7 @@ def format_trec_eval(results: RunResult | Sequence[RunResult], digits: int | Non
                      per_query: bool = False) -> str:
     """Classic results in trec_eval's layout (:func:`inexeval.writers.trec_eval.format_trec_eval`),
     counts as integers and gm_map not per topic, as the classic family table declares."""
-    from inexeval.measures.classic_engine import resolve
+    from inexeval.measures.classic_family import resolve
 
     runs = [results] if isinstance(results, RunResult) else list(results)
     names = {n for r in runs for n in r.measures}

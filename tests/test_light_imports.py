@@ -141,7 +141,7 @@ def test_illinois_roots_agree_with_scipys_brentq():
 #: when the first XML run is read), tabulate (the tables are inexeval.writers.plain_table's) and hashlib
 #: (OpenSSL's, about 3 ms: inexeval.stamp hashes only compare's files it carries over).
 FOL_NOT_LOADED = ("lxml", "tabulate", "hashlib", "inexeval.measures.classic", "inexeval.measures.classic_engine",
-                  "inexeval.measures.classic_join", "inexeval.measures.classic_trec", "inexeval.measures.xcg",
+                  "inexeval.measures.classic_family", "inexeval.measures.classic_join", "inexeval.measures.classic_trec", "inexeval.measures.xcg",
                   "inexeval.measures.hixeval", "inexeval.measures.bep", "inexeval.measures.fetchbrowse",
                   "inexeval.measures.qa", "inexeval.readers.trec")
 
@@ -163,4 +163,30 @@ def test_the_fol_config_path_is_light(tmp_path, config, jobs):
     lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
     assert proc.returncode == 0, proc.stderr
     assert "MAgP" in proc.stdout or "MAiP" in proc.stdout
+    assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr
+
+
+# ---------------------------------------------------------------- the trec-eval drop-in (issue 35.1) ----
+
+#: What ``inexeval trec-eval`` does not import: the measure registry and its measure table (about 4.5 ms
+#: a call: the drop-in reads measure names itself; inexeval.measures.classic_family puts the classic
+#: engine in the registry for TASK: trec), click, lxml, the config keys.
+TREC_EVAL_NOT_LOADED = ("inexeval.measures.registry", "inexeval.measures.classic_family", "click", "lxml",
+                        "inexeval.config.schema", "tabulate")
+
+
+def test_the_trec_eval_drop_in_is_light(tmp_path):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d1 1\n")
+    r.write_text("1 Q0 d1 1 2.5 x\n1 Q0 d2 2 1.5 x\n2 Q0 d3 1 1.0 x\n")
+    probe = ("import atexit, json, os, sys\n"
+             f"NAMES = {TREC_EVAL_NOT_LOADED!r}\n"
+             "atexit.register(lambda: sys.stderr.write('\\nLOADED ' + json.dumps("
+             "[m for m in NAMES if m in sys.modules]) + '\\n'))\n"
+             f"sys.argv = ['inexeval', 'trec-eval', '-m', 'all_trec', {str(q)!r}, {str(r)!r}]\n"
+             "from inexeval.launch import main\nmain()\n")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
+    assert proc.returncode == 0, proc.stderr
+    assert b"map" in proc.stdout.encode() and "ndcg_cut_10" in proc.stdout
     assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr

@@ -1,5 +1,5 @@
 """``TASK: trec`` scores a large run by ranges of topics (issue 35, target 2;
-inexeval.measures.classic_engine.RANGE_ROWS): every per-topic value and every average must be the
+inexeval.measures.classic_family.RANGE_ROWS): every per-topic value and every average must be the
 whole run's, bit for bit, whatever the ranges.
 
 Random qrels and runs (tests/trecgen.py) with topics judged only negatively added (they take the
@@ -21,9 +21,9 @@ import pytest
 
 from inexeval.engine import evaluate
 from inexeval.config.source import load
-from inexeval.measures import classic_engine
+from inexeval.measures import classic_family
 from inexeval.measures.classic_base import BOGUS_DOCNO
-from inexeval.measures.classic_engine import topic_ranges
+from inexeval.measures.classic_family import topic_ranges
 from inexeval.measures.trec_catalogue import trec_eval_set
 from inexeval.topic_columns import TopicColumns
 import trecgen
@@ -81,7 +81,7 @@ def test_ranges_give_the_whole_runs_values(tmp_path, monkeypatch, seed):
     complete = seed % 4 in (1, 2)
     whole = _scores(tmp_path, qrels, run, measures, complete)
     for rows in (1, rng.randint(2, 30), rng.randint(30, 300)):
-        monkeypatch.setattr(classic_engine, "RANGE_ROWS", rows)
+        monkeypatch.setattr(classic_family, "RANGE_ROWS", rows)
         assert _scores(tmp_path, qrels, run, measures, complete) == whole, rows
 
 
@@ -107,11 +107,11 @@ def test_topic_ranges_cover_the_table_and_start_at_topics_with_levels():
             continue
         stand_in = length[evaluated] == 0
         limit = int(rng.integers(1, 20))
-        classic_engine.RANGE_ROWS, saved = limit, classic_engine.RANGE_ROWS
+        classic_family.RANGE_ROWS, saved = limit, classic_family.RANGE_ROWS
         try:
             ranges = topic_ranges(ranking, evaluated, stand_in)
         finally:
-            classic_engine.RANGE_ROWS = saved
+            classic_family.RANGE_ROWS = saved
         assert ranges[0][0] == 0 and ranges[-1][1] == T
         assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(ranges, ranges[1:]))
         own = np.array([(qrel[qstart[t]:qstart[t + 1]] >= 0).any() for t in range(T)])

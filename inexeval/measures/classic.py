@@ -23,6 +23,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,8 +33,10 @@ from inexeval.measures.classic_graded import GradedState
 from inexeval.measures.classic_irm import IRM, RANX, judged_at, parse_ir_measures, variant_ranking
 from inexeval.measures.classic_trec import ELEVEN_LEVELS, TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
-from inexeval.measures.registry import Params
 from inexeval.measures.trec_catalogue import CATALOGUE, measure_labels
+
+if TYPE_CHECKING:  # (the trec-eval drop-in loads no registry)
+    from inexeval.measures.registry import Params
 
 #: a number as trec_eval's parameters write one
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
