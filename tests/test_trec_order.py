@@ -192,3 +192,62 @@ def test_reader_tokens_are_the_runs_of_non_blank_bytes(data):
     starts, ends = _tokens(np.frombuffer(data, dtype=np.uint8))
     want = [(m.start(), m.end()) for m in re.finditer(rb"[^ \t\n\r]+", data)]
     assert list(zip(starts.tolist(), ends.tolist())) == want
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_runs_written_in_order_are_taken_as_written(tmp_path, seed):
+    """rank_run's shortcut for a run already in trec_eval's order (classic_join.as_written: each topic's
+    results together, by score descending; ties in any docno order, topics in any order): the
+    reference's relevance codes and the ranking's ties (same topic and score as the row before),
+    taken exactly when the rows of the qrels topics are so written and no (topic, docno) is twice."""
+    from unittest import mock
+
+    from inexeval.measures import classic_join
+
+    rng = random.Random(500 + seed)
+    qrels, run = [], []
+    topics = [str(rng.choice([t, 10 + t, 100 + t])).encode() for t in range(rng.randint(1, 5))]
+    for q in topics:
+        pool = [b"D%d" % rng.randint(0, 60) for _ in range(30)]
+        for d in sorted(set(pool[:15])):
+            qrels.append((q, d, rng.choice([-1, 0, 1, 2])))
+        run += [(q, d, rng.choice([0.0, -0.0, 0.5, 1.0, 2.0, rng.random()])) for d in pool[5:]]
+    run += [(b"999", b"D1", 1.0)] * rng.randint(0, 2)  # (a topic the qrels lack)
+    # written in trec_eval's order: each topic's results together by score descending, ties in any order
+    rng.shuffle(run)
+    run.sort(key=lambda r: -r[2])
+    order = list(dict.fromkeys(q for q, _, _ in run))
+    rng.shuffle(order)
+    run.sort(key=lambda r: order.index(r[0]))
+    if rng.random() < 0.6:  # most runs: each docno once in its topic (else the first line is kept)
+        firsts: dict = {}
+        for q, d, s in run:
+            firsts.setdefault((q, d), (q, d, s))
+        run = list(firsts.values())
+    if rng.random() < 0.25 and len(run) > 1:  # two neighbours swapped: perhaps no longer in order
+        i = rng.randrange(len(run) - 1)
+        run[i], run[i + 1] = run[i + 1], run[i]
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_bytes(b"".join(b"%s 0 %s %d\n" % (q, d, r) for q, d, r in qrels))
+    rp.write_bytes(b"".join(b"%s Q0 %s %d %s tag\n" % (q, d, i + 1, repr(s).encode())
+                            for i, (q, d, s) in enumerate(run)))
+    table = topic_table(read_qrels(qp))
+    taken = []
+    real = classic_join.as_written
+    with mock.patch.object(classic_join, "as_written", lambda *a: taken.append(real(*a)) or taken[-1]):
+        ranking, present, _, dropped = classic_join.ranked(read_run(rp), table)
+    got = {table.keys[t]: ranking.rel[ranking.start[t]: ranking.start[t + 1]].tolist() for t in np.flatnonzero(present)}
+    assert got == reference(qrels, run)
+    # the ties: the same topic and score (-0.0 == 0.0) as the row before, in the reference's order
+    seen, want_tied = set(), []
+    for t in sorted(table.keys.tolist()):
+        rows = sorted({(s + 0.0, d) for q, d, s in run if q == t and not ((q, d) in seen or seen.add((q, d)))},
+                      reverse=True)
+        want_tied += [i > 0 and rows[i][0] == rows[i - 1][0] for i in range(len(rows))]
+    assert ranking.tied.tolist() == want_tied
+    known = [(q, d, s + 0.0) for q, d, s in run if q in set(table.keys.tolist())]
+    pairs = [(q, d) for q, d, _ in known]
+    blocks = [q for i, (q, _, _) in enumerate(known) if i == 0 or known[i - 1][0] != q]
+    in_order = all(a[2] >= b[2] for a, b in zip(known, known[1:]) if a[0] == b[0]) and len(blocks) == len(set(blocks))
+    assert (bool(taken) and taken[0] is not None) == (in_order and len(pairs) == len(set(pairs)))
+    assert dropped == len(pairs) - len(set(pairs))

@@ -174,7 +174,9 @@ def rank_run(
     qrels are searched with sorted needles; (3) the final order (topic
     ascending, score descending, docno descending) is one sort of the key
     ``(topic·S + S−1−score rank)·n + n−1−p``, p being the row's place in
-    step 1 (docno order within its topic), S the number of distinct scores.
+    step 1 (docno order within its topic), S the number of distinct scores;
+    a run written in that order already (each topic's results together, by
+    score descending, no duplicate) is taken as written (:func:`as_written`).
     """
     ranking, present, unknown_ids, dropped = ranked(run, table, max_results=max_results,
                                                     single_precision=single_precision)
@@ -244,19 +246,30 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted)
     rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
 
-    # (3) trec_eval order: topic ascending, score descending, docno descending
-    np.negative(score_s, out=score_s)
-    srank, S = dense_rank(score_s)  # rank of the score, descending
-    if n and table.size * S * n < 2**62:
-        key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
-        np.multiply(srank, n, out=srank)
-        key += srank
-        key += n - 1
-        key -= np.arange(n, dtype=np.int64)
-        fin = np.argsort(key)
+    # (3) trec_eval order: topic ascending, score descending, docno descending; a run written so
+    # (each topic's results together, by score descending: most runs) is taken as written
+    written = None
+    if not dropped:
+        written = as_written(tidx, score + 0.0 if not single_precision
+                             else score.astype(np.float32).astype(np.float64), dkey)
+    if written is not None:
+        place = np.empty(n, dtype=np.int64)  # each row's place in the (topic, docno) order
+        place[o] = np.arange(n)
+        fin = place[written]
+        t_o, rel, s_o = t_s[fin], rel[fin], score_s[fin]  # (equal scores: equal ranks)
     else:
-        fin = np.lexsort((-np.arange(n), srank, t_s))
-    t_o, rel, s_o = t_s[fin], rel[fin], srank[fin]
+        np.negative(score_s, out=score_s)
+        srank, S = dense_rank(score_s)  # rank of the score, descending
+        if n and table.size * S * n < 2**62:
+            key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
+            np.multiply(srank, n, out=srank)
+            key += srank
+            key += n - 1
+            key -= np.arange(n, dtype=np.int64)
+            fin = np.argsort(key)
+        else:
+            fin = np.lexsort((-np.arange(n), srank, t_s))
+        t_o, rel, s_o = t_s[fin], rel[fin], srank[fin]
     counts = np.bincount(t_o, minlength=table.size)
     present = counts > 0
     if max_results is not None:
@@ -302,6 +315,45 @@ def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey
         p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
         hit &= table.qkey[p] == rkey
     return np.where(hit, _judged(table)[p], NOT_JUDGED)
+
+
+def as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending: bool = False) -> np.ndarray | None:
+    """trec_eval's order of a run's rows (topic, then score descending, then docno descending;
+    ASCENDING: ascending, as its preference code has it) with little sorting, when the file lists
+    every topic's results together and by score descending (no NaN), as a ranked run is usually
+    written: the rows of equal scores put in docno order (they are few), the topics' blocks in key
+    order (TR: each row's topic index, CODES: its docno's order code).  None otherwise (a topic in
+    two blocks, a score above the one before it): the caller sorts the whole run (the trec-eval
+    drop-in's ``ordered_rows``, :func:`ranked`)."""
+    n = tr.size
+    if n < 2:
+        return np.arange(n)
+    same = tr[1:] == tr[:-1]
+    with np.errstate(invalid="ignore"):
+        if np.isnan(score).any() or ((score[1:] > score[:-1]) & same).any():
+            return None
+        tied = same & (score[1:] == score[:-1])  # (-0.0 == 0.0: a tie, as trec_eval has it)
+    within = np.arange(n)
+    tie = np.flatnonzero(tied)
+    if tie.size:
+        a, b = codes[tie], codes[tie + 1]
+        if ((a > b) if ascending else (a < b)).any():  # (equal: one docno twice; its order does not matter)
+            member = np.zeros(n, dtype=bool)
+            member[tie] = member[tie + 1] = True
+            idx = np.flatnonzero(member)
+            group = np.cumsum(np.concatenate(([True], ~((idx[1:] == idx[:-1] + 1) & tied[idx[:-1]]))))
+            key = codes[idx] if ascending else ~codes[idx]  # (~ reverses the codes' order)
+            within[idx] = idx[np.lexsort((key, group))]
+    starts = block_starts(tr)
+    first = tr[starts]
+    if first.size < 2 or (first[1:] > first[:-1]).all():
+        return within
+    by = np.argsort(first, kind="stable")
+    if (first[by][1:] == first[by][:-1]).any():  # a topic in two blocks
+        return None
+    lengths = np.diff(np.append(starts, n))[by]
+    # each block's rows, the blocks in key order: a run of aranges
+    return within[np.repeat(starts[by] - (np.cumsum(lengths) - lengths), lengths) + np.arange(n)]
 
 
 def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,

@@ -18,6 +18,7 @@ import numpy as np
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun
 from inexeval.measures.classic_engine import BOGUS_DOCNO, Column
+from inexeval.measures.classic_join import as_written as _as_written
 from inexeval.readers.bytekeys import GOLDEN_MIX, block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
@@ -189,43 +190,6 @@ def _cut(o: np.ndarray, ts: np.ndarray, cap: int, topics: int) -> tuple[np.ndarr
     rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
     keep = rank < cap
     return o[keep], ts[keep]
-
-
-def _as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending: bool) -> np.ndarray | None:
-    """The order of :func:`order_run` with little sorting, when the file lists every topic's results
-    together and by score descending (no NaN), as a ranked run is usually written: the rows of equal
-    scores put in docno order (descending, ASCENDING: ascending; they are few), the topics' blocks in
-    key order (TR: each row's topic index, CODES: its docno's order code).  None otherwise (a topic
-    in two blocks, a score above the one before it): :func:`order_run` then sorts the whole run."""
-    n = tr.size
-    if n < 2:
-        return np.arange(n)
-    same = tr[1:] == tr[:-1]
-    with np.errstate(invalid="ignore"):
-        if np.isnan(score).any() or ((score[1:] > score[:-1]) & same).any():
-            return None
-        tied = same & (score[1:] == score[:-1])  # (-0.0 == 0.0: a tie, as trec_eval has it)
-    within = np.arange(n)
-    tie = np.flatnonzero(tied)
-    if tie.size:
-        a, b = codes[tie], codes[tie + 1]
-        if ((a > b) if ascending else (a < b)).any():  # (equal: one docno twice; its order does not matter)
-            member = np.zeros(n, dtype=bool)
-            member[tie] = member[tie + 1] = True
-            idx = np.flatnonzero(member)
-            group = np.cumsum(np.concatenate(([True], ~((idx[1:] == idx[:-1] + 1) & tied[idx[:-1]]))))
-            key = codes[idx] if ascending else ~codes[idx]  # (~ reverses the codes' order)
-            within[idx] = idx[np.lexsort((key, group))]
-    starts = block_starts(tr)
-    first = tr[starts]
-    if first.size < 2 or (first[1:] > first[:-1]).all():
-        return within
-    by = np.argsort(first, kind="stable")
-    if (first[by][1:] == first[by][:-1]).any():  # a topic in two blocks
-        return None
-    lengths = np.diff(np.append(starts, n))[by]
-    # each block's rows, the blocks in key order: a run of aranges
-    return within[np.repeat(starts[by] - (np.cumsum(lengths) - lengths), lengths) + np.arange(n)]
 
 
 #: odd 64-bit constants of the hash :func:`_maybe_twice` mixes topic and docno with
