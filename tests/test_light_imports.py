@@ -152,18 +152,24 @@ def test_the_fol_config_path_is_light(tmp_path, config, jobs):
     """The whole command, -q (the per-topic table), result files into tmp_path, in one process."""
     args = ["inexeval", "-config", str(ROOT / "configs" / config), "-q", "--results-dir", str(tmp_path),
             "--quiet", "--jobs", jobs]
+    proc, lines = _loaded(args, FOL_NOT_LOADED, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "MAgP" in proc.stdout or "MAiP" in proc.stdout
+    assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr
+
+
+def _loaded(args: list[str], names: tuple[str, ...], cwd):
+    """``inexeval`` run with ARGS (sys.argv) in a fresh interpreter: the process, and its standard error's
+    ``LOADED`` lines, written as the main process exits, listing which of NAMES it imported."""
     probe = ("import atexit, json, os, sys\n"
-             f"NAMES = {FOL_NOT_LOADED!r}\n"
+             f"NAMES = {names!r}\n"
              "pid = os.getpid()\n"
              "atexit.register(lambda: os.getpid() == pid and sys.stderr.write('\\nLOADED ' + json.dumps("
              "[m for m in NAMES if m in sys.modules]) + '\\n'))\n"
              f"import runpy\nsys.argv = {args!r}\n"
              "runpy.run_module('inexeval', run_name='__main__', alter_sys=True)\n")
-    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
-    assert proc.returncode == 0, proc.stderr
-    assert "MAgP" in proc.stdout or "MAiP" in proc.stdout
-    assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return proc, [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
 
 
 # ---------------------------------------------------------------- the trec-eval drop-in (issue 35.1) ----
@@ -179,14 +185,7 @@ def test_the_trec_eval_drop_in_is_light(tmp_path):
     q, r = tmp_path / "q.txt", tmp_path / "r.txt"
     q.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d1 1\n")
     r.write_text("1 Q0 d1 1 2.5 x\n1 Q0 d2 2 1.5 x\n2 Q0 d3 1 1.0 x\n")
-    probe = ("import atexit, json, os, sys\n"
-             f"NAMES = {TREC_EVAL_NOT_LOADED!r}\n"
-             "atexit.register(lambda: sys.stderr.write('\\nLOADED ' + json.dumps("
-             "[m for m in NAMES if m in sys.modules]) + '\\n'))\n"
-             f"sys.argv = ['inexeval', 'trec-eval', '-m', 'all_trec', {str(q)!r}, {str(r)!r}]\n"
-             "from inexeval.launch import main\nmain()\n")
-    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    lines = [line for line in proc.stderr.splitlines() if line.startswith("LOADED ")]
+    proc, lines = _loaded(["inexeval", "trec-eval", "-m", "all_trec", str(q), str(r)], TREC_EVAL_NOT_LOADED, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert b"map" in proc.stdout.encode() and "ndcg_cut_10" in proc.stdout
+    assert "map" in proc.stdout and "ndcg_cut_10" in proc.stdout
     assert lines and json.loads(lines[-1][len("LOADED "):]) == [], proc.stderr

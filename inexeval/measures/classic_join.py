@@ -239,9 +239,10 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
             ck_s = ck[o]
     t_s = tidx[o]
     d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
-    score_s = score[o] + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
+    score = score + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
     if single_precision:  # trec_eval 9.0.8 keeps scores as C floats (TREC_EVAL_VERSION 9.0.8)
-        score_s = score_s.astype(np.float32).astype(np.float64)
+        score = score.astype(np.float32).astype(np.float64)
+    score_s = score[o]
 
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted)
     rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
@@ -250,8 +251,7 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
     # (each topic's results together, by score descending: most runs) is taken as written
     written = None
     if not dropped:
-        written = as_written(tidx, score + 0.0 if not single_precision
-                             else score.astype(np.float32).astype(np.float64), dkey)
+        written = as_written(tidx, score, dkey)
     if written is not None:
         place = np.empty(n, dtype=np.int64)  # each row's place in the (topic, docno) order
         place[o] = np.arange(n)

@@ -158,7 +158,7 @@ def _pair_key(tr: np.ndarray, codes: np.ndarray, topics: int, top_code: int | No
     """``tr << bits | code`` of every row (uint64; TR: topic index, CODES: docno order codes) and BITS,
     when topic and code fit in 64 bits (with TOP_CODE, the largest code the join compares with);
     (None, 0) otherwise."""
-    if codes.dtype.kind not in "ui" or (codes.dtype.kind == "i" and codes.size and int(codes.min()) < 0):
+    if codes.dtype.kind not in "ui":  # (order codes: packed keys or ranks, never negative)
         return None, 0
     top = int(codes.max()) if codes.size else 0
     bits = max(max(top, top_code or 0).bit_length(), 1)
