@@ -1,6 +1,7 @@
 """The relevance look-up of a run's rows (inexeval.measures.classic_join._relevance) by either path:
 each row searched among the judgements, or, for few judgements and many rows in key order, each
-judgement searched among the rows (_judgements_among).  Both must give every row the code of the
+judgement searched among the rows (_judgements_among); and only the judgements of the rows' key range
+looked at (a piece of a run: a few of the table's topics).  All must give every row the code of the
 first qrels row with its (topic, docno) key, -1 when none, the negative judgements -2, also for a
 key the run ranks twice and one the qrels judge twice; checked against a dictionary, by brute force."""
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, TopicTable
-from inexeval.measures.classic_join import _judgements_among, _maybe_judged, _relevance
+from inexeval.measures.classic_join import _judged, _judgements_among, _maybe_judged, _relevance
 
 
 def _table(rng, topics: int, vocab: int, judged: int) -> TopicTable:
@@ -44,7 +45,7 @@ def test_both_paths_give_the_first_judgement_of_every_key():
         ts = (ck >> np.uint64(db)).astype(np.int64)
         want = np.array([first.get(k, NOT_JUDGED) for k in ck.tolist()], dtype=np.int64)
         assert np.array_equal(_relevance(table, vkey, db, ts, None, ck), want)
-        assert np.array_equal(_judgements_among(table, qck, ck), want)
+        assert np.array_equal(_judgements_among(_judged(table), qck, ck), want)
         shuffled = rng.permutation(n)  # (out of key order: the rows are searched among the judgements)
         assert np.array_equal(_relevance(table, vkey, db, ts[shuffled], None, ck[shuffled]), want[shuffled])
 
@@ -102,3 +103,35 @@ def test_the_filtered_look_up_is_the_full_one_on_both_paths():
             assert np.array_equal(got, _relevance(table, vkey, db, t, *args, among_all=True))
         # and both paths agree with each other
         assert np.array_equal(_relevance(table, vkey, db, t, dkey, None), _relevance(table, vkey, db, t, None, ck))
+
+
+def test_rows_of_a_few_topics_look_only_at_their_judgements():
+    """Rows from a stretch of a large table's topics (a piece of a run read in pieces): the qrels keys
+    between the rows' least and greatest are the only ones looked at, and every row still gets the
+    code of the first qrels row with its key, by brute force: rows of unjudged topics, keys below and
+    above every judgement, topics at either end of the table, in and out of key order."""
+    rng = np.random.default_rng(31)
+    for case in range(300):
+        topics, vocab = int(rng.integers(1, 200)), int(rng.integers(1, 60))
+        table = _table(rng, topics, vocab, int(rng.integers(1, 400)))
+        db = max(vocab.bit_length(), 1)
+        vkey = np.arange(vocab, dtype=np.uint64)
+        qtopic = table.qkey // vocab
+        qck = (qtopic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - qtopic * vocab]
+        first: dict[int, int] = {}
+        for key, r in zip(qck.tolist(), table.qrel.tolist()):
+            first.setdefault(key, r if r >= 0 else JUDGED_NEGATIVE)
+        lo = int(rng.integers(0, topics))
+        hi = min(topics, lo + int(rng.integers(1, 12)))  # (a stretch of topics, at times the last ones)
+        n = int(rng.integers(1, 3000 if case % 3 else 40))
+        t = rng.integers(lo, hi, n)
+        d = rng.integers(0, vocab, n)
+        ck = (t.astype(np.uint64) << np.uint64(db)) | d.astype(np.uint64)
+        if case % 2:
+            ck = np.sort(ck)
+        t = (ck >> np.uint64(db)).astype(np.int64)
+        want = np.array([first.get(k, NOT_JUDGED) for k in ck.tolist()], dtype=np.int64)
+        assert np.array_equal(_relevance(table, vkey, db, t, None, ck), want)
+        assert np.array_equal(_relevance(table, vkey, db, t, None, ck, among_all=True), want)
+        dkey = ck & np.uint64((1 << db) - 1)  # (the two-step look-up, by vocabulary position: every topic's)
+        assert np.array_equal(_relevance(table, vkey, db, t, dkey, None), want)

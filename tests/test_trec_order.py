@@ -133,13 +133,16 @@ _docnos = st.one_of(st.binary(min_size=1, max_size=12),  # any bytes: often the 
                     st.text("AB-019z", min_size=1, max_size=12).map(str.encode))  # packed keys
 
 
+@pytest.mark.parametrize("room", [64, 40, 20])
 @pytest.mark.parametrize("sample", [None, 1])
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_docnos.filter(lambda b: b"\0" not in b), min_size=1, max_size=30),
        st.lists(_docnos.filter(lambda b: b"\0" not in b), min_size=1, max_size=30))
-def test_doc_keys_order_and_equality_are_those_of_the_bytes(sample, vocab, docs):
+def test_doc_keys_order_and_equality_are_those_of_the_bytes(room, sample, vocab, docs):
     """The integer keys compare exactly as the byte strings (fast packed keys and the general ranks);
-    SAMPLE 1: the alphabet guessed from one row at each end, so bytes in between must widen it."""
+    SAMPLE 1: the alphabet guessed from one row at each end, so bytes in between must widen it.
+    ROOM below 64 (the bits a caller leaves the keys beside a topic): docnos of up to 8 bytes packed
+    instead of taken as bytes when that fits, the same order and equality either way."""
     from unittest import mock
 
     from inexeval.readers import bytekeys
@@ -150,7 +153,7 @@ def test_doc_keys_order_and_equality_are_those_of_the_bytes(sample, vocab, docs)
                   np.arange(1, len(v) + 1))
     table = topic_table(qrels)
     with mock.patch.object(bytekeys, "SAMPLE_ROWS", sample or bytekeys.SAMPLE_ROWS):
-        vkey, dkey = docno_keys(table, np.array(docs))
+        vkey, dkey = docno_keys(table, np.array(docs), room)
     keys = dict(zip(v, vkey.tolist()))
     for d, k in zip(docs, dkey.tolist()):
         if d in keys:
@@ -160,6 +163,30 @@ def test_doc_keys_order_and_equality_are_those_of_the_bytes(sample, vocab, docs)
     assert [k for _, k in items] == sorted(k for _, k in items)  # order of bytes = order of keys
     assert len({k for _, k in items}) == len(items)  # distinct bytes, distinct keys
     assert (vkey[1:] > vkey[:-1]).all()  # the vocabulary's keys increase
+
+
+def test_short_docnos_are_packed_to_fit_beside_the_topic():
+    """Eight-digit docnos are 62 bits as bytes: beside 100,000 topics (17 bits) they do not fit in one
+    64-bit key, packed (4 bits a digit) they take 32; docnos with bytes enough to need more than the
+    room stay the bytes themselves; and the keys of either kind order as the bytes."""
+    from inexeval.readers.trec import Qrels
+
+    rng = np.random.default_rng(3)
+    v = sorted({b"%08d" % x for x in rng.integers(10**7, 10**8, 300)})
+    qrels = Qrels("q", np.array([b"1"] * len(v)), np.array(v), np.zeros(len(v), dtype=np.int64),
+                  np.arange(1, len(v) + 1))
+    docs = np.array([b"%08d" % x for x in rng.integers(10**7, 10**8, 500)] + v[:50])
+    full = docno_keys(topic_table(qrels), docs)
+    assert int(full[0].max()).bit_length() == 62
+    vkey, dkey = docno_keys(topic_table(qrels), docs, 64 - 17)
+    assert max(int(vkey.max()), int(dkey.max())).bit_length() <= 32
+    both = np.concatenate((v, docs))
+    assert np.array_equal(np.argsort(np.concatenate((vkey, dkey)), kind="stable"), np.argsort(both, kind="stable"))
+    many = np.array([bytes(rng.integers(33, 127, 8).astype(np.uint8)) for _ in range(400)])  # 94 bytes: 7 bits each
+    vkey, dkey = docno_keys(topic_table(qrels), many, 40)  # (56 bits packed: more than 40)
+    assert int(dkey.max()).bit_length() > 56
+    assert np.array_equal(np.argsort(np.concatenate((vkey, dkey)), kind="stable"),
+                          np.argsort(np.concatenate((v, many)), kind="stable"))
 
 
 def test_reader_fields_at_the_end_without_newline_and_long_fields(tmp_path):
@@ -194,21 +221,26 @@ def test_reader_tokens_are_the_runs_of_non_blank_bytes(data):
     assert list(zip(starts.tolist(), ends.tolist())) == want
 
 
+@pytest.mark.parametrize("docnos", ["short", "eight_digits"])
 @pytest.mark.parametrize("seed", range(60))
-def test_runs_written_in_order_are_taken_as_written(tmp_path, seed):
+def test_runs_written_in_order_are_taken_as_written(tmp_path, seed, docnos):
     """rank_run's shortcut for a run already in trec_eval's order (classic_join.as_written: each topic's
     results together, by score descending; ties in any docno order, topics in any order): the
     reference's relevance codes and the ranking's ties (same topic and score as the row before),
-    taken exactly when the rows of the qrels topics are so written and no (topic, docno) is twice."""
+    taken exactly when the rows of the qrels topics are so written and no (topic, docno) is twice.
+    Eight-digit docnos and up to 40 topics: as bytes the docno keys do not fit beside the topic in one
+    64-bit key, packed they do (each topic's judgements then looked up among its own)."""
     from unittest import mock
 
     from inexeval.measures import classic_join
 
     rng = random.Random(500 + seed)
     qrels, run = [], []
-    topics = [str(rng.choice([t, 10 + t, 100 + t])).encode() for t in range(rng.randint(1, 5))]
+    n_topics, apart = (rng.randint(1, 5), 10) if docnos == "short" else (rng.randint(5, 40), 100)
+    topics = [str(rng.choice([t, apart + t, 10 * apart + t])).encode() for t in range(n_topics)]
     for q in topics:
-        pool = [b"D%d" % rng.randint(0, 60) for _ in range(30)]
+        pool = [b"D%d" % rng.randint(0, 60) if docnos == "short" else b"%08d" % (12345678 + 1000003 * rng.randint(0, 60))
+                for _ in range(30)]
         for d in sorted(set(pool[:15])):
             qrels.append((q, d, rng.choice([-1, 0, 1, 2])))
         run += [(q, d, rng.choice([0.0, -0.0, 0.5, 1.0, 2.0, rng.random()])) for d in pool[5:]]
@@ -232,9 +264,10 @@ def test_runs_written_in_order_are_taken_as_written(tmp_path, seed):
     rp.write_bytes(b"".join(b"%s Q0 %s %d %s tag\n" % (q, d, i + 1, repr(s).encode())
                             for i, (q, d, s) in enumerate(run)))
     table = topic_table(read_qrels(qp))
-    taken = []
-    real = classic_join.as_written
-    with mock.patch.object(classic_join, "as_written", lambda *a: taken.append(real(*a)) or taken[-1]):
+    taken, sorted_ = [], []
+    real, real_sorted = classic_join.as_written, classic_join._sorted_ranking
+    with mock.patch.object(classic_join, "as_written", lambda *a: taken.append(real(*a)) or taken[-1]), \
+            mock.patch.object(classic_join, "_sorted_ranking", lambda *a: sorted_.append(1) or real_sorted(*a)):
         ranking, present, _, dropped = classic_join.ranked(read_run(rp), table)
     got = {table.keys[t]: ranking.rel[ranking.start[t]: ranking.start[t + 1]].tolist() for t in np.flatnonzero(present)}
     assert got == reference(qrels, run)
@@ -249,5 +282,6 @@ def test_runs_written_in_order_are_taken_as_written(tmp_path, seed):
     pairs = [(q, d) for q, d, _ in known]
     blocks = [q for i, (q, _, _) in enumerate(known) if i == 0 or known[i - 1][0] != q]
     in_order = all(a[2] >= b[2] for a, b in zip(known, known[1:]) if a[0] == b[0]) and len(blocks) == len(set(blocks))
-    assert (bool(taken) and taken[0] is not None) == (in_order and len(pairs) == len(set(pairs)))
+    assert (bool(taken) and taken[0] is not None) == in_order  # (found whether or not a docno is there twice)
+    assert (not sorted_) == (in_order and len(pairs) == len(set(pairs)))  # (no sort: in order, each pair once)
     assert dropped == len(pairs) - len(set(pairs))

@@ -73,10 +73,12 @@ def _blocks(qid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # of qrels and run (one string sort).
 
 
-def docno_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def docno_keys(table: TopicTable, docno: np.ndarray, room: int = 64) -> tuple[np.ndarray, np.ndarray]:
     """uint64 keys of ``table.vocab`` (increasing) and of DOCNO, same order and equality as the bytes:
     the bytes themselves up to 8, else packed with an alphabet guessed from samples of both and
-    widened to all their bytes when a packing finds one missing."""
+    widened to all their bytes when a packing finds one missing.  ROOM: the bits the caller would like
+    the keys to fit in (it puts the topic above them): docnos of up to 8 bytes whose bytes take more
+    are packed when that makes them fit (eight digits: 32 bits instead of 62)."""
     if table.vocab.dtype == object or docno.dtype == object:  # a very long docno (readers/trec.py)
         return _union_ranks(table.vocab, docno)
     c = table.cache
@@ -86,16 +88,34 @@ def docno_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.nda
     vb = c["vocab_bytes"]
     rb = byte_matrix(docno)
     width = max(c["vocab_width"], used_width(rb), 1)
-    if width <= 8:
-        if c.get("vocab_key_id") != "short":
-            c["vocab_key"], c["vocab_key_id"] = short_keys(vb, width), "short"
-        return c["vocab_key"], short_keys(rb, width)
-    width += width % 2
+    if width <= 8 and 8 * width <= room:
+        return _short_keys(c, vb, rb, width)
+    packed = _packed_keys(c, vb, rb, width + width % 2, 64 if width > 8 else room)
+    if packed is not None:
+        return packed
+    if width <= 8:  # (packed, they would not fit either)
+        return _short_keys(c, vb, rb, width)
+    return _union_ranks(table.vocab, docno)
+
+
+def _short_keys(c: dict, vb: np.ndarray, rb: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`docno_keys` of docnos of at most WIDTH (≤ 8) bytes: the bytes themselves (C: the table's
+    cache, VB and RB: the vocabulary's and the run's byte matrices)."""
+    if c.get("vocab_key_id") != "short":
+        c["vocab_key"], c["vocab_key_id"] = short_keys(vb, width), "short"
+    return c["vocab_key"], short_keys(rb, width)
+
+
+def _packed_keys(c: dict, vb: np.ndarray, rb: np.ndarray, width: int, limit: int
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`docno_keys` packed with the alphabet of the cache C (widened to every byte of a matrix
+    found to hold one more; VB, RB: the byte matrices, WIDTH even), or None when the keys would take
+    more than LIMIT bits."""
     letters = c["alphabet"] | alphabet(rb, sample=True)
     for _ in range(3):  # (each retry adds every byte of the matrix found incomplete)
         pairs, bits = pair_codes(letters)
-        if width * bits > 64:
-            break
+        if width * bits > limit:
+            return None
         ck = (letters.tobytes(), width)
         if c.get("vocab_key_id") != ck:
             vkey, complete = pack(vb, pairs, bits, width)
@@ -107,7 +127,7 @@ def docno_keys(table: TopicTable, docno: np.ndarray) -> tuple[np.ndarray, np.nda
         if complete:
             return c["vocab_key"], dkey
         letters = c["alphabet"] = letters | alphabet(rb)  # the run has other bytes: kept for the next run
-    return _union_ranks(table.vocab, docno)
+    return None
 
 
 def _keep_vocab_keys(table: TopicTable, keys: np.ndarray, how: Packing) -> None:
@@ -211,15 +231,49 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
         keep = np.flatnonzero(tidx >= 0)
         tidx, docno, score = tidx[keep], docno[keep], score[keep]
     n = tidx.size
-    vkey, dkey = docno_keys(table, docno)
-
-    # (1) order by (topic, docno): one sort of the key topic·2^b + docno key when that fits in 64 bits;
-    # else docno first, then a stable sort on the topic (radix for int16)
+    vkey, dkey = docno_keys(table, docno, 64 - max(int(table.size).bit_length(), 1))
     V = vkey.size
     db = max(int(max(dkey.max() if n else 0, vkey[-1] if V else 0)).bit_length(), 1)
-    ck = None
-    if max(int(table.size).bit_length(), 1) + db <= 64:
-        ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey
+    ck = (tidx.astype(np.uint64) << np.uint64(db)) | dkey if max(int(table.size).bit_length(), 1) + db <= 64 else None
+    score = score + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
+    if single_precision:  # trec_eval 9.0.8 keeps scores as C floats (TREC_EVAL_VERSION 9.0.8)
+        score = score.astype(np.float32).astype(np.float64)
+    # trec_eval order: topic ascending, score descending, docno descending.  A run written so (each
+    # topic's results together, by score descending: most runs) is taken as written when a hash finds
+    # no (topic, docno) twice: its rows are looked up as they stand, without a sort
+    written = as_written(tidx, score, dkey)
+    if written is not None and not maybe_twice(tidx, dkey):
+        t_o, s_o = tidx[written], score[written]
+        rel = _relevance(table, vkey, db, t_o, None if ck is not None else dkey[written],
+                         ck[written] if ck is not None else None)
+        dropped = 0
+    else:
+        t_o, rel, s_o, dropped = _sorted_ranking(table, vkey, db, tidx, dkey, ck, score, written)
+    counts = np.bincount(t_o, minlength=table.size)
+    present = counts > 0
+    if max_results is not None:
+        start0 = np.concatenate(([0], np.cumsum(counts)))
+        rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
+        within = rank <= max_results
+        rel, t_o, s_o = rel[within], t_o[within], s_o[within]
+        counts = np.bincount(t_o, minlength=table.size)
+    start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    tied = np.zeros(t_o.size, dtype=bool)  # the same topic and score as the row before
+    tied[1:] = (t_o[1:] == t_o[:-1]) & (s_o[1:] == s_o[:-1])
+    return Ranking(table, start, rel, tied), present, unknown_ids, dropped
+
+
+def _sorted_ranking(table: TopicTable, vkey: np.ndarray, db: int, tidx: np.ndarray, dkey: np.ndarray,
+                    ck: np.ndarray | None, score: np.ndarray, written: np.ndarray | None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`ranked`'s rows in trec_eval's order (their topics, relevance codes and score ranks or
+    scores) and the number of duplicates dropped, for a run that must be sorted or may hold a docno
+    twice in a topic: the rows sorted by (topic, docno), each pair's first line kept, then put in
+    trec_eval's order (WRITTEN: the order :func:`as_written` found, if any)."""
+    n = tidx.size
+    # (1) order by (topic, docno): one sort of the key topic·2^b + docno key CK when that fits in 64
+    # bits; else docno first, then a stable sort on the topic (radix for int16)
+    if ck is not None:
         o = np.argsort(ck)
         ck_s = ck[o]
         same = ck_s[1:] == ck_s[:-1]
@@ -239,82 +293,83 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
             ck_s = ck[o]
     t_s = tidx[o]
     d_s = dkey[o] if ck is None else None  # (the combined keys serve otherwise)
-    score = score + 0.0  # -0.0 ties with 0.0, as in trec_eval's comparison
-    if single_precision:  # trec_eval 9.0.8 keeps scores as C floats (TREC_EVAL_VERSION 9.0.8)
-        score = score.astype(np.float32).astype(np.float64)
     score_s = score[o]
 
     # (2) relevance: the (topic, docno) keys among the qrels' (both sorted)
     rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
 
-    # (3) trec_eval order: topic ascending, score descending, docno descending; a run written so
-    # (each topic's results together, by score descending: most runs) is taken as written
-    written = None
-    if not dropped:
-        written = as_written(tidx, score, dkey)
-    if written is not None:
+    # (3) trec_eval order: as written (the rows were all kept), else one sort
+    if written is not None and not dropped:
         place = np.empty(n, dtype=np.int64)  # each row's place in the (topic, docno) order
         place[o] = np.arange(n)
         fin = place[written]
-        t_o, rel, s_o = t_s[fin], rel[fin], score_s[fin]  # (equal scores: equal ranks)
+        return t_s[fin], rel[fin], score_s[fin], dropped  # (equal scores: equal ranks)
+    np.negative(score_s, out=score_s)
+    srank, S = dense_rank(score_s)  # rank of the score, descending
+    if n and table.size * S * n < 2**62:
+        key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
+        np.multiply(srank, n, out=srank)
+        key += srank
+        key += n - 1
+        key -= np.arange(n, dtype=np.int64)
+        fin = np.argsort(key)
     else:
-        np.negative(score_s, out=score_s)
-        srank, S = dense_rank(score_s)  # rank of the score, descending
-        if n and table.size * S * n < 2**62:
-            key = t_s * (S * n)  # topic·S·n + srank·n + n−1−p: keys distinct, no tie to break
-            np.multiply(srank, n, out=srank)
-            key += srank
-            key += n - 1
-            key -= np.arange(n, dtype=np.int64)
-            fin = np.argsort(key)
-        else:
-            fin = np.lexsort((-np.arange(n), srank, t_s))
-        t_o, rel, s_o = t_s[fin], rel[fin], srank[fin]
-    counts = np.bincount(t_o, minlength=table.size)
-    present = counts > 0
-    if max_results is not None:
-        start0 = np.concatenate(([0], np.cumsum(counts)))
-        rank = np.arange(t_o.size) - np.repeat(start0[:-1], counts) + 1
-        within = rank <= max_results
-        rel, t_o, s_o = rel[within], t_o[within], s_o[within]
-        counts = np.bincount(t_o, minlength=table.size)
-    start = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    tied = np.zeros(t_o.size, dtype=bool)  # the same topic and score as the row before
-    tied[1:] = (t_o[1:] == t_o[:-1]) & (s_o[1:] == s_o[:-1])
-    return Ranking(table, start, rel, tied), present, unknown_ids, dropped
+        fin = np.lexsort((-np.arange(n), srank, t_s))
+    return t_s[fin], rel[fin], srank[fin], dropped
 
 
 def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey: np.ndarray | None,
                ck: np.ndarray | None, among_all: bool = False) -> np.ndarray:
     """The relevance code of every (topic T, docno key DKEY) row: among the qrels keys with the combined
-    keys CK (``topic·2^db + docno key``, when they fit in 64 bits), or in two steps: vocabulary
-    position, then (topic, position) among the qrels keys.  Faster with sorted rows, right with any.
-    Only the rows :func:`_maybe_judged` lets through are searched, unless AMONG_ALL (they are those)."""
+    keys CK (``topic·2^db + docno key``, when they fit in 64 bits: :func:`_among_keys`), or in two
+    steps: vocabulary position, then (topic, position) among the qrels keys.  Faster with sorted rows,
+    right with any.  With CK, only the qrels keys from the least to the greatest of CK are looked at (a
+    piece of a run holds a few of the table's topics).  Only the rows :func:`_maybe_judged` lets
+    through are searched, unless AMONG_ALL (they are those)."""
     n = t.size
     V = vkey.size
     if not (V and n):
         return np.full(n, NOT_JUDGED, dtype=np.int64)
-    qck = _qrels_keys(table, vkey, db) if ck is not None else None
-    rows = None if among_all else _maybe_judged(vkey if ck is None else qck, dkey if ck is None else ck)
+    judged = _judged(table)
+    if ck is not None:
+        qck = _qrels_keys(table, vkey, db)
+        lo = int(np.searchsorted(qck, ck.min(), side="left"))
+        hi = int(np.searchsorted(qck, ck.max(), side="right"))
+        if hi - lo < qck.size:
+            qck, judged = qck[lo:hi], judged[lo:hi]
+        return _among_keys(judged, qck, ck, among_all)
+    rows = None if among_all else _maybe_judged(vkey, dkey)
     if rows is not None:  # the other rows are judged nowhere
         rel = np.full(n, NOT_JUDGED, dtype=np.int64)
         if rows.size:
-            rel[rows] = _relevance(table, vkey, db, t[rows], None if dkey is None else dkey[rows],
-                                   None if ck is None else ck[rows], among_all=True)
+            rel[rows] = _relevance(table, vkey, db, t[rows], dkey[rows], None, among_all=True)
         return rel
-    if ck is not None:
-        if 16 * qck.size < n and n > 1 and bool((ck[1:] >= ck[:-1]).all()):
-            return _judgements_among(table, qck, ck)  # few judgements for many rows, in key order
-        p = np.searchsorted(qck, ck)
-        np.minimum(p, qck.size - 1, out=p)
-        hit = qck[p] == ck
-    else:
-        vpos = np.searchsorted(vkey, dkey)
-        hit = vkey[np.minimum(vpos, V - 1)] == dkey
-        rkey = t * V + vpos
-        p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
-        hit &= table.qkey[p] == rkey
-    return np.where(hit, _judged(table)[p], NOT_JUDGED)
+    vpos = np.searchsorted(vkey, dkey)
+    hit = vkey[np.minimum(vpos, V - 1)] == dkey
+    rkey = t * V + vpos
+    p = np.minimum(np.searchsorted(table.qkey, rkey), table.qkey.size - 1)
+    hit &= table.qkey[p] == rkey
+    return np.where(hit, judged[p], NOT_JUDGED)
+
+
+def _among_keys(judged: np.ndarray, qck: np.ndarray, ck: np.ndarray, among_all: bool = False) -> np.ndarray:
+    """The relevance code of every row of combined key CK among the qrels keys QCK (increasing; JUDGED:
+    their codes): the rows :func:`_maybe_judged` lets through (every row, if AMONG_ALL) searched in
+    QCK, or, for many rows in key order, QCK searched among them (:func:`_judgements_among`)."""
+    n = ck.size
+    if not qck.size:
+        return np.full(n, NOT_JUDGED, dtype=np.int64)
+    rows = None if among_all else _maybe_judged(qck, ck)
+    if rows is not None:  # the other rows are judged nowhere
+        rel = np.full(n, NOT_JUDGED, dtype=np.int64)
+        if rows.size:
+            rel[rows] = _among_keys(judged, qck, ck[rows], among_all=True)
+        return rel
+    if 16 * qck.size < n and n > 1 and bool((ck[1:] >= ck[:-1]).all()):
+        return _judgements_among(judged, qck, ck)  # few judgements for many rows, in key order
+    p = np.searchsorted(qck, ck)
+    np.minimum(p, qck.size - 1, out=p)
+    return np.where(qck[p] == ck, judged[p], NOT_JUDGED)
 
 
 def as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending: bool = False) -> np.ndarray | None:
@@ -354,6 +409,22 @@ def as_written(tr: np.ndarray, score: np.ndarray, codes: np.ndarray, ascending: 
     lengths = np.diff(np.append(starts, n))[by]
     # each block's rows, the blocks in key order: a run of aranges
     return within[np.repeat(starts[by] - (np.cumsum(lengths) - lengths), lengths) + np.arange(n)]
+
+
+#: odd 64-bit constants of the hash :func:`maybe_twice` mixes topic and docno with
+_MIX_DOC, _MIX_TOPIC = GOLDEN_MIX, np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def maybe_twice(ts: np.ndarray, codes: np.ndarray) -> bool:
+    """Whether some docno may stand twice in one topic (TS: the rows' topics, CODES: their docnos' order
+    codes): False only when no two rows share a 64-bit hash of (topic, docno), which equal pairs always
+    share; True sends the caller to its exact check (the trec-eval drop-in's ``ordered_rows``, :func:`ranked`)."""
+    if ts.size < 2:
+        return False
+    h = codes.astype(np.uint64) * _MIX_DOC
+    h ^= ts.astype(np.uint64) * _MIX_TOPIC
+    h.sort()
+    return bool((h[1:] == h[:-1]).any())
 
 
 def join_ordered(tidx: np.ndarray, docno: np.ndarray, table: TopicTable,
@@ -437,9 +508,9 @@ def _maybe_judged(known: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
     return np.flatnonzero(table[(keys * GOLDEN_MIX) >> shift])
 
 
-def _judgements_among(table: TopicTable, qck: np.ndarray, ck: np.ndarray) -> np.ndarray:
-    """What :func:`_relevance` gives the rows of keys CK (increasing), found the other way round: each
-    qrels key QCK (the first row of a key judged twice, as there) searched among CK."""
+def _judgements_among(judged: np.ndarray, qck: np.ndarray, ck: np.ndarray) -> np.ndarray:
+    """What :func:`_among_keys` gives the rows of keys CK (increasing), found the other way round: each
+    qrels key QCK (JUDGED: their codes; the first row of a key judged twice, as there) searched among CK."""
     first = np.ones(qck.size, dtype=bool)
     first[1:] = qck[1:] != qck[:-1]
     keys = qck[first]
@@ -449,7 +520,7 @@ def _judgements_among(table: TopicTable, qck: np.ndarray, ck: np.ndarray) -> np.
     n = n[hit]
     rows = np.repeat(lo[hit] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()))
     out = np.full(ck.size, NOT_JUDGED, dtype=np.int64)
-    out[rows] = np.repeat(_judged(table)[first][hit], n)
+    out[rows] = np.repeat(judged[first][hit], n)
     return out
 
 

@@ -19,7 +19,8 @@ from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, 
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun
 from inexeval.measures.classic_engine import BOGUS_DOCNO, Column
 from inexeval.measures.classic_join import as_written as _as_written
-from inexeval.readers.bytekeys import GOLDEN_MIX, block_starts, dense_rank, distinct_grouped, order_codes
+from inexeval.measures.classic_join import maybe_twice as _maybe_twice
+from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
            "make_ranking", "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
@@ -190,22 +191,6 @@ def _cut(o: np.ndarray, ts: np.ndarray, cap: int, topics: int) -> tuple[np.ndarr
     rank = np.arange(ts.size) - np.repeat(np.cumsum(counts) - counts, counts)
     keep = rank < cap
     return o[keep], ts[keep]
-
-
-#: odd 64-bit constants of the hash :func:`_maybe_twice` mixes topic and docno with
-_MIX_DOC, _MIX_TOPIC = GOLDEN_MIX, np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-def _maybe_twice(ts: np.ndarray, codes: np.ndarray) -> bool:
-    """Whether some docno may stand twice in one topic (TS: the rows' topics, CODES: their docnos' order
-    codes): False only when no two rows share a 64-bit hash of (topic, docno), which equal pairs always
-    share; True sends :func:`ordered_rows` to its exact check."""
-    if ts.size < 2:
-        return False
-    h = codes.astype(np.uint64) * _MIX_DOC
-    h ^= ts.astype(np.uint64) * _MIX_TOPIC
-    h.sort()
-    return bool((h[1:] == h[:-1]).any())
 
 
 def _nan_order(o: np.ndarray, ts: np.ndarray, docno: np.ndarray, score: np.ndarray, ascending: bool) -> None:
