@@ -73,6 +73,11 @@ class TopicColumns(Mapping):
             return [col[i] for i in at]
         return col[at].tolist()
 
+    def array_at(self, measure: str, at):
+        """MEASURE's values at the places AT (an integer array) as a float64 array, for a measure
+        whose column is one (:meth:`is_float`)."""
+        return self.columns[measure][at]
+
     def only(self, measures) -> TopicColumns:
         """These values of MEASURES alone."""
         return TopicColumns(self.topics, {m: c for m, c in self.columns.items() if m in measures}, self.natural_order)

@@ -74,3 +74,80 @@ def test_run_file_lines_are_fmt_of_each_value():
         expected.append("\n".join(lines))
     assert run_file_text(result) == "".join(expected)
     assert "a\t9\t0.0\n" in run_file_text(result) and "c\t10\t-\n" in run_file_text(result)
+
+
+def _float_columns(rng, n):
+    """Float64 columns of N values of the shapes a run's per-topic columns take: few distinct values
+    (precision at a cut-off, 1/rank), -0.0 beside 0.0, NaN, infinities, subnormals, values a bit
+    apart (the same decimal digits to 15 places), many distinct values, and mixtures."""
+    import numpy as np
+
+    tiny = np.array([5e-324, -5e-324, 2.2250738585072014e-308, 1e-310])
+    edge = np.array([0.1 + 0.2, 0.3, np.nextafter(0.3, 1.0), np.nextafter(0.3, 0.0), 1 / 3, 2 / 3])
+    special = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1e16, 1e-5, 123456789012345678.0])
+    return {
+        "cut-off": rng.integers(0, 11, n) / 10.0,
+        "reciprocal rank": 1.0 / rng.integers(1, 101, n),
+        "signed zeros": rng.choice(np.array([0.0, -0.0, 1.0]), n),
+        "special": rng.choice(np.concatenate((special, tiny)), n),
+        "near ties": rng.choice(edge, n),
+        "many": rng.random(n),
+        "mostly zero": np.where(rng.random(n) < 0.6, 0.0, rng.random(n)),
+        "one value": np.full(n, 0.25),
+    }
+
+
+@pytest.mark.parametrize("n", [0, 1, 4095, 4096, 5000, 100_003])
+def test_float_texts_are_repr_of_each_value(n):
+    """files.float_texts, which writes a column of few distinct values from the repr of each distinct
+    bit pattern, gives repr of every value, in order, on columns of every shape and size (below,
+    at and above the size it starts probing from, and for both of its ways)."""
+    import numpy as np
+
+    rng = np.random.default_rng(n)
+    for name, col in _float_columns(rng, n).items():
+        assert files.float_texts(col) == [repr(v) for v in col.tolist()], name
+        view = col[::-1]  # (a view that is not contiguous)
+        assert files.float_texts(view) == [repr(v) for v in view.tolist()], name
+    ints = rng.integers(-5, 5, n)  # (an integer column stays as written: 3, not 3.0)
+    assert files.float_texts(ints) == [repr(v) for v in ints.tolist()]
+
+
+def test_float_texts_takes_the_distinct_values_only_where_they_are_few(monkeypatch):
+    """The distinct values are looked for in a column whose sample has few of them, not in one of
+    many distinct values (where sorting them would cost more than it saves)."""
+    import numpy as np
+
+    calls = []
+    real = np.unique
+    monkeypatch.setattr(np, "unique", lambda a, **k: calls.append((a.size, bool(k))) or real(a, **k))
+    rng = np.random.default_rng(7)
+    files.float_texts(rng.integers(0, 11, 20_000) / 10.0)
+    assert [whole for size, whole in calls] == [False, True] and calls[1][0] == 20_000
+    calls.clear()
+    files.float_texts(rng.random(20_000))
+    assert [whole for size, whole in calls] == [False]
+
+
+def test_run_file_of_topic_columns_is_fmt_of_each_value():
+    """A run's result file from its TopicColumns (many topics: the columns' texts from their distinct
+    values) is the file of the same values given topic by topic."""
+    import numpy as np
+
+    from inexeval.model import RunResult
+    from inexeval.topic_columns import TopicColumns
+    from inexeval.writers.files import fmt, run_file_text
+
+    rng = np.random.default_rng(3)
+    topics = [str(t) for t in rng.permutation(6000) + 1]
+    columns = _float_columns(rng, len(topics))
+    names = list(columns)
+    as_columns = RunResult("r", "default", names, TopicColumns(topics, columns), {m: 0.5 for m in names})
+    text = run_file_text(as_columns)
+    order = sorted(range(len(topics)), key=lambda i: int(topics[i]))  # (natural topic order)
+    expected = []
+    for m in names:
+        lines = [f"{m}\t{topics[i]}\t{fmt(columns[m][i])}" for i in order]
+        lines.append(f"{m}\tall\t0.5\n")
+        expected.append("\n".join(lines))
+    assert text == "".join(expected)
