@@ -74,8 +74,8 @@ class TopicColumns(Mapping):
         return col[at].tolist()
 
     def array_at(self, measure: str, at):
-        """MEASURE's values at the places AT (an integer array) as a float64 array, for a measure
-        whose column is one (:meth:`is_float`)."""
+        """MEASURE's values at the places AT (an integer array), as an array, for a measure whose
+        column is one (:meth:`is_float`; float64 for the classic measures)."""
         return self.columns[measure][at]
 
     def only(self, measures) -> TopicColumns:
