@@ -9,16 +9,18 @@ from typing import Callable, Iterable, Mapping
 _DIGITS = re.compile(r"([0-9]+)")
 
 
-def natural_key(s: str) -> list[tuple[int, int, str]]:
+def natural_key(s: str) -> tuple[list[tuple[int, int, str]], str]:
     """The one sort key of topic, pool and run ids: 'topic 9' before 'topic 10'.
 
     Runs of ASCII digits compare by value, as (length, digits) without
     leading zeros rather than with int(): int() failed on non-ASCII digits
     such as "²" and on more than 4300 digits (found by tests/test_fuzz.py).
     A digit run sorts before text at the same place, so numeric ids come first.
+    Ids equal by value ('01', '1', '001') are then in code point order
+    ('001', '01', '1'), so the order never depends on the order they came in.
     """
     return [(0, len(t.lstrip("0")), t.lstrip("0")) if t.isascii() and t.isdigit() else (1, 0, t)
-            for t in _DIGITS.split(s) if t]
+            for t in _DIGITS.split(s) if t], s
 
 
 def counted_topics(run_topics: Iterable[str], recall_base: Iterable[str], empty_as_zero: bool) -> list[str]:

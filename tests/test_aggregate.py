@@ -70,3 +70,21 @@ def test_run_file_lines_natural_order_full_precision_and_dash():
     assert safe_name("a b/c") == "a_b_c"
     assert summary_tsv([r]).splitlines() == ["run\tsetting\tMAep\tQ", "a b/c\tgen_off\t0.4166666666666667\t0.25"]
     assert sorted(["10", "9", "a2", "a10"], key=natural_key) == ["9", "10", "a2", "a10"]
+
+
+def test_ids_equal_by_value_come_in_one_order():
+    """Topic ids that differ only in leading zeros are equal by value: they come in code point order,
+    whatever order they came in (a set's order changes with Python's string hashing from one process
+    to the next: the result files' and tables' lines must not), in every process."""
+    import subprocess
+    import sys
+
+    ids = ["1", "01", "a01", "001", "2", "a1", "0"]
+    want = ["0", "001", "01", "1", "2", "a01", "a1"]
+    assert sorted(ids, key=natural_key) == sorted(reversed(ids), key=natural_key) == want
+    assert counted_topics(ids, set(ids), True) == want
+    code = "from inexeval.aggregate import counted_topics as c; print(c([], set(%r), True))" % ids
+    for seed in ("1", "2", "3", "4"):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
+        assert out.strip() == repr(want)
