@@ -26,18 +26,25 @@ def _table(rng, topics: int, vocab: int, judged: int) -> TopicTable:
                       np.array([b"v"] * V), (t * V + d).astype(np.int64))
 
 
+def _qrels_keys(table: TopicTable, vocab: int):
+    """The bits of a docno key, the vocabulary's keys (0 … VOCAB−1), the qrels' combined keys
+    (topic·2^db + docno key) and, by brute force, the code of each key's first judgement."""
+    db = max(vocab.bit_length(), 1)
+    vkey = np.arange(vocab, dtype=np.uint64)
+    qtopic = table.qkey // vocab
+    qck = (qtopic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - qtopic * vocab]
+    first: dict[int, int] = {}
+    for key, r in zip(qck.tolist(), table.qrel.tolist()):
+        first.setdefault(key, r if r >= 0 else JUDGED_NEGATIVE)
+    return db, vkey, qck, first
+
+
 def test_both_paths_give_the_first_judgement_of_every_key():
     rng = np.random.default_rng(11)
     for case in range(400):
         topics, vocab = int(rng.integers(1, 6)), int(rng.integers(1, 40))
         table = _table(rng, topics, vocab, int(rng.integers(1, 25)))
-        db = max(vocab.bit_length(), 1)
-        vkey = np.arange(vocab, dtype=np.uint64)
-        qtopic = table.qkey // vocab
-        qck = (qtopic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - qtopic * vocab]
-        first: dict[int, int] = {}
-        for key, r in zip(qck.tolist(), table.qrel.tolist()):
-            first.setdefault(key, r if r >= 0 else JUDGED_NEGATIVE)
+        db, vkey, qck, first = _qrels_keys(table, vocab)
         n = int(rng.integers(0, 2000 if case % 2 else 30))
         t = rng.integers(0, topics, n)
         d = rng.integers(0, vocab, n)
@@ -114,13 +121,7 @@ def test_rows_of_a_few_topics_look_only_at_their_judgements():
     for case in range(300):
         topics, vocab = int(rng.integers(1, 200)), int(rng.integers(1, 60))
         table = _table(rng, topics, vocab, int(rng.integers(1, 400)))
-        db = max(vocab.bit_length(), 1)
-        vkey = np.arange(vocab, dtype=np.uint64)
-        qtopic = table.qkey // vocab
-        qck = (qtopic.astype(np.uint64) << np.uint64(db)) | vkey[table.qkey - qtopic * vocab]
-        first: dict[int, int] = {}
-        for key, r in zip(qck.tolist(), table.qrel.tolist()):
-            first.setdefault(key, r if r >= 0 else JUDGED_NEGATIVE)
+        db, vkey, qck, first = _qrels_keys(table, vocab)
         lo = int(rng.integers(0, topics))
         hi = min(topics, lo + int(rng.integers(1, 12)))  # (a stretch of topics, at times the last ones)
         n = int(rng.integers(1, 3000 if case % 3 else 40))

@@ -244,8 +244,8 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
     written = as_written(tidx, score, dkey)
     if written is not None and not maybe_twice(tidx, dkey):
         t_o, s_o = tidx[written], score[written]
-        rel = _relevance(table, vkey, db, t_o, None if ck is not None else dkey[written],
-                         ck[written] if ck is not None else None)
+        keys = (None, ck[written]) if ck is not None else (dkey[written], None)  # (combined, or in two steps)
+        rel = _relevance(table, vkey, db, t_o, *keys)
         dropped = 0
     else:
         t_o, rel, s_o, dropped = _sorted_ranking(table, vkey, db, tidx, dkey, ck, score, written)
