@@ -251,3 +251,73 @@ def test_a_runs_columns_are_let_go_when_it_is_scored(tmp_path):
         for task in FOL_TASKS:
             score_fol_run(qrels, run, task, arrays=True)
             assert fol_arrays._run_cache is None, task
+
+
+def _random_rank_columns(rng: random.Random, task: str, lengths: list[int]) -> fol_arrays.RankColumns:
+    """RankColumns of LENGTHS ranks per topic, with scores of every shape: 0.0, -0.0, ties, values on
+    which a sum's rounding depends, NaN and inf (-r's F of 0 / 0 and x / 0), and found counts that may
+    pass the topic's num_rel (a recall bin of 11 or more)."""
+    import numpy as np
+
+    total = sum(lengths)
+    found, rel_chars = [], []
+    for n in lengths:
+        f = 0
+        for _ in range(n):
+            f += rng.random() < 0.4
+            found.append(f)
+            rel_chars.append(rng.choice([0, 0, 1, 50]))
+    pool = [0.0, -0.0, 1.0, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e-17, 0.5]
+    if task == "b":
+        return fol_arrays.RankColumns("b", np.array(rel_chars, dtype=np.int64), np.array(found, dtype=np.int64),
+                                      score=np.array([rng.choice(pool) for _ in range(total)]))
+    size = np.array([rng.choice([0, 1, 7, 100]) for _ in range(total)], dtype=np.int64)
+    rel = np.array([rng.choice([0, 0, 1, 7]) for _ in range(total)], dtype=np.int64)
+    return fol_arrays.RankColumns("r", np.array(rel_chars, dtype=np.int64), np.array(found, dtype=np.int64),
+                                  size=size, rel=rel, rank_j=np.full(total, -1, dtype=np.int64))
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_curves_at_once_are_each_topics_curve(seed):
+    """fol_arrays.curves (every topic of a run at once, the in-context tasks) gives each topic what
+    fol_arrays.curve gives it, bit for bit (repr of every value), None where curve leaves the topic to
+    the loop: num_rel <= 0, a recall bin past 10; and None altogether for ranks of two RankColumns or
+    lengths too unequal to lay out in one matrix."""
+    rng = random.Random(4400 + seed)
+    task = rng.choice("br")
+    lengths = [rng.choice([0, 1, 2, 3, 10, 60]) for _ in range(rng.randint(1, 12))]
+    if rng.random() < 0.15:
+        lengths.append(5000)  # one long topic among short ones: too unequal (fol_arrays._PADDING)
+    columns = _random_rank_columns(rng, task, lengths)
+    bounds = [0]
+    for n in lengths:
+        bounds.append(bounds[-1] + n)
+    ranks = [fol_arrays.TopicRanks(columns, bounds[i], bounds[i + 1]) for i in range(len(lengths))]
+    rng.shuffle(ranks)  # (the qrels' topic order, not the run's)
+    num_rel = [rng.choice([-1, 0, 1, 2, 5, 40]) for _ in ranks]
+    bb, irr = rng.choice([0.0625, 1.0, 4.0]), 300
+    got = fol_arrays.curves(ranks, num_rel, bb, irr, None)
+    one_matrix = len(ranks) * max(lengths) <= fol_arrays._PADDING * sum(lengths) + 4096 and max(lengths) > 0
+    if not one_matrix:
+        assert got is None
+        return
+    assert got is not None and len(got) == len(ranks)
+    for r, nr, g in zip(ranks, num_rel, got):
+        want = fol_arrays.curve(r, nr, bb, irr, None)
+        if want is None:
+            assert g is None
+            continue
+        assert g is not None
+        gp, gr, iP, total = g
+        assert [repr(v) for v in gp.tolist()] == [repr(v) for v in want[0].tolist()]
+        assert [repr(v) for v in gr.tolist()] == [repr(v) for v in want[1].tolist()]
+        assert [repr(v) for v in iP] == [repr(v) for v in want[2]]
+        assert repr(total) == repr(want[3])
+
+
+def test_curves_of_ranks_of_two_runs_are_left_to_curve():
+    a = _random_rank_columns(random.Random(1), "b", [3, 4])
+    b = _random_rank_columns(random.Random(2), "b", [3])
+    ranks = [fol_arrays.TopicRanks(a, 0, 3), fol_arrays.TopicRanks(b, 0, 3)]
+    assert fol_arrays.curves(ranks, [2, 2], 1.0, 300, None) is None
+    assert fol_arrays.curves([], [], 1.0, 300, None) == []

@@ -994,6 +994,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
     ircl = [0.0] * 11
     bb = beta * beta
     printed = 0
+    batch = _batch_curves(qrels, states, order, bb, irr)
     topics = iter(order)
     while True:
         try:
@@ -1015,7 +1016,7 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
                 if not isinstance(entries, list):  # fol_arrays.TopicRanks: a run read as arrays
                     from inexeval.measures.fol_arrays import curve
 
-                    got = curve(entries, num_rel, bb, irr, t2i_score)
+                    got = batch[topic_id] if topic_id in batch else curve(entries, num_rel, bb, irr, t2i_score)
                     if got is None:  # the loop decides (see curve)
                         entries = entries.entries()
                 if got is None:
@@ -1065,6 +1066,29 @@ def _score_in_context(qrels: FolQrels, states: dict[str, _TopicRun], order: list
     out["MAgP"] = means[0]
     out.update(zip(CONTEXT_NAMES[6:], means[1:]))
     out.update(zip(_CONTEXT_IRCL, (ddiv(s, num_q) for s in ircl)))
+
+
+def _batch_curves(qrels: FolQrels, states: dict[str, _TopicRun], order: list[str], bb: float,
+                  irr: int) -> dict[str, tuple | None]:
+    """``fol_arrays.curve`` of the topics whose ranks were read as arrays, computed at once
+    (``fol_arrays.curves``): topic -> its curve (None: the loop decides), for those it computes."""
+    arrays = sys.modules.get("inexeval.measures.fol_arrays")
+    if arrays is None:
+        return {}
+    groups: dict[int, tuple[list, list, list]] = {}  # per RankColumns (a segment of the run): its topics
+    for topic_id in order:
+        st = states.get(topic_id)
+        if st is not None and isinstance(st.entries, arrays.TopicRanks) and len(st.entries) >= st.R:
+            names, ranks, num_rel = groups.setdefault(id(st.entries.columns), ([], [], []))
+            names.append(topic_id)
+            ranks.append(st.entries)
+            num_rel.append(qrels.topics[topic_id].num_rel)
+    batch: dict[str, tuple | None] = {}
+    for names, ranks, num_rel in groups.values():
+        got = arrays.curves(ranks, num_rel, bb, irr, t2i_score)
+        if got is not None:
+            batch.update(zip(names, got))
+    return batch
 
 
 def _rank_curve(entries: list, R: int, task: str, num_rel: int, bb: float, irr: int, run: FolRunFile,

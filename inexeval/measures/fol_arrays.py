@@ -46,12 +46,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from inexeval.readers.bytekeys import distinct
+from inexeval.readers.bytekeys import block_starts, byte_matrix, distinct, short_keys
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
 from inexeval.readers.fol_qrels_arrays import digit_values, field_strings
 from inexeval.readers.fol_run_arrays import field_bounds
 
-__all__ = ["walk", "forget_run", "Prefix", "RankColumns", "TopicRanks", "curve"]
+__all__ = ["walk", "forget_run", "Prefix", "RankColumns", "TopicRanks", "curve", "curves"]
 
 
 class Prefix(NamedTuple):
@@ -81,6 +81,7 @@ class _Judged:
     """The qrels as columns, built once per qrels (:func:`_judged`)."""
 
     def __init__(self, qrels: FolQrels):
+        self._pairs: tuple | None = None
         self.topic_names = list(qrels.topics)
         self.topic_index = {t: i for i, t in enumerate(self.topic_names)}
         read = qrels.columns  # (readers.fol.ReadColumns) the columns the qrels were read from, if any
@@ -114,13 +115,23 @@ class _Judged:
         self.l = np.array(ls, dtype=np.int64)
         self.rel_size = np.array([qrels.topics[t].rel_size for t in self.topic_names], dtype=np.int64)
 
+    def pair_index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct articles judged (sorted ``S`` array), the key ``topic * their count + article``
+        of each judgement, sorted, and the judgement of each key; made once per qrels."""
+        if self._pairs is None:
+            names, name = distinct(self.articles)
+            pairs = self.jt * names.size + name
+            by = np.argsort(pairs)
+            self._pairs = (names, pairs[by], by)
+        return self._pairs
+
     def _from_columns(self, judgements, c) -> None:
         """The same columns from those of the qrels reader (``fol_qrels_arrays.QrelsColumns``: the
-        judgements in the same order, topic by topic)."""
+        judgements in the same order, topic by topic; the reader reads no text with a NUL byte)."""
         self.judgements = judgements
-        self.usable = not any(b"\0" in x for x in c.articles) and not any("\0" in t for t in self.topic_names)
-        self.topics = np.array([t.encode("utf-8", "surrogatepass") for t in self.topic_names], dtype=bytes)
-        self.articles = np.array(c.articles, dtype=bytes)
+        self.usable = True
+        self.topics = np.array([t.encode("ascii") for t in self.topic_names], dtype=bytes)
+        self.articles = c.articles
         self.jt = c.jt
         self.rel_chars = np.append(c.rel_chars, 0)
         self.bep = np.append(c.bep, -1)
@@ -128,6 +139,9 @@ class _Judged:
         self.count = np.append(c.count, 0)
         self.k, self.l, self.rel_size = c.k, c.l, c.rel_size
 
+
+#: Above every OFFSET read as 1 to 9 digits (:func:`_integers`): a sort key beside a line number.
+_START_SPAN = 1 << 30
 
 _cache: tuple[FolQrels, _Judged] | None = None
 
@@ -149,11 +163,26 @@ def _integers(data: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | No
 
 
 def _ids(known: np.ndarray, found: np.ndarray) -> np.ndarray:
-    """Ids of FOUND among KNOWN (``S`` arrays; KNOWN's items distinct): their index in KNOWN, else -1."""
+    """Ids of FOUND among KNOWN (``S`` arrays; KNOWN's items distinct): their index in KNOWN, else -1.
+    Computed for the first item of each block of equal neighbours when they are few (a run's topics)."""
+    starts = block_starts(found)
+    if 4 * starts.size <= found.size:
+        return np.repeat(_ids(known, found[starts]), np.diff(np.append(starts, found.size)))
     _, inv = distinct(np.concatenate((known, found)))
     lut = np.full(int(inv.max()) + 1 if inv.size else 0, -1, dtype=np.int64)
     lut[inv[:known.size]] = np.arange(known.size)
     return lut[inv[known.size:]]
+
+
+def _positions(known: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """Index of each item of FOUND in KNOWN (``S`` arrays, KNOWN's items distinct and sorted), else -1;
+    compared as 8-byte numbers when both hold at most 8 bytes an item (:func:`short_keys`: the same order)."""
+    if not known.size:
+        return np.full(found.size, -1, dtype=np.int64)
+    if known.dtype.itemsize <= 8 and found.dtype.itemsize <= 8:
+        known, found = short_keys(byte_matrix(known), 8), short_keys(byte_matrix(found), 8)
+    at = np.minimum(np.searchsorted(known, found), known.size - 1)
+    return np.where(known[at] == found, at, -1)
 
 
 def _records(rank_j: np.ndarray, rank_of: np.ndarray, start: np.ndarray, end: np.ndarray,
@@ -267,6 +296,57 @@ def curve(ranks: TopicRanks, num_rel: int, bb: float, irr: int, t2i) -> tuple | 
     return gp, gr, iP.tolist(), sum_gp
 
 
+#: :func:`curves` lays the topics' ranks out in a matrix of a row per topic when it has at most this many
+#: cells per rank (plus a few thousand): a run with one long topic among many short ones is scored topic by
+#: topic (:func:`curve`).
+_PADDING = 4
+
+
+def curves(ranks: list[TopicRanks], num_rel: list[int], bb: float, irr: int, t2i) -> list[tuple | None] | None:
+    """:func:`curve` of each topic's RANKS (all of one :class:`RankColumns`) with its NUM_REL, at once:
+    the same values bit for bit, None for a topic where :func:`curve` answers None; None when the ranks
+    are not of one RankColumns or too unequal in length (:data:`_PADDING`) to be laid out at once.
+
+    The ranks are laid out in a matrix, a row per topic after a column of 0.0, and padded with 0.0:
+    ``cumsum`` along a row adds left to right from 0.0 as :func:`curve`'s does, and the padding comes
+    after the sums that are read; iP takes each topic's values in its own 11 cells, rank after rank."""
+    if not ranks:
+        return []
+    c = ranks[0].columns
+    if any(r.columns is not c for r in ranks):
+        return None
+    lo = np.array([r.lo for r in ranks], dtype=np.int64)
+    lens = np.array([r.hi - r.lo for r in ranks], dtype=np.int64)
+    rel = np.array(num_rel, dtype=np.int64)
+    t, width = lens.size, int(lens.max())
+    total_ranks = int(lens.sum())
+    if t * width > _PADDING * total_ranks + 4096 or not width:
+        return None
+    row = np.repeat(np.arange(t), lens)
+    col = np.arange(total_ranks) - np.repeat(np.cumsum(lens) - lens, lens)
+    flat = lo[row] + col
+    rel_row = rel[row]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        gr = c.found[flat] / rel_row
+    x = 10 * gr
+    bad = ~((x >= 0.0) & (x < 11.0)) | (rel_row <= 0)
+    ok = (np.bincount(row[bad], minlength=t) == 0) & (rel > 0)
+    s = np.zeros((t, width + 1))
+    s[row, col + 1] = c.scores(bb, irr, t2i)[flat]
+    gp = np.cumsum(s, axis=1)[:, 1:] / np.arange(1, width + 1)
+    gp_flat = gp[row, col]
+    good = ok[row]
+    iP = np.zeros(t * 11)
+    np.fmax.at(iP, row[good] * 11 + x[good].astype(np.int64), gp_flat[good])
+    w = np.zeros((t, width + 1))
+    w[row, col + 1] = np.where(c.rel_chars[flat] > 0, gp_flat, 0.0)
+    sums = np.cumsum(w, axis=1)[np.arange(t), lens].tolist()
+    iPs = iP.reshape(t, 11).tolist()
+    bounds = np.concatenate(([0], np.cumsum(lens))).tolist()
+    return [(gp[i, :bounds[i + 1] - bounds[i]], gr[bounds[i]:bounds[i + 1]], iPs[i], sums[i]) if good_i else None
+            for i, good_i in enumerate(ok.tolist())]
+
+
 _run_cache: tuple | None = None
 
 
@@ -335,18 +415,17 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, me
     tid = np.repeat(np.arange(order.size), lens)
 
     fs, fe = fs[kept], fe[kept]
-    # article names: ids shared with the qrels' (topic, article) pairs; the judgement of each line
-    _, name = distinct(np.concatenate((judged.articles, run_articles[kept])))
-    names_count = int(name.max()) + 1
-    pairs = judged.jt * names_count + name[:judged.jt.size]
-    name = name[judged.jt.size:]
-    by_pair = np.argsort(pairs)
-    sorted_pairs = pairs[by_pair]
-    wanted = tk * names_count + name
-    at = np.minimum(np.searchsorted(sorted_pairs, wanted), max(sorted_pairs.size - 1, 0))
+    # article names: the run's own ids (NAME), and the judgement of each line: its (topic, article) pair
+    # among the qrels' (Judged.pair_index)
+    run_names, name = distinct(run_articles[kept])
+    names_count = run_names.size
+    known_names, sorted_pairs, by_pair = judged.pair_index()
+    line_known = _positions(known_names, run_names)[name]
     jx = np.full(m, -1, dtype=np.int64)
     if sorted_pairs.size:
-        match = sorted_pairs[at] == wanted
+        wanted = tk * known_names.size + line_known
+        at = np.minimum(np.searchsorted(sorted_pairs, wanted), sorted_pairs.size - 1)
+        match = (sorted_pairs[at] == wanted) & (line_known >= 0)
         jx[match] = by_pair[at[match]]
     # each line's article record: the first line of (topic, article) (unjudged names told apart too)
     key = tid * names_count + name
@@ -382,7 +461,7 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, me
     end = start + size
     kn = np.flatnonzero(known)
     if kn.size > 1:  # no passage overlaps another of its article record (#5)
-        by = np.lexsort((start[kn], first[kn]))
+        by = np.argsort(first[kn] * _START_SPAN + start[kn], kind="stable")  # (record, start): 0 <= start < 10^9
         g, s, e = first[kn][by], start[kn][by], end[kn][by]
         if ((g[1:] == g[:-1]) & (s[1:] < e[:-1])).any():
             return None

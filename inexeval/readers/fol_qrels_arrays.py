@@ -43,13 +43,15 @@ _WS[[9, 10, 11, 12, 13, 32]] = True
 _POW10 = 10 ** np.arange(8, -1, -1, dtype=np.int64)
 _MINUS, _PLUS, _COLON = ord("-"), ord("+"), ord(":")
 INT_MAX = (1 << 31) - 1
+#: An OFFSET of 9 digits and a sign plus _OFFSET_SHIFT is in [1, _OFFSET_SPAN): a sort key beside a count.
+_OFFSET_SHIFT, _OFFSET_SPAN = 10**9, 1 << 31
 
 
 class QrelsColumns(NamedTuple):
     """What the line loop reads, as columns: ``topics`` (ids in order of their first line) with their
     ``num_rel`` and ``rel_size``; then the judgements in topic order (each topic's in the order of
     their first line; ``topic_first``: where each topic's begin, and the end), each one's article
-    (``names``, and as bytes ``articles``), ``rel_chars`` and ``doc_length`` (of its first line),
+    (``names``, and as an ``S`` array ``articles``), ``rel_chars`` and ``doc_length`` (of its first line),
     ``bep``, topic index ``jt``, and where its passages are (``first``, ``count``) in ``k``, ``l``
     (their starts and ends: ``spans`` (k, l) and ``passages`` (k, l - k) of ``readers.fol.FolJudgement``)."""
 
@@ -61,7 +63,7 @@ class QrelsColumns(NamedTuple):
     doc_length: np.ndarray
     bep: np.ndarray
     jt: np.ndarray
-    articles: list
+    articles: np.ndarray
     first: np.ndarray
     count: np.ndarray
     k: np.ndarray
@@ -237,7 +239,8 @@ def read(text: str) -> QrelsColumns | None:
     order = np.argsort(j_topic, kind="stable")
     rank = np.empty(n_j, dtype=np.int64)
     rank[order] = np.arange(n_j)
-    by = np.lexsort((np.arange(item.size), offset, rank[item_j]))
+    # one key (rank, offset) for the stable sort: an OFFSET (9 digits and a sign) + 10^9 is in [1, 2^31)
+    by = np.argsort(rank[item_j] * _OFFSET_SPAN + (offset + _OFFSET_SHIFT), kind="stable")
     k = offset[by]
     l_ = k + size[by]
     count = np.bincount(rank[item_j], minlength=n_j)
@@ -246,5 +249,5 @@ def read(text: str) -> QrelsColumns | None:
     articles = article_col[line_of_j]
     topic_first = np.concatenate(([0], np.cumsum(np.bincount(j_topic, minlength=n_t)))).tolist()
     return QrelsColumns(_names(topic_col[topic_line]), num_rel, topic_first, _names(articles), rel[line_of_j],
-                        length[line_of_j], j_bep[order], j_topic[order], articles.tolist(), first, count, k, l_,
+                        length[line_of_j], j_bep[order], j_topic[order], articles, first, count, k, l_,
                         rel_size)
