@@ -73,6 +73,18 @@ class TopicColumns(Mapping):
             return [col[i] for i in at]
         return col[at].tolist()
 
+    def rows(self, measures: Sequence[str], topics: Sequence[str]) -> list[tuple]:
+        """The values of MEASURES at each of TOPICS, a tuple a topic, as :meth:`value` reads them
+        (None for a measure it has not): a column at a time."""
+        at = self.positions(topics)
+        columns = []
+        for m in measures:
+            col = self.values_at(m, at)
+            if isinstance(self.columns.get(m), list):
+                col = [v if v is None or type(v) is str else float(v) for v in col]
+            columns.append(col)
+        return list(zip(*columns)) if columns else [()] * len(at)
+
     def array_at(self, measure: str, at):
         """MEASURE's values at the places AT (an integer array), as an array, for a measure whose
         column is one (:meth:`is_float`; float64 for the classic measures)."""
@@ -116,6 +128,14 @@ def values_of(per_topic: Mapping, measure: str, topics: Sequence[str]) -> list:
     if isinstance(per_topic, TopicColumns):
         return per_topic.values_of(measure, topics)
     return [per_topic[t].get(measure) for t in topics]
+
+
+def topic_rows(per_topic: Mapping, measures: Sequence[str], topics: Sequence[str]) -> list[tuple]:
+    """The values of MEASURES at each of TOPICS (None where a topic lacks one) of any ``per_topic``
+    mapping, a tuple a topic."""
+    if isinstance(per_topic, TopicColumns):
+        return per_topic.rows(measures, topics)
+    return [tuple(per_topic[t].get(m) for m in measures) for t in topics]
 
 
 def natural_topics(per_topic: Mapping) -> list[str]:

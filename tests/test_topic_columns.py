@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 
-from inexeval.topic_columns import TopicColumns, values_of
+from inexeval.topic_columns import TopicColumns, topic_rows, values_of
 
 
 def _pair(rng: random.Random, text: bool = True):
@@ -69,6 +69,28 @@ def test_columns_read_as_their_dictionaries():
         assert _same(cols.only(keep), {t: {m: v for m, v in r.items() if m in keep} for t, r in dicts.items()})
         for copied in (pickle.loads(pickle.dumps(cols)), copy.deepcopy(cols)):
             assert isinstance(copied, TopicColumns) and _same(copied, dicts)
+
+
+def test_topic_rows_read_each_value_as_the_rows_do():
+    """topic_rows (the standard-output table's cells, a column at a time) gives what reading each
+    topic's row gives, value for value and type for type: a list column's integers as floats, as
+    TopicColumns.value reads them, None for a measure a run has not."""
+    rng = random.Random(5)
+    for _ in range(300):
+        cols, dicts = _pair(rng)
+        if rng.random() < 0.5:  # a list column of counts (ints) with an undefined value
+            ints = [rng.choice([0, 3, None, 2**40]) for _ in cols.topics]
+            cols.columns["num_ret"] = ints
+            for t, v in zip(cols.topics, ints):
+                dicts[t]["num_ret"] = None if v is None else float(v)
+        chosen = rng.sample(list(dicts), len(dicts))
+        measures = rng.sample(list(cols.columns) + ["absent"], rng.randint(0, len(cols.columns) + 1))
+        want = [tuple(cols[t].get(m) for m in measures) for t in chosen]
+        got = topic_rows(cols, measures, chosen)
+        assert len(got) == len(chosen)
+        assert _same(dict(enumerate(map(dict, map(enumerate, got)))), dict(enumerate(map(dict, map(enumerate, want)))))
+        assert _same(dict(enumerate(map(dict, map(enumerate, topic_rows(dicts, measures, chosen))))),
+                     dict(enumerate(map(dict, map(enumerate, want)))))
 
 
 def test_rows_compare_equal_to_dictionaries_and_are_read_only():

@@ -846,8 +846,15 @@ class _TopicState:
         self.last_rank: int | None = None
 
 
-#: ``str(i)`` for the ranks most runs use, to recognise ``"1", "2", ...`` without int().
-_RANK_TEXT = [str(i) for i in range(10_001)]
+_RANK_TEXT: list[str] = []
+
+
+def _rank_texts() -> list[str]:
+    """``str(i)`` for the ranks most runs use, to recognise ``"1", "2", ...`` without int(): made when
+    first needed (10,001 strings, half a millisecond of a FOL evaluation that needs none)."""
+    if not _RANK_TEXT:
+        _RANK_TEXT.extend(str(i) for i in range(10_001))
+    return _RANK_TEXT
 
 
 def rank_value(raw: str) -> int:
@@ -874,13 +881,14 @@ def _integer_ranks(raws: list) -> np.ndarray | None:
     """:func:`rank_value` of every rank text as int64, or None if one is not an integer text or does not fit.
 
     Consecutive ranks written plainly (``"1", "2", ...``, the usual case) are
-    recognised by comparing the list with :data:`_RANK_TEXT`.
+    recognised by comparing the list with :func:`_rank_texts`.
     """
     first = raws[0]
     if type(first) is str and first.isascii() and first.isdigit():
         start = int(first)
         stop = start + len(raws)
-        if stop <= len(_RANK_TEXT) and raws == _RANK_TEXT[start:stop]:
+        texts = _rank_texts()
+        if stop <= len(texts) and raws == texts[start:stop]:
             return np.arange(start, stop, dtype=np.int64)
     try:
         return np.fromiter(map(rank_value, raws), dtype=np.int64, count=len(raws))

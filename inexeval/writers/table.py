@@ -6,14 +6,13 @@ every format but JSON, whose own escapes keep them intact.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Sequence
 
-from inexeval.aggregate import natural_key
 from inexeval.model import RunResult
 from inexeval.names import cell, text_columns
+from inexeval.topic_columns import natural_topics, topic_rows
 from inexeval.writers.plain_table import simple_table
 
 
@@ -32,8 +31,8 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     rows: list[list] = []
     for r in results:
         if per_topic:
-            for t in sorted(r.per_topic, key=natural_key):
-                rows.append([r.run_id, t, *(r.per_topic[t].get(c) for c in columns)])
+            topics = natural_topics(r.per_topic)
+            rows += ([r.run_id, t, *values] for t, values in zip(topics, topic_rows(r.per_topic, columns, topics)))
         rows.append([r.run_id, "all", *(r.average.get(c) for c in columns)])
     if fmt != "json":  # ids as cells: one line per row whatever they hold (JSON escapes them itself)
         rows = [[cell(row[0]), cell(row[1]), *row[2:]] for row in rows]
@@ -47,6 +46,8 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
                   for row in rows]
         if fmt == "tsv":  # cells hold no tab or line end: no quoting (a run id '"' stays '"')
             return "\n".join("\t".join(map(str, line)) for line in lines)
+        import csv
+
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(lines)
         return buf.getvalue().rstrip("\n")
@@ -86,8 +87,9 @@ def _render_intervals(task: str, setting: str, results: Sequence[RunResult], col
     for r in results:
         found = intervals.get((r.run_id, r.setting)) or {}
         if per_topic:
-            for t in sorted(r.per_topic, key=natural_key):
-                rows.append([cell(r.run_id), cell(t), *(_plain(r.per_topic[t].get(c)) for c in columns)])
+            topics = natural_topics(r.per_topic)
+            rows += ([cell(r.run_id), cell(t), *map(_plain, values)]
+                     for t, values in zip(topics, topic_rows(r.per_topic, columns, topics)))
         rows.append([cell(r.run_id), "all", *("-" if r.average.get(c) is None else
                                               interval_text(r.average[c], found.get(c), symmetric)
                                               if c in has else _plain(r.average.get(c)) for c in columns)])
