@@ -132,7 +132,8 @@ def _read_text(path: str | Path, xml: bool = False) -> tuple[str, str]:
 
     Compressed data is decompressed as a stream, within the bounds of docs/formats.md §1.6, and so
     are the lines (``\n``, ``\r\n`` or ``\r`` ends, as the tool reads them) unless XML allows
-    an XML document (a FOL submission) and the text is one."""
+    an XML document (a FOL submission) and the text is one.  The lines of a text that is not an XML
+    document come back ending in ``\n`` (what every reader of the lines would make of them: once here)."""
     from inexeval.readers import LineBound, as_utf8, bounded_content, stdin_bytes
 
     name = "<stdin>" if str(path) == "-" else str(path)
@@ -153,7 +154,9 @@ def _read_text(path: str | Path, xml: bool = False) -> tuple[str, str]:
     # topic id; docs/formats.md §1.5, docs/decisions.md)
     data = as_utf8(data, name)
     if not (xml and _XML_BYTES_START.match(data, 3 if data.startswith(_BOM) else 0)):
-        LineBound.check_all(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in data else data, name)
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        LineBound.check_all(data, name)
     return data.decode("utf-8", errors="replace").removeprefix("\ufeff"), name
 
 
