@@ -105,3 +105,26 @@ def test_format_outcome_layouts():
     rejected = FolOutcome(run_id="", rejected=["ERROR *** (x) a", "\tb"], impossible=["Impossible recall point: 101"])
     assert format_outcome(rejected, "f", "x", per_query=True) == "Impossible recall point: 101\nERROR *** (x) a\n\tb\n"
     assert format_outcome(FolOutcome(run_id="", death=InputError("x")), "f", "x", per_query=True) == ""
+
+
+def test_per_topic_lines_are_each_measure_line():
+    """format_outcome's per-topic lines (written a row at a time, each distinct non-zero float's text
+    made once) are measure_line's, line for line: 0.0 and -0.0 printed apart however often they come,
+    NaN, infinities, ints and floats equal to ints, values on Double.toString's form boundaries."""
+    import random
+
+    rng = random.Random(3)
+    pool = [0.0, -0.0, 1.0, 1, 0, 7, math.nan, math.inf, -math.inf, 1e-3, 9.999999999999998e-4, 1e7,
+            9999999.999999998, 0.1 + 0.2, 1 / 3, 2**31 - 1]
+    names = ["num_ret", "gP[1]", "gR[10]", "AgP", "ircl_prn.0.00", "longer_name_x"]
+    outcome = FolOutcome(run_id="r")
+    for t in ["2009001", "2009002", "x\ty", "10"]:
+        outcome.topics.append(t)
+        outcome.per_topic[t] = {n: rng.choice(pool) for n in names}
+    outcome.all = {"num_q": 4, "MAgP": -0.0}
+    text = format_outcome(outcome, "b", "run.txt", per_query=True)
+    want = ['<eval run-id="r" file="run.txt">']
+    want += [measure_line(n, t, v) for t in outcome.topics for n, v in outcome.per_topic[t].items()]
+    want += [measure_line(n, "all", v) for n, v in outcome.all.items()] + ["</eval>"]
+    assert text == "\n".join(want) + "\n"
+    assert "\t-0.0\n" in text and "\t0.0\n" in text

@@ -67,6 +67,23 @@ def measure_line(name: str, topic: str, value: int | float) -> str:
     return f"{name}{sep}{cell(topic)}\t{format_value(value)}"
 
 
+def _value_texts():
+    """:func:`format_value`, remembering the text of each non-zero float (equal non-zero floats have
+    one text; 0.0 and -0.0, equal but printed apart, are not remembered): a run's per-topic values
+    repeat (counts, gP at the cutoffs, 0.0)."""
+    memo: dict[float, str] = {}
+
+    def text(v: int | float) -> str:
+        if type(v) is not float or not v:
+            return format_value(v)
+        t = memo.get(v)
+        if t is None:
+            t = memo[v] = java_double(v)
+        return t
+
+    return text
+
+
 def format_outcome(outcome, task: str, run_label: str, *, per_query: bool) -> str:
     """Exactly what the tool prints for one run, ending with a newline ('' when it prints nothing).
 
@@ -81,10 +98,13 @@ def format_outcome(outcome, task: str, run_label: str, *, per_query: bool) -> st
     elif outcome.death is None:
         # ids and path as inex_eval prints them, but control characters escaped (docs/inex_eval.md §9.1)
         lines.append(f'<eval run-id="{cell(outcome.run_id)}" file="{cell(run_label)}">')
+        text = _value_texts()
         if per_query:
             for topic in outcome.topics:
-                for name, value in outcome.per_topic[topic].items():
-                    lines.append(measure_line(name, topic, value))
+                row = outcome.per_topic[topic]
+                tab_topic = f"{cell(topic)}\t"
+                lines += [name + ("\t\t" if len(name) < 8 else "\t") + tab_topic + text(value)
+                          for name, value in row.items()]
         for name, value in outcome.all.items():
             lines.append(measure_line(name, "all", value))
         lines.append("</eval>")
