@@ -87,6 +87,7 @@ block, each with its count); added up, they are those of the whole topic.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -846,15 +847,11 @@ class _TopicState:
         self.last_rank: int | None = None
 
 
-_RANK_TEXT: list[str] = []
-
-
+@functools.cache
 def _rank_texts() -> list[str]:
     """``str(i)`` for the ranks most runs use, to recognise ``"1", "2", ...`` without int(): made when
     first needed (10,001 strings, half a millisecond of a FOL evaluation that needs none)."""
-    if not _RANK_TEXT:
-        _RANK_TEXT.extend(str(i) for i in range(10_001))
-    return _RANK_TEXT
+    return [str(i) for i in range(10_001)]
 
 
 def rank_value(raw: str) -> int:
