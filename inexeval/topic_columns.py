@@ -80,7 +80,8 @@ class TopicColumns(Mapping):
         columns = []
         for m in measures:
             col = self.values_at(m, at)
-            if isinstance(self.columns.get(m), list):
+            kept = self.columns.get(m)
+            if isinstance(kept, list) or (kept is not None and kept.dtype.kind != "f"):  # (ints read as floats)
                 col = [v if v is None or type(v) is str else float(v) for v in col]
             columns.append(col)
         return list(zip(*columns)) if columns else [()] * len(at)

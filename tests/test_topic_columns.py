@@ -83,6 +83,11 @@ def test_topic_rows_read_each_value_as_the_rows_do():
             cols.columns["num_ret"] = ints
             for t, v in zip(cols.topics, ints):
                 dicts[t]["num_ret"] = None if v is None else float(v)
+        if rng.random() < 0.3:  # an array of ints (read as floats too)
+            ints = np.array([rng.choice([0, 5, 2**40]) for _ in cols.topics], dtype=np.int64)
+            cols.columns["num_rel"] = ints
+            for t, v in zip(cols.topics, ints.tolist()):
+                dicts[t]["num_rel"] = float(v)
         chosen = rng.sample(list(dicts), len(dicts))
         measures = rng.sample(list(cols.columns) + ["absent"], rng.randint(0, len(cols.columns) + 1))
         want = [tuple(cols[t].get(m) for m in measures) for t in chosen]
