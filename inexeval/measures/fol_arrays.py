@@ -46,6 +46,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from inexeval.measures.fol_t2i import Stretches, stretches, t2i_scores
 from inexeval.readers.bytekeys import block_starts, byte_matrix, distinct, short_keys
 from inexeval.readers.fol import INT_MAX, UNKNOWN_SIZE, UNKNOWN_START, FolQrels, FolRunFile
 from inexeval.readers.fol_qrels_arrays import digit_values, field_strings
@@ -82,6 +83,7 @@ class _Judged:
 
     def __init__(self, qrels: FolQrels):
         self._pairs: tuple | None = None
+        self._stretches: Stretches | None = None
         self.topic_names = list(qrels.topics)
         self.topic_index = {t: i for i, t in enumerate(self.topic_names)}
         read = qrels.columns  # (readers.fol.ReadColumns) the columns the qrels were read from, if any
@@ -109,11 +111,19 @@ class _Judged:
         js = self.judgements
         self.rel_chars = np.array([j.rel_chars for j in js] + [0], dtype=np.int64)  # [-1]: not judged
         self.bep = np.array([j.bep for j in js] + [-1], dtype=np.int64)
+        self.doc_length = np.array([j.doc_length for j in js] + [0], dtype=np.int64)
         self.first = np.array(first + [0], dtype=np.int64)
         self.count = np.array(count + [0], dtype=np.int64)
         self.k = np.array(ks, dtype=np.int64)
         self.l = np.array(ls, dtype=np.int64)
         self.rel_size = np.array([qrels.topics[t].rel_size for t in self.topic_names], dtype=np.int64)
+
+    def stretches(self) -> Stretches:
+        """The union of each judgement's passages (:func:`inexeval.measures.fol_t2i.stretches`), made
+        once per qrels."""
+        if self._stretches is None:
+            self._stretches = stretches(self.first, self.count, self.k, self.l)
+        return self._stretches
 
     def pair_index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The distinct articles judged (sorted ``S`` array), the key ``topic * their count + article``
@@ -135,6 +145,7 @@ class _Judged:
         self.jt = c.jt
         self.rel_chars = np.append(c.rel_chars, 0)
         self.bep = np.append(c.bep, -1)
+        self.doc_length = np.append(c.doc_length, 0)
         self.first = np.append(c.first, 0)
         self.count = np.append(c.count, 0)
         self.k, self.l, self.rel_size = c.k, c.l, c.rel_size
@@ -186,17 +197,18 @@ def _positions(known: np.ndarray, found: np.ndarray) -> np.ndarray:
 
 
 def _records(rank_j: np.ndarray, rank_of: np.ndarray, start: np.ndarray, end: np.ndarray,
-             known: np.ndarray) -> list:
-    """T2I's article record of each rank: for a judged rank (RANK_J >= 0) its known passages as
-    ``(start, end)`` in order, else None; RANK_OF is each line's rank."""
+             known: np.ndarray, lo: int = 0, hi: int | None = None) -> list:
+    """T2I's article record of each rank LO to HI (default: every rank): for a judged rank (RANK_J >= 0)
+    its known passages as ``(start, end)`` in order, else None; RANK_OF is each line's rank."""
+    hi = rank_j.size if hi is None else hi
     line_judged = rank_j[rank_of] >= 0
-    pick = np.flatnonzero(known & line_judged)
-    rank = rank_of[pick]
+    pick = np.flatnonzero(known & line_judged & (rank_of >= lo) & (rank_of < hi))
+    rank = rank_of[pick] - lo
     by = np.lexsort((end[pick], start[pick], rank))
     pairs = list(zip(start[pick][by].tolist(), end[pick][by].tolist()))
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(rank, minlength=rank_j.size)))).tolist()
-    records: list = [None] * rank_j.size
-    for r in np.flatnonzero(rank_j >= 0).tolist():
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(rank, minlength=hi - lo)))).tolist()
+    records: list = [None] * (hi - lo)
+    for r in np.flatnonzero(rank_j[lo:hi] >= 0).tolist():
         records[r] = pairs[bounds[r]:bounds[r + 1]]
     return records
 
@@ -206,17 +218,28 @@ class RankColumns:
     ``rel_chars`` and ``found`` (num_rel_ret so far) of each rank; Best in Context (a rank per line)
     its ``score``; Relevant in Context and T2I the characters retrieved (``size``) and relevant
     (``rel``) of each rank, its judgement (``rank_j`` into ``judgements``, -1: none) and, T2I, its
-    article record (``records``).  ``entries`` gives the walk's list form (``fol._TopicRun.entries``)."""
+    article record (``records``, made when first asked for from ``record_parts``: each line's rank,
+    passage and whether it is known) and the judgements' columns its scores are computed from at once
+    (``judged``: :class:`_Judged`).  ``entries`` gives the walk's list form (``fol._TopicRun.entries``)."""
 
-    __slots__ = ("task", "rel_chars", "found", "score", "size", "rel", "rank_j", "judgements", "records",
-                 "_scores")
+    __slots__ = ("task", "rel_chars", "found", "score", "size", "rel", "rank_j", "judgements", "record_parts",
+                 "judged", "_records", "_scores")
 
     def __init__(self, task: str, rel_chars: np.ndarray, found: np.ndarray, *, score=None, size=None, rel=None,
-                 rank_j=None, judgements=None, records=None):
+                 rank_j=None, judgements=None, record_parts=None, judged=None):
         self.task = task
         self.rel_chars, self.found, self.score = rel_chars, found, score
-        self.size, self.rel, self.rank_j, self.judgements, self.records = size, rel, rank_j, judgements, records
+        self.size, self.rel, self.rank_j, self.judgements = size, rel, rank_j, judgements
+        self.record_parts, self.judged = record_parts, judged
+        self._records: list | None = None
         self._scores: dict = {}
+
+    @property
+    def records(self) -> list | None:
+        """T2I's article record of each rank (:func:`_records`; None for the other tasks)."""
+        if self._records is None and self.record_parts is not None:
+            self._records = _records(self.rank_j, *self.record_parts)
+        return self._records
 
     def entries(self, lo: int, hi: int) -> list[list]:
         """Ranks LO to HI as the walk's entries: ``[score, rel_chars, found]`` (-b), else ``[size, rel,
@@ -225,7 +248,12 @@ class RankColumns:
             return list(map(list, zip(self.score[lo:hi].tolist(), self.rel_chars[lo:hi].tolist(),
                                       self.found[lo:hi].tolist())))
         judgements = self.judgements
-        records = self.records[lo:hi] if self.records is not None else [None] * (hi - lo)
+        if self._records is not None:
+            records = self._records[lo:hi]
+        elif self.record_parts is not None:
+            records = _records(self.rank_j, *self.record_parts, lo, hi)
+        else:
+            records = [None] * (hi - lo)
         return list(map(list, zip(self.size[lo:hi].tolist(), self.rel[lo:hi].tolist(),
                                   self.rel_chars[lo:hi].tolist(), self.found[lo:hi].tolist(),
                                   [judgements[j] if j >= 0 else None for j in self.rank_j[lo:hi].tolist()],
@@ -247,11 +275,13 @@ class RankColumns:
                 p = relret / self.size
                 rc = relret / self.rel_chars
                 s = np.where(relret > 0, (((1 + bb) * p) * rc) / (bb * p + rc), 0.0)
-        else:
-            s = np.zeros(self.rank_j.size)
-            judgements = self.judgements
-            for r, j in zip(np.flatnonzero(self.rank_j >= 0).tolist(), self.rank_j[self.rank_j >= 0].tolist()):
-                s[r] = t2i(self.records[r], judgements[j], irr)
+        else:  # every rank at once (fol_t2i), the ranks it leaves one at a time (the walk's int arithmetic)
+            s, done = t2i_scores(self.rank_j, *self.record_parts, self.judged.stretches(), self.judged.doc_length, irr)
+            left = np.flatnonzero(~done).tolist()
+            if left:
+                records, judgements = self.records, self.judgements
+                for r in left:
+                    s[r] = t2i(records[r], judgements[int(self.rank_j[r])], irr)
         self._scores[key] = s
         return s
 
@@ -528,12 +558,10 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, me
             ret_total = rel_total = [0] * order.size
         else:
             rank_j = jx[rank_start]
-            records = None
-            if task == "i":
-                records = _records(rank_j, np.cumsum(new_rank) - 1, start, end, known)
+            parts = (np.cumsum(new_rank) - 1, start, end, known) if task == "i" else None
             columns = RankColumns(task, rel_chars[rank_start], found[rank_start],
                                   size=np.add.reduceat(size, rank_start), rel=np.add.reduceat(rel, rank_start),
-                                  rank_j=rank_j, judgements=judged.judgements, records=records)
+                                  rank_j=rank_j, judgements=judged.judgements, record_parts=parts, judged=judged)
             ret_total = np.add.reduceat(size, block_start).tolist()
             rel_total = np.add.reduceat(rel, block_start).tolist()
         bounds = np.concatenate(([0], np.cumsum(ranks))).tolist()
