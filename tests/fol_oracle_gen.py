@@ -221,8 +221,9 @@ def _spoil(rng: random.Random, task: str, rows: list) -> None:
         kind = rng.choice(["interleave", "repeat", "overlap", "negative", "wrap", "fields", "blank", "nonint",
                            "nonint", "interleave", "overlap"])
         if kind == "interleave" and i > 1:  # an article met earlier in the block comes back
-            rows.insert(i + 1, [row[0], "Q0", rows[i - 2][2] if rows[i - 2][0] == row[0] else row[2],
-                                "1", "1", row[5], "990", "5"])
+            earlier = rows[i - 2]  # (a line the first defect made may be text, or short: then this line's article)
+            same = isinstance(earlier, list) and len(earlier) > 2 and earlier[0] == row[0]
+            rows.insert(i + 1, [row[0], "Q0", earlier[2] if same else row[2], "1", "1", row[5], "990", "5"])
         elif kind == "repeat":  # the same article on the next line (-b: rejected; else: joins the rank)
             rows.insert(i + 1, [*row[:6], "995", "3"])
         elif kind == "overlap" and row[6].isdigit():
