@@ -321,3 +321,20 @@ def test_curves_of_ranks_of_two_runs_are_left_to_curve():
     ranks = [fol_arrays.TopicRanks(a, 0, 3), fol_arrays.TopicRanks(b, 0, 3)]
     assert fol_arrays.curves(ranks, [2, 2], 1.0, 300, None) is None
     assert fol_arrays.curves([], [], 1.0, 300, None) == []
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_t2i_runs_at_every_tolerance_as_the_walk(tmp_path, seed):
+    """-i read as arrays (every rank's T2I score at once, measures/fol_t2i.py) against the line walk at
+    tolerances on every side of the cases it leaves to the walk: 0 and negative, 1, small, the default,
+    large and near 2^31 - 1 (where the walk's sums may wrap around), with topics that come back."""
+    rng = random.Random(9700 + seed)
+    qrels_map, _ = random_qrels(rng)
+    qrels = read_fol_qrels(write(tmp_path / "q.txt", qrels_text(qrels_map)))
+    rows = random_run(rng, qrels_map, "i")
+    rows = [r for r in rows if r[2] == "X" or r[3] != "0"]
+    if rng.random() < 0.5:
+        rows = _come_back(rng, rows)
+    run = read_fol_run(write(tmp_path / "run.txt", run_text(rows)))
+    for irr in rng.sample([-5, 0, 1, 2, 7, 50, 300, 10_000, 2**31 - 1000, 2**31 - 1], 4):
+        _both(qrels, run, "i", irr=irr, bounded=rng.random() < 0.5, complete=rng.random() < 0.3)
