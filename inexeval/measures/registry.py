@@ -203,6 +203,10 @@ def _mean(name: str) -> str:
 
 @dataclass(frozen=True)
 class Measure:
+    """A measure as its family declares it (:func:`register`; the module notes say what each field
+    means): its name in METRICS, the strategies (tasks) it serves, its outputs and how each is computed,
+    averaged and printed."""
+
     name: str  # as written in METRICS (lower case), or canonical for resolved names
     strategies: frozenset[str]
     description: str
