@@ -217,19 +217,18 @@ class RankColumns:
     """The ranks of a run read by :func:`walk` for an in-context task, topic after topic, as columns:
     ``rel_chars`` and ``found`` (num_rel_ret so far) of each rank; Best in Context (a rank per line)
     its ``score``; Relevant in Context and T2I the characters retrieved (``size``) and relevant
-    (``rel``) of each rank, its judgement (``rank_j`` into ``judgements``, -1: none) and, T2I, its
-    article record (``records``, made when first asked for from ``record_parts``: each line's rank,
-    passage and whether it is known) and the judgements' columns its scores are computed from at once
-    (``judged``: :class:`_Judged`).  ``entries`` gives the walk's list form (``fol._TopicRun.entries``)."""
+    (``rel``) of each rank, its judgement (``rank_j`` into the qrels' ``judged``: :class:`_Judged`,
+    -1: none) and, T2I, its article record (``records``, made when first asked for from
+    ``record_parts``: each line's rank, passage and whether it is known).  ``entries`` gives the walk's list form (``fol._TopicRun.entries``)."""
 
-    __slots__ = ("task", "rel_chars", "found", "score", "size", "rel", "rank_j", "judgements", "record_parts",
-                 "judged", "_records", "_scores")
+    __slots__ = ("task", "rel_chars", "found", "score", "size", "rel", "rank_j", "record_parts", "judged",
+                 "_records", "_scores")
 
     def __init__(self, task: str, rel_chars: np.ndarray, found: np.ndarray, *, score=None, size=None, rel=None,
-                 rank_j=None, judgements=None, record_parts=None, judged=None):
+                 rank_j=None, record_parts=None, judged=None):
         self.task = task
         self.rel_chars, self.found, self.score = rel_chars, found, score
-        self.size, self.rel, self.rank_j, self.judgements = size, rel, rank_j, judgements
+        self.size, self.rel, self.rank_j = size, rel, rank_j
         self.record_parts, self.judged = record_parts, judged
         self._records: list | None = None
         self._scores: dict = {}
@@ -247,7 +246,7 @@ class RankColumns:
         if self.task == "b":
             return list(map(list, zip(self.score[lo:hi].tolist(), self.rel_chars[lo:hi].tolist(),
                                       self.found[lo:hi].tolist())))
-        judgements = self.judgements
+        judgements = self.judged.judgements
         if self._records is not None:
             records = self._records[lo:hi]
         elif self.record_parts is not None:
@@ -279,7 +278,7 @@ class RankColumns:
             s, done = t2i_scores(self.rank_j, *self.record_parts, self.judged.stretches(), self.judged.doc_length, irr)
             left = np.flatnonzero(~done).tolist()
             if left:
-                records, judgements = self.records, self.judgements
+                records, judgements = self.records, self.judged.judgements
                 for r in left:
                     s[r] = t2i(records[r], judgements[int(self.rank_j[r])], irr)
         self._scores[key] = s
@@ -561,7 +560,7 @@ def walk(qrels: FolQrels, run: FolRunFile, task: str, n: int, start: int = 0, me
             parts = (np.cumsum(new_rank) - 1, start, end, known) if task == "i" else None
             columns = RankColumns(task, rel_chars[rank_start], found[rank_start],
                                   size=np.add.reduceat(size, rank_start), rel=np.add.reduceat(rel, rank_start),
-                                  rank_j=rank_j, judgements=judged.judgements, record_parts=parts, judged=judged)
+                                  rank_j=rank_j, record_parts=parts, judged=judged)
             ret_total = np.add.reduceat(size, block_start).tolist()
             rel_total = np.add.reduceat(rel, block_start).tolist()
         bounds = np.concatenate(([0], np.cumsum(ranks))).tolist()

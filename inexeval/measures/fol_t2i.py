@@ -48,12 +48,17 @@ class Stretches(NamedTuple):
     count: np.ndarray
 
 
+def _ranges(first: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """FIRST[i], FIRST[i] + 1, ..., FIRST[i] + COUNT[i] - 1 for each i, one range after another."""
+    return np.repeat(first - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
+
+
 def stretches(first: np.ndarray, count: np.ndarray, k: np.ndarray, l: np.ndarray) -> Stretches:
     """:class:`Stretches` of the judgements whose passages [k, l) are K[FIRST : FIRST + COUNT], L[...]
     (stored one judgement after another, sorted by k): once per qrels."""
     n = count.size
     span_j = np.repeat(np.arange(n), count)
-    span_at = np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    span_at = _ranges(first, count)
     ks, ls = k[span_at], l[span_at]
     top = np.zeros(n, dtype=np.int64)
     if ks.size:
@@ -122,7 +127,7 @@ def t2i_scores(rank_j: np.ndarray, rank_of: np.ndarray, start: np.ndarray, end: 
     hi = np.searchsorted(union.key_start, seg_j * _SPAN + (y + _SHIFT), side="left")
     overlaps = np.maximum(hi - lo, 0)
     pair_seg = np.repeat(np.arange(x.size), overlaps)
-    pair_c = np.repeat(lo, overlaps) + np.arange(pair_seg.size) - np.repeat(np.cumsum(overlaps) - overlaps, overlaps)
+    pair_c = _ranges(lo, overlaps)
     piece_start = np.maximum(x[pair_seg], cs[pair_c])
     piece = np.minimum(y[pair_seg], ce[pair_c]) - piece_start
     seg_rel = np.zeros(x.size, dtype=np.int64)
