@@ -689,7 +689,7 @@ def test_clean_submission_is_read_in_lists_with_exact_warnings(tmp_path, monkeyp
     )
     single = []
     key = ELEMENT.key
-    monkeypatch.setattr(ELEMENT, "key", lambda *raw: single.append(raw) or key(*raw))
+    monkeypatch.setattr(ELEMENT, "key", lambda *raw, **kw: single.append(raw) or key(*raw, **kw))
     assert outcome(p, 4) == expected
     assert single == [("g", A), ("g.xml", "/article")]  # topic 8 only
     assert one_at_a_time(monkeypatch, outcome, p, 4) == expected
@@ -950,7 +950,7 @@ class SpanUnit(Unit):
         fol = result.findall("fol")
         return (result.findtext("file"),) + ((fol[-1].get("offset"), fol[-1].get("length")) if fol else (None, None))
 
-    def key(self, file_raw, offset, length):
+    def key(self, file_raw, offset, length, *, strings=None):  # (no strings to share: numbers)
         if not isinstance(offset, str) or not isinstance(length, str):
             raise InvalidPath("missing <fol>")
         try:
@@ -1064,3 +1064,27 @@ def test_consecutive_ranks_shortcut():
     got = runs_module._integer_ranks([str(i) for i in range(4, 1504)])
     assert got.tolist() == list(range(4, 1504)) and int(got[-1]) == 4 + 1499
     assert Fraction(int(got.sum())) == Fraction((4 + 1503) * 1500, 2)
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+@pytest.mark.parametrize("fmt", ["xml", "text"])
+def test_a_runs_equal_strings_are_one_object(tmp_path, monkeypatch, bulk, fmt):
+    # memory: a run repeats its file ids and paths, within a topic and across topics, and its keys
+    # hold each distinct one once, whether made as lists or one result at a time (topic 2 holds an
+    # invalid result, so its keys are made one at a time; "f.xml" normalises to "f")
+    topics = {"1": [("f", A), ("f", S1), ("g", A)], "2": [("f.xml", S1), ("g", S2), ("f", "//sec"), ("g", A)]}
+    if fmt == "xml":
+        body = "".join(f'<topic topic-id="{t}">' + "".join(result(f, p) for f, p in rs) + "</topic>"
+                       for t, rs in topics.items())
+        p = write(tmp_path, "run.xml", submission(body))
+    else:
+        p = write(tmp_path, "run.txt", "".join(f"{t} Q0 {f} {i + 1} 1 r {q}\n"
+                                               for t, rs in topics.items() for i, (f, q) in enumerate(rs)))
+    with monkeypatch.context() as m:
+        m.setattr(runs_module, "_BULK", bulk)
+        run = read_run(p)
+    keys = [k for t in ("1", "2") for k in run.topics[t]]
+    assert keys == [("f", A), ("f", S1), ("g", A), ("f", S1), ("g", S2), ("g", A)]
+    strings = [s for k in keys for s in k]
+    for s in strings:
+        assert all(s is other for other in strings if other == s), s

@@ -515,13 +515,14 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
     xp = _xpaths()
     fields = _RepeatedFields(observer) if observer.wants_repeated_fields else None
     root = None
+    entities = True
     current: _OpenTopic | None = None
     events = safe_pullparse(stream, source, events=("start", "end"), tag=("topic", SUBMISSION_ROOT))
     for event, elem in events:
         if event is None:  # between two chunks: hand over what is complete, if much is held
             if current is not None:
                 if len(current.elem) > _BLOCK:
-                    _hand_over(current, unit, hygiene, wants_rsv, fields)
+                    _hand_over(current, unit, hygiene, wants_rsv, fields, entities)
             elif root is not None and len(root) > _BLOCK:
                 _outside_before(root[-1], root, observer, fields)
             continue
@@ -536,6 +537,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
             reader.run_id = (root.get("run-id") or "").strip()
             reader.run_id_line = root.sourceline if reader.run_id else None
             reader.task = (root.get("task") or "").strip() or None
+            entities = _may_hold_entities(root)
         if elem.tag != "topic":
             continue
         parent = elem.getparent()
@@ -558,7 +560,7 @@ def _read_xml(reader: RunReader, stream: IO[bytes], hygiene: _Hygiene, observer:
         elif not topic:
             _malformed(observer, None, elem.sourceline, "<topic> without a topic-id attribute")
         elif n:
-            hygiene.add(_xml_block(elem, topic, n, unit, wants_rsv))
+            hygiene.add(_xml_block(elem, topic, n, unit, wants_rsv, entities=entities))
         for line in current.nested:
             _malformed(observer, None, line, "<result> outside <topic>")
         current = None
@@ -660,7 +662,7 @@ def _end_tag_order(elems: list[etree._Element]) -> list[etree._Element]:
 
 
 def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bool,
-               fields: _RepeatedFields | None = None) -> None:
+               fields: _RepeatedFields | None = None, entities: bool = True) -> None:
     """Hand over the results of an open ``<topic>`` that are complete and delete its complete children.
 
     Every child but the last is complete (the parser may be inside the
@@ -676,7 +678,7 @@ def _hand_over(current: _OpenTopic, unit: Unit, hygiene: _Hygiene, wants_rsv: bo
     xp = _xpaths()
     k = int(xp.count_results(elem)) - (last.tag == "result")
     if k and current.topic:
-        hygiene.add(_xml_block(elem, current.topic, k, unit, wants_rsv, first_k=True))
+        hygiene.add(_xml_block(elem, current.topic, k, unit, wants_rsv, first_k=True, entities=entities))
     current.done += k
     current.nested.extend(r.sourceline for r in xp.nested_before_last(elem))
     if fields is not None:
@@ -701,8 +703,17 @@ def _malformed(observer: RunObserver, topic: str | None, line: int | None, messa
     observer.issue(Issue("malformed", topic, line, message))
 
 
+def _may_hold_entities(root: etree._Element) -> bool:
+    """Whether the document of ``root`` may hold entity references: only one with a document type
+    declaration does (its external DTD, never read, may declare any entity; without one, an
+    undeclared entity is a well-formedness error, and the predefined ones and character references
+    are text).  A document whose internal subset declares entities was refused before."""
+    docinfo = root.getroottree().docinfo
+    return bool(docinfo.doctype) or docinfo.internalDTD is not None
+
+
 def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit, wants_rsv: bool,
-               first_k: bool = False) -> Block:
+               first_k: bool = False, entities: bool = True) -> Block:
     """The ``n`` results of a ``<topic>`` (``first_k``: its first ``n``) as a :class:`Block`.
 
     Each field, rank and rsv is a list taken by one XPath for the whole
@@ -710,13 +721,14 @@ def _xml_block(topic_elem: etree._Element, topic: str, n: int, unit: Unit, wants
     ``<rank>``, ``<rsv>``); when a list does not have one item per result
     (a result without one, or without any rank while another has one), or
     the topic holds entity references (which XPath does not see, while they
-    end an element's ``.text``), every result is read on its own
+    end an element's ``.text``; looked for only when the document may hold
+    them, ``entities``: :func:`_may_hold_entities`), every result is read on its own
     (:meth:`Unit.xml_values`, ``.text`` of the last ``<rank>``, ``<rsv>``).
     """
     sel = _FIRST_K if first_k else _ALL
     lines = _XmlLines(topic_elem, sel, n)
     xp = _xpaths()
-    if _BULK and next(topic_elem.iter(xp.etree.Entity), None) is None:
+    if _BULK and not (entities and next(topic_elem.iter(xp.etree.Entity), None) is not None):
         fields = [xpath(topic_elem, k=n) for xpath in _field_xpaths(unit, sel)]
         ranks = xp.ranks[sel](topic_elem, k=n)
         rsvs = xp.rsvs[sel](topic_elem, k=n) if wants_rsv else []
@@ -907,6 +919,8 @@ class _Hygiene:
         self.observer = observer
         self._topics: dict[str, _TopicState] = {}
         self._previous: str | None = None
+        #: the strings the run's keys hold, each once (:class:`~inexeval.readers.units.ElementUnit`)
+        self._strings: dict[str, str] = {}
 
     def add(self, block: Block) -> None:
         topic = block.topic
@@ -930,7 +944,7 @@ class _Hygiene:
         """(kept, keys) of the first ``keep`` results: invalid ones skipped, duplicates dropped."""
         columns = block.fields if keep == block.n else [f[:keep] for f in block.fields]
         if _BULK:
-            keys = self.unit.keys(columns)
+            keys = self.unit.keys(columns, self._strings)
             if keys is not None:
                 fresh = set(keys)
                 if len(fresh) == keep and st.seen.isdisjoint(fresh):
@@ -945,7 +959,7 @@ class _Hygiene:
         topic = block.topic
         for i, raw in enumerate(zip(*columns)):
             try:
-                key = self.unit.key(*raw)
+                key = self.unit.key(*raw, strings=self._strings)
             except InvalidPath as exc:
                 self.observer.issue(Issue("invalid", topic, block.line(i), str(exc)))
                 continue
