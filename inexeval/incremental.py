@@ -64,7 +64,9 @@ from inexeval.writers.files import FILE_MODE, commit_pending, discard_pending, r
 CACHE = ".inexeval-runs.json"
 #: the prepared recall-base of the evaluation, pickled (read back only as the module docstring says)
 RECALL = ".inexeval-recallbase.pickle"
-FORMAT = 3
+#: the cache's format; 4: the pickled recall-base's element keys are numbers (recallbase.TopicElements),
+#: so a cache of format 3 is not read (a full evaluation, saying so)
+FORMAT = 4
 #: a file's stat is trusted only when its times are this much older than when it was hashed (ns)
 RACY_NS = 2_000_000_000
 #: config fields that do not change any number or message of a run (where outputs go, where keys were written)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from array import array
 from functools import cached_property
+from itertools import repeat
 
 import numpy as np
 
@@ -59,20 +60,16 @@ def quantise_all(name: str, judgements: list[Judgement]) -> np.ndarray:
     return np.where(e == 0, 0.0, lifted)
 
 
-def _path_bytes(path: str) -> bytes:
-    return path.encode("utf-8", "surrogatepass")
-
-
 class TopicElements:
     """The listed elements of one topic, numbered once and shared by every quantisation.
 
     Columnar, so that forked workers share it without copying (no
     per-element Python objects): element ids follow file order, each file's
     ids are ``file_slices[file]`` = (start, end); the ``(file, path)`` keys
-    are one sorted bytes array searched with :meth:`ids`, each key the
-    file's number in ``file_slices`` (big-endian, 2 bytes, or 4 for more
-    than 65,535 files) then the path in UTF-8 (the file id is not repeated
-    for each of its elements: a fifth of the keys' memory); ``size[i]`` is the
+    are one sorted int64 array searched with :meth:`ids`, each key the
+    file's number in ``file_slices`` times 2^32 plus the path's number among
+    the topic's distinct paths (``_path_number``: one string per distinct
+    path, which files repeat, not per element); ``size[i]`` is the
     element's size; ``up[i]`` the nearest listed proper ancestor (-1: none);
     :attr:`parent` the id of its listed parent (-1: none, a root or a parent
     the file does not list), which is ``up`` but for the few elements below
@@ -90,11 +87,13 @@ class TopicElements:
         up = array("i", [-1]) * n
         gaps = array("i")
         self.unlisted_above: set[tuple[str, str]] = set()
-        keys: list[bytes] = []
+        keys: list[int] = []
         start = 0
-        self._width = width = 2 if len(topic.files) < 1 << 16 else 4
+        #: path -> its number among the topic's distinct paths (the low 32 bits of a key)
+        self._path_number: dict[str, int] = {}
+        path_number = self._path_number.setdefault
         for number, (f, fa) in enumerate(topic.files.items()):
-            prefix = number.to_bytes(width, "big")
+            high = number << 32
             local = {p: start + k for k, p in enumerate(fa.elements)}  # this file only, then dropped
             for p, i in local.items():
                 cut = p.rfind("/")  # (paths.parent, inlined: once per assessed element)
@@ -107,7 +106,7 @@ class TopicElements:
                         if up[i] >= 0:
                             break
                         self.unlisted_above.add((f, a))
-                keys.append(prefix + _path_bytes(p))
+                keys.append(high | path_number(p, len(self._path_number)))
             self.file_slices[f] = (start, start + len(local))
             start += len(local)
         self.up = up
@@ -119,7 +118,7 @@ class TopicElements:
             self.size = array("i", sizes)
         except OverflowError:  # a size of 2^31 or more
             self.size = array("q", sizes)
-        arr = np.array(keys, dtype=bytes) if keys else np.array([], dtype="S1")
+        arr = np.array(keys, dtype=np.int64)  # (< 2^31 files and paths a topic: int32 ids)
         order = np.argsort(arr, kind="stable")
         self._sorted = arr[order]
         self._sorted_ids = order.astype(np.int32)
@@ -164,27 +163,26 @@ class TopicElements:
 
     def ids(self, ranking) -> np.ndarray:
         """Element ids of a ranking of ``(file, path)`` pairs, -1 for results that are not listed."""
-        if len(ranking) == 0 or len(self._sorted) == 0:
-            return np.full(len(ranking), -1, dtype=np.int64)
-        prefix = self._prefixes
-        # a file the topic does not list gives b"", which no key equals (paths are never empty)
-        wanted = np.array([pre + p.encode("utf-8", "surrogatepass") if (pre := prefix.get(f)) is not None else b""
-                           for f, p in ranking], dtype=bytes)
+        n = len(ranking)
+        if n == 0 or len(self._sorted) == 0:
+            return np.full(n, -1, dtype=np.int64)
+        files, paths = zip(*ranking)
+        high = np.array(list(map(self._number.get, files, repeat(-1, n))), dtype=np.int64)
+        low = np.array(list(map(self._path_number.get, paths, repeat(-1, n))), dtype=np.int64)
+        wanted = (high << 32) | low  # (a file or path the topic does not list: negative, no key)
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
-        return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
+        listed = (self._sorted[pos] == wanted) & (high >= 0) & (low >= 0)
+        return np.where(listed, self._sorted_ids[pos].astype(np.int64), -1)
 
     @cached_property
-    def _prefixes(self) -> dict[str, bytes]:
-        """File id -> the first bytes of its elements' keys (its number), built on first use by
-        :meth:`ids` (in each worker: a few hundred small entries a topic)."""
-        w = self._width
-        return {f: n.to_bytes(w, "big") for f, n in self._number.items()}
+    def _paths(self) -> list[str]:
+        """The topic's distinct paths by number (for :meth:`key`)."""
+        return list(self._path_number)
 
     def key(self, i: int) -> tuple[str, str]:
         """The ``(file, path)`` of element i."""
-        key = self._sorted[self._rank[i]]
-        w = self._width
-        return self._files[int.from_bytes(key[:w], "big")], key[w:].decode("utf-8", "surrogatepass")
+        key = int(self._sorted[self._rank[i]])
+        return self._files[key >> 32], self._paths[key & 0xFFFFFFFF]
 
 
 class QuantisedTopic:

@@ -130,21 +130,25 @@ def test_element_ids_of_rankings():
 
 @pytest.mark.parametrize("n_files", [3, 70_000])
 def test_element_keys_number_their_files(n_files):
-    """Keys hold a file's number, not its id (2 bytes, 4 beyond 65,535 files): every element's key
-    and id come back, across files that share paths, an empty file, non-ASCII ids and files
-    numbered with a zero byte (file 256: 0x0100)."""
+    """Keys hold a file's number and a path's number, not their strings: every element's key and id
+    come back, across files that share paths (each distinct path numbered once), an empty file,
+    non-ASCII ids and paths, and beyond 65,535 files; a file or a path the topic does not list, or
+    listed only elsewhere, is -1."""
     from inexeval.recallbase import TopicElements
     from t1data import topic_from_rows
 
     files = [f"wiki/{i}" if i % 3 else f"é/{i}" for i in range(n_files)]
     rows = [(f, p, 1, 10, 5) for i, f in enumerate(files) if i != 1
-            for p in (["/article[1]", "/article[1]/p[1]"] if i % 2 else ["/article[1]"])]
+            for p in (["/article[1]", "/article[1]/p[1]"] if i % 2 else ["/article[1]"])
+            + (["/article[1]/é[2]"] if i % 5 == 0 else [])]
     el = TopicElements(topic_from_rows("T", rows, empty_files=[files[1]]))
-    assert el._width == (2 if n_files < 65_536 else 4)
+    distinct = ["/article[1]", "/article[1]/é[2]"] + (["/article[1]/p[1]"] if n_files > 3 else [])
+    assert list(el._path_number) == distinct
     keys = [(f, p) for f, p, *_ in rows]
     assert [el.key(i) for i in range(len(el))] == keys
-    probe = keys[::97] + [(files[1], "/article[1]"), ("wiki/none", "/article[1]"), (files[0], "/article[1]/p[1]")]
-    assert list(el.ids(probe)) == list(range(0, len(keys), 97)) + [-1, -1, -1]
+    probe = keys[::97] + [(files[1], "/article[1]"), ("wiki/none", "/article[1]"), (files[0], "/article[1]/p[1]"),
+                          (files[0], "/article[1]/nowhere[1]"), (files[1], "/article[1]/é[2]")]
+    assert list(el.ids(probe)) == list(range(0, len(keys), 97)) + [-1] * 5
     if n_files > 256:
         at = next(i for i, k in enumerate(keys) if k[0] == files[256])
         assert el.ids([keys[at]])[0] == at and el.key(at) == keys[at]
