@@ -23,6 +23,7 @@ standard input once, before any worker is forked.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import sys
 from dataclasses import dataclass, field
@@ -123,6 +124,8 @@ class ElementInputs(Unit):
         except EmptySelection as err:
             raise placed(err, config) from None
         _prefetch_stdin(config)
+        importlib.import_module("inexeval.readers.runs")  # here, before workers fork: each would import it (5 ms)
+
         return RecallBase(a.topics, a, list(a.warnings), problems)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):
