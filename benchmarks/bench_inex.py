@@ -42,7 +42,10 @@ wall <= 1.5 x the floor with the scale's 55 runs, <= 2 x with ``--runs 10``;
 at ``--scale inex2005x10`` also peak < 1 GB (target 3).
 
 ``--repeat R`` times every command R times and keeps the fastest (other
-processes on a shared machine only ever slow a run down).
+processes on a shared machine only ever slow a run down).  The floor and the
+two full evaluations are timed in turn, R rounds of the three, so that each
+ratio compares times taken in the same minutes (this machine's speed drifts
+by 10-20 % within a few minutes); the smaller evaluations follow.
 
 ``--jobs N`` (default: the cores here) is passed on as inexeval's ``--jobs N``
 (docs/formats.md §9.1) when its command line has that option; otherwise the header line
@@ -188,6 +191,12 @@ def best_of(repeat: int, cmd: list[str], cwd: Path) -> Timing:
     return min((timed(cmd, cwd) for _ in range(repeat)), key=lambda t: t.wall)
 
 
+def alternated(repeat: int, cmds: list[list[str]], cwd: Path) -> list[Timing]:
+    """The fastest of REPEAT runs of each of CMDS, run in turn (all of them, REPEAT times over)."""
+    rounds = [[timed(cmd, cwd) for cmd in cmds] for _ in range(repeat)]
+    return [min(times, key=lambda t: t.wall) for times in zip(*rounds)]
+
+
 def timed(cmd: list[str], cwd: Path) -> Timing:
     """Run CMD as a child: wall time, CPU time, largest RSS (os.wait4) and peak tree PSS."""
     t0 = time.perf_counter()
@@ -310,15 +319,16 @@ def main(argv: list[str] | None = None) -> int:
     assessments, runs = input_files(d)
     n_runs = len(runs)
     k = max(1, n_runs // 5)
-    floor = best_of(a.repeat, [sys.executable, __file__, "--parse-only", *map(str, assessments + runs)], d)
+    tasks = (("CO.Thorough off", "thorough.prop"), ("CO.Focussed on", "focussed.prop"))
+    floor_cmd = [sys.executable, __file__, "--parse-only", *map(str, assessments + runs)]
+    floor, *full_times = alternated(a.repeat, [floor_cmd] + [inexeval_cmd(d / prop, jobs) for _, prop in tasks], d)
     print(f"floor: lxml iterparse of {len(assessments)} assessment + {n_runs} run files: {floor.wall:.2f} s, "
           f"peak {floor.peak_mb:.0f} MB", flush=True)
     n_settings = len(QUANTS.split(","))
     header = ["workload", "settings", "wall s", "floor s", "ratio", "s/run-setting", "CPU s",
               "peak MB", f"peak MB {k} runs", "max RSS MB", "target met"]
     table, notes, fulls = [], [], []
-    for task, prop in (("CO.Thorough off", "thorough.prop"), ("CO.Focussed on", "focussed.prop")):
-        full = best_of(a.repeat, inexeval_cmd(d / prop, jobs), d)
+    for (task, prop), full in zip(tasks, full_times):
         part = best_of(a.repeat, inexeval_cmd(d / prop, jobs, runs[::max(1, n_runs // k)][:k]), d)
         fulls.append(full)
         ratio = full.wall / floor.wall
