@@ -110,26 +110,35 @@ class OverlapIndex:
 def seen_ranks(el, ids: np.ndarray) -> tuple:
     """When each listed element's seen state changes in a ranking, as ranks (``len(ids)``: never).
 
-    ``first[e]``: the rank at which e is first retrieved; ``above[e]``: the
-    least ``first`` of e and its listed ancestors (at rank r, e is fully seen
-    iff ``above[e] < r``); ``below[e]``: the least ``first`` of its listed
-    proper descendants (it has a seen descendant iff ``below[e] < r``).  One
-    pass over the topic's levels each way; shared by the quantisations of a
-    (run, topic).  Returned with ``first`` and ``below`` also as array.array
-    (fast scalar reads in the recursion of partially seen elements).
+    ``first[e]``: the rank at which e is first retrieved; ``above``: for each
+    listed result, in rank order, the least ``first`` of its element and that
+    element's listed ancestors (at rank r, element e is fully seen iff that
+    is < r); ``below[e]``: the least ``first`` of its listed proper
+    descendants (it has a seen descendant iff ``below[e] < r``).  Both are
+    walked up from the retrieved elements only, one step of every chain at a
+    time (:attr:`~inexeval.recallbase.TopicElements.up_chain`), not over the
+    topic's every element; shared by the quantisations of a (run, topic).
+    Returned with ``first`` and ``below`` also as array.array (fast scalar
+    reads in the recursion of partially seen elements).
     """
     n, never = len(el), len(ids)
-    first = np.full(n, never, dtype=np.int64)
-    pos = np.flatnonzero(ids >= 0)
-    np.minimum.at(first, ids[pos], pos)
-    up = np.frombuffer(el.up, dtype=np.int32)
-    levels = el.levels
-    above = first.copy()
-    for lvl in levels[1:]:
-        above[lvl] = np.minimum(above[lvl], above[up[lvl]])
-    below = np.full(n, never, dtype=np.int64)
-    for lvl in reversed(levels[1:]):
-        np.minimum.at(below, up[lvl], np.minimum(first[lvl], below[lvl]))
+    up, depth = el.up_chain
+    first = np.full(n + 1, never, dtype=np.int64)  # (+ the place of -1, above the roots: never seen)
+    listed = np.flatnonzero(ids >= 0)
+    li = ids[listed]
+    np.minimum.at(first, li, listed)
+    above = first[li]
+    cur = li
+    for _ in range(depth):
+        cur = up[cur]
+        np.minimum(above, first[cur], out=above)
+    once = first[li] == listed  # each retrieved element at its first rank
+    below = np.full(n + 1, never, dtype=np.int64)
+    cur, ranks = up[li[once]], listed[once]
+    for _ in range(depth):
+        np.minimum.at(below, cur, ranks)
+        cur = up[cur]
+    first, below = first[:n], below[:n]
     return first, above, below, array("q", first.tobytes()), array("q", below.tobytes())
 
 
@@ -156,7 +165,7 @@ def gains_overlap_on(index: OverlapIndex, ranking: Ranking, alpha: float,
     listed = np.flatnonzero(ids >= 0)
     li = ids[listed]
     qn = qt.q_ext
-    full = above[li] < listed
+    full = above < listed
     values = np.where(full, (1.0 - alpha) * qn[li], qn[li])
     partial = np.flatnonzero(~full & (below[li] < listed))
     if partial.size:

@@ -149,9 +149,18 @@ class TopicElements:
         return array("i", start.tobytes()), array("i", order.astype(np.int32).tobytes())
 
     @cached_property
-    def levels(self) -> list[np.ndarray]:
-        """Element ids by depth below their listed ancestors (``up``), roots first (overlap on)."""
-        return _levels(np.frombuffer(self.up, dtype=np.int32))
+    def up_chain(self) -> tuple[np.ndarray, int]:
+        """(``up`` with -1 appended, the most listed proper ancestors of an element): a walk up from
+        any ids (``ids = chain[ids]``, that many times) reaches -1 and stays there, where an array
+        one longer than the elements holds what is above every root in its last place (overlap on:
+        :func:`inexeval.gains.seen_ranks`)."""
+        up = np.frombuffer(self.up, dtype=np.int32)
+        depth, cur = 0, up[up >= 0]
+        while cur.size:
+            depth += 1
+            cur = up[cur]
+            cur = cur[cur >= 0]
+        return np.append(up, np.int32(-1)), depth
 
     def children(self, i: int) -> array:
         """The ids of element i's listed children, in file order."""

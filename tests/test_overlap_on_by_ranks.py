@@ -49,7 +49,7 @@ def test_seen_ranks_of_a_chain():
     first, above, below, _, _ = seen_ranks(qt.elements, qt.elements.ids(ranking))
     never = len(ranking)
     assert first.tolist() == [never, 0, 2, never]
-    assert above.tolist() == [never, 0, 0, never]
+    assert above.tolist() == [0, 0, 0]  # the listed results' (sec[1], p[1], sec[1]), in rank order
     assert below.tolist() == [0, 2, never, never]
 
 
@@ -65,3 +65,30 @@ def test_files_with_unlisted_ancestors_take_the_walk():
     for alpha in (1.0, 0.5):
         assert np.array_equal(gains_overlap_on(index, ranking, alpha),
                               _gains_overlap_on_walk(index, ranking, alpha))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_seen_ranks_by_their_definitions(seed):
+    # first[e], above (each listed result's element and its listed ancestors, rank order) and below[e]
+    # (e's listed proper descendants) against the definitions, ancestor by ancestor
+    ta = random_topic(seed, n_files=1 + seed % 3)
+    rng = random.Random(seed)
+    cands = all_paths(ta)
+    el = QuantisedTopic(ta, "gen").elements
+    up = list(el.up)
+
+    def ancestors(e):  # listed proper ancestors, nearest first
+        while up[e] >= 0:
+            e = up[e]
+            yield e
+
+    for k in (0, 1, 5, 2 * len(cands)):
+        ids = el.ids([rng.choice(cands) for _ in range(k)])
+        never = len(ids)
+        first = [min((r for r, i in enumerate(ids) if i == e), default=never) for e in range(len(el))]
+        got_first, above, below, first_l, below_l = seen_ranks(el, ids)
+        assert got_first.tolist() == first == list(first_l)
+        assert above.tolist() == [min([first[i]] + [first[a] for a in ancestors(i)]) for i in ids if i >= 0]
+        want_below = [min((first[d] for d in range(len(el)) if e in ancestors(d)), default=never)
+                      for e in range(len(el))]
+        assert below.tolist() == want_below == list(below_l)

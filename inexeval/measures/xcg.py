@@ -160,7 +160,7 @@ def prepare(ctx: TopicContext, setting: Setting, params: Params) -> None:
     qt, index = quantised(ctx, setting.quant)
     qt.ideal_gain_vector(setting.overlap)
     if setting.overlap == "on":
-        _ = index.q, index.maps, qt.elements._child_index, qt.elements.levels
+        _ = index.q, index.maps, qt.elements._child_index, qt.elements.up_chain
 
 
 def gains(t: TopicInput) -> tuple[np.ndarray, np.ndarray]:
