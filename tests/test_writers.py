@@ -151,3 +151,29 @@ def test_run_file_of_topic_columns_is_fmt_of_each_value():
         lines.append(f"{m}\tall\t0.5\n")
         expected.append("\n".join(lines))
     assert text == "".join(expected)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_run_file_lines_of_per_topic_dicts_are_fmt_of_each_value(seed):
+    """run_file_parts on per-topic dicts (INEX, FOL): each line's text is fmt of the topic's value, with
+    values repeated across measures and topics, 0.0 and -0.0 among them (equal, printed apart), NaN,
+    infinities, integers, booleans, topics lacking a measure and undefined values (None)."""
+    import random
+
+    from inexeval.aggregate import natural_key
+    from inexeval.model import RunResult
+
+    rng = random.Random(seed)
+    pool = [0.0, -0.0, 1.0, 0.5, 1 / 3, float("nan"), float("inf"), -float("inf"), 2, True, 5e-324, 0.1 + 0.2]
+    pool += [rng.random() for _ in range(5)]
+    topics = [str(rng.randint(1, 400)) for _ in range(rng.randint(1, 25))]
+    measures = [f"m@{k}" for k in range(rng.randint(1, 40))]
+    undefined = rng.random() < 0.5
+    per_topic = {t: {m: (None if undefined and rng.random() < 0.1 else rng.choice(pool))
+                     for m in measures if rng.random() < 0.97} for t in topics}
+    r = RunResult(run_id="r", setting="gen_on", measures=measures, per_topic=per_topic,
+                  average={m: rng.choice(pool) for m in measures})
+    order = sorted(per_topic, key=natural_key)
+    want = ["\n".join([f"{m}\t{t}\t{files.fmt(per_topic[t].get(m))}" for t in order]
+                      + [f"{m}\tall\t{files.fmt(r.average[m])}\n"]) for m in measures]
+    assert list(files.run_file_parts(r)) == want
