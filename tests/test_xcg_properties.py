@@ -198,3 +198,30 @@ def test_overlap_index_matches_paths(seed):
             else:
                 assert idx.ideal_of[i] == -1
                 assert list(idx.below(i)) == []
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_element_ids_are_a_look_up_of_file_and_path(seed):
+    """ids(ranking) equals looking each (file, path) up among the topic's elements (ids in file order),
+    -1 for the rest: across files sharing paths, paths listed only in another file, unknown files and
+    paths, non-ASCII and surrogate-escaped text, repeats and an empty ranking."""
+    import random
+
+    from inexeval.recallbase import TopicElements
+    from randomtrees import all_paths, random_topic
+
+    ta = random_topic(seed, n_files=1 + seed % 4)
+    rng = random.Random(seed)
+    if seed % 3 == 0:  # a file with odd characters in its id and paths
+        from inexeval.model import FileAssessment, Judgement
+        fa = FileAssessment(file="wiki/é\udce9")
+        for p in ("/article[1]", "/article[1]/é[1]", "/article[1]/p[1]"):
+            fa.elements[p] = Judgement(p, 1, 10, 5)
+        ta.files[fa.file] = fa
+    el = TopicElements(ta)
+    reference = {(f, p): i for i, (f, p) in enumerate((f, p) for f, fa in ta.files.items() for p in fa.elements)}
+    cands = all_paths(ta) + [("nowhere", "/article[1]"), (next(iter(ta.files)), "/article[1]/é[1]")]
+    for k in (0, 1, 7, 3 * len(cands)):
+        ranking = [rng.choice(cands) for _ in range(k)]
+        assert el.ids(ranking).tolist() == [reference.get(key, -1) for key in ranking]
+    assert [el.key(i) for i in range(len(el))] == list(reference)
