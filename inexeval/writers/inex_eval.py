@@ -61,10 +61,14 @@ def format_value(v: int | float) -> str:
     return java_double(v)
 
 
+def _name_column(name: str) -> str:
+    """A measure's name and the tabs after it, as the tool aligns them (two below 8 characters)."""
+    return name + ("\t\t" if len(name) < 8 else "\t")
+
+
 def measure_line(name: str, topic: str, value: int | float) -> str:
     """One measure line (without its line end)."""
-    sep = "\t\t" if len(name) < 8 else "\t"
-    return f"{name}{sep}{cell(topic)}\t{format_value(value)}"
+    return f"{_name_column(name)}{cell(topic)}\t{format_value(value)}"
 
 
 def _value_texts():
@@ -103,8 +107,7 @@ def format_outcome(outcome, task: str, run_label: str, *, per_query: bool) -> st
             for topic in outcome.topics:
                 row = outcome.per_topic[topic]
                 tab_topic = f"{cell(topic)}\t"
-                lines += [name + ("\t\t" if len(name) < 8 else "\t") + tab_topic + text(value)
-                          for name, value in row.items()]
+                lines += [_name_column(name) + tab_topic + text(value) for name, value in row.items()]
         for name, value in outcome.all.items():
             lines.append(measure_line(name, "all", value))
         lines.append("</eval>")
