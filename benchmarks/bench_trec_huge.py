@@ -10,7 +10,7 @@ per line), so the generator's memory is one block whatever the size.  Each size 
 - ``inexeval trec-eval`` with the same arguments (output compared byte for byte);
 - ``inexeval -config`` with ``TASK: trec`` (its per-topic and average files written), up to
   ``--config-up-to`` (default 10^7 lines, to keep the default run short: at 10^8 lines it takes
-  about 4 minutes and 2.2 GB, 22 bytes a line; README, Performance).
+  about a minute and 2.2 GB, 23 bytes a line; README, Performance).
 
 Wall and CPU time and peak RSS (sampled, bench_trec.measure) per command and size, as a table, and
 the bytes of peak memory per line read.  Targets at the largest size: peak < 4 GB, and less time
