@@ -37,6 +37,10 @@
    - peak < 1 GB, and flat in the number of runs: peak(N runs) -
      peak(N // 5 runs) <= 5 % of peak(N // 5 runs).
 
+4. Prints, for each evaluation, its profile (``phases.py``): one more invocation on the runs of
+   the peak column, ``--jobs 1`` and without reading runs ahead, timed phase by phase inside
+   the process (the assessments, the runs' reading, scoring and result files, and per run).
+
 Issue 16 (target 5): one ``VERDICT`` line per evaluation (benchmarks/verdict.py):
 wall <= 1.5 x the floor with the scale's 55 runs, <= 2 x with ``--runs 10``;
 at ``--scale inex2005x10`` also peak < 1 GB (target 3).
@@ -70,6 +74,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = Path(__file__).resolve().parent / "work" / "inex"
 sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import phases  # noqa: E402
 from bytecode import compile_checkout  # noqa: E402
 from verdict import verdict  # noqa: E402
 
@@ -241,6 +246,16 @@ def parse_only(paths: list[str]) -> int:
     return n
 
 
+#: The evaluation's phases for the profile line (benchmarks/phases.py), in the order they run.
+PHASES = [
+    ("assessments read and prepared", ["inexeval.engine:_load_and_prepare"]),
+    ("runs read", ["inexeval.inputs:ElementInputs.read_run"]),
+    ("scored", ["inexeval.engine:Scorer.score"]),
+    ("result files", ["inexeval.engine:run_file_parts", "inexeval.engine:write_pending"]),
+    ("summary", ["inexeval.writers.files:write_summary"]),
+]
+
+
 def inexeval_help() -> str:
     return subprocess.run([sys.executable, "-m", "inexeval", "--help"], cwd=ROOT, capture_output=True,
                           text=True).stdout
@@ -359,6 +374,14 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(notes))
     print("peak MB: summed PSS of inexeval and its workers (sampled every 0.1 s), at least the largest "
           "single RSS; the 'all' row: both evaluations against two floors (each parses every file)")
+    subset = runs[::max(1, n_runs // k)][:k]
+    for task, prop in tasks:
+        cmd = inexeval_cmd(d / prop, 1, subset)[3:]  # (the arguments after python -m inexeval)
+        got = phases.profile(cmd, PHASES, cwd=d, settings={"inexeval.engine:READ_AHEAD": False})
+        per_run = ", ".join(f"{name} {got[label] / k:.3f} s" for name, label in
+                            (("read", "runs read"), ("scored", "scored"), ("result files", "result files")))
+        print(f"profile of {task} (the {k} runs of the peak column, --jobs 1, no reading ahead: where the CPU "
+              f"time goes): {phases.line(got)}; a run: {per_run}")
     return 0
 
 

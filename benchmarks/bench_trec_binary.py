@@ -12,7 +12,8 @@ commands run in turn so that a change of load hits them alike.  Workloads (gener
   with sparse qrels, about one relevant document per query.
 
 each with trec_eval's default measures and with ``-m all_trec``.  The outputs are compared byte for byte
-before any timing.  Target: the drop-in ≤ 0.5 × trec_eval, wall and CPU.
+before any timing.  Target: the drop-in ≤ 0.5 × trec_eval, wall and CPU.  Each case ends with the
+drop-in's profile (``phases.py``): its time by phase, inside one invocation, median of 3.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import phases  # noqa: E402
 from bench_trec import best_alternating, generate  # noqa: E402
 from verdict import verdict  # noqa: E402
 
@@ -85,6 +87,16 @@ def msmarco(topics: int, seed: int = 7) -> tuple[Path, Path]:
     return qrels, run
 
 
+#: The drop-in's phases (benchmarks/phases.py): its command's functions, in the order they run.
+DROP_IN_PHASES = [
+    ("qrels read", ["inexeval.dropins.trec_eval.cli:_read_rel_info"]),
+    ("run read", ["inexeval.dropins.trec_eval.cli:read_run"]),
+    ("run read and evaluated in pieces", ["inexeval.dropins.trec_eval.cli:_evaluate_pieces"]),  # 64 MB or more
+    ("evaluated", ["inexeval.dropins.trec_eval.cli:_evaluate"]),
+    ("output", ["inexeval.dropins.trec_eval.cli:render"]),
+]
+
+
 def case(label: str, qrels: Path, run: Path, binaries: dict[str, Path], extra: list[str], repeat: int) -> None:
     cmds = {name: [str(b), *extra, str(qrels), str(run)] for name, b in binaries.items()}
     cmds["inexeval trec-eval"] = [sys.executable, "-m", "inexeval", "trec-eval", *extra, str(qrels), str(run)]
@@ -113,6 +125,8 @@ def case(label: str, qrels: Path, run: Path, binaries: dict[str, Path], extra: l
         verdict(f"35.1 drop-in <= {TARGET:g} x trec_eval ({name}), {label}, {' '.join(extra) or 'default measures'}",
                 f"{ours.wall:.2f} s (CPU {ours.cpu:.2f} s)", f"{name} {t.wall:.2f} s (CPU {t.cpu:.2f} s)",
                 ratio, ratio <= TARGET)
+    profiled = phases.profile(["trec-eval", *extra, str(qrels), str(run)], DROP_IN_PHASES, repeat=3)
+    print(f"     profile of inexeval trec-eval (in one invocation, median of 3): {phases.line(profiled)}")
 
 
 def main() -> None:

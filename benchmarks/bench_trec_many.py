@@ -5,7 +5,9 @@ runs of ``--topics`` × ``--results`` lines (default 100 × 500 × 1,000: 50 mil
 reference is the sum of trec_eval 10.0's times (its own Makefile's build, bench_trec_binary.py's
 ``build``), one process per run as trec_eval is used; inexeval scores every run in one invocation
 with ``--jobs 1``, ``2`` and every core, so that the speed-up per core is shown.  Target: ≤ 0.3 ×
-the sum, using the cores.  One timing each (the reference alone takes minutes).
+the sum, using the cores.  One timing each (the reference alone takes minutes).  Then a profile line
+(``phases.py``): ``PROFILE_RUNS`` of the runs through the same config, ``--jobs 1`` and without reading
+runs ahead, timed phase by phase inside the process.
 """
 
 from __future__ import annotations
@@ -17,11 +19,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import phases  # noqa: E402
 from bench_trec import generate, inexeval_cmd, measure  # noqa: E402
 from bench_trec_binary import build  # noqa: E402
 from verdict import verdict  # noqa: E402
 
 TARGET = 0.3
+#: The runs of the profile line (benchmarks/phases.py): a sample keeps it short; the runs are alike.
+PROFILE_RUNS = 10
+#: The evaluation's phases for the profile line, in the order they run.
+PHASES = [
+    ("qrels read", ["inexeval.engine:_load_and_prepare"]),
+    ("runs read", ["inexeval.inputs:DocumentInputs.read_run"]),
+    ("scored", ["inexeval.engine:Scorer.score"]),
+    ("result files", ["inexeval.engine:run_file_parts", "inexeval.engine:write_pending"]),
+    ("summary", ["inexeval.writers.files:write_summary"]),
+]
 
 
 def main() -> None:
@@ -60,6 +73,14 @@ def main() -> None:
             f"{best.wall:.1f} s (--jobs {min(times, key=lambda j: times[j].wall)}, {cores} cores)",
             f"trec_eval {wall:.1f} s" if wall else "not measured", best.wall / wall if wall else None,
             best.wall / wall <= TARGET if wall else None)
+    sample = runs[:PROFILE_RUNS]
+    cmd = inexeval_cmd(prop, 1, qrels.parent / "results-profile")[3:]  # (after python -m inexeval)
+    cmd += ["--set", "SUBMISSIONRUNS_DIR=" + ",".join(map(str, sample))]
+    got = phases.profile(cmd, PHASES, cwd=qrels.parent, settings={"inexeval.engine:READ_AHEAD": False})
+    per_run = ", ".join(f"{name} {got[label] / len(sample):.3f} s" for name, label in
+                        (("read", "runs read"), ("scored", "scored"), ("result files", "result files")))
+    print(f"profile of TASK trec ({len(sample)} of the runs, --jobs 1, no reading ahead: where the CPU time goes): "
+          f"{phases.line(got)}; a run: {per_run}")
 
 
 if __name__ == "__main__":
