@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _CHILD = r"""
 import functools, gc, importlib, json, os, sys, time
 t0 = time.perf_counter()
-gc.disable()  # while the modules load, as the command's raised threshold about does (inexeval/launch.py)
+gc.disable()  # while the modules load: the command itself raises the collector's threshold (inexeval/launch.py)
 spec, out_path, argv = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3:]
 from inexeval.numpy_sorts import prefer_avx2_sorts  # what the command does before numpy loads
 prefer_avx2_sorts()
@@ -65,8 +65,11 @@ for target, value in spec.get("set", {}).items():
     setattr(importlib.import_module(module), name, value)
 gc.enable()
 t1 = time.perf_counter()
+parent = os.getpid()
 def report():
     total = time.perf_counter() - t0
+    if os.getpid() != parent:  # a forked process that ends through atexit: not the command's timings
+        return
     with open(out_path, "w") as f:
         json.dump({"imports": t1 - t0, "total": total, "phases": spent}, f)
 import atexit
@@ -94,12 +97,14 @@ def _profile_once(argv: list[str], phases: list[tuple[str, list[str]]], cwd: Pat
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     wall = time.perf_counter() - start
     try:
-        got = json.loads(out.read_text())
+        got = json.loads(out.read_text()) if proc.returncode == 0 else None
     except (OSError, ValueError):
-        raise SystemExit(f"phases: the profiled command left no timings (status {proc.returncode}): "
-                         + (proc.stderr.strip().splitlines() or ["no message"])[-1]) from None
+        got = None
     finally:
         out.unlink(missing_ok=True)
+    if got is None:
+        raise SystemExit(f"phases: inexeval {' '.join(argv)} failed (status {proc.returncode}): "
+                         + (proc.stderr.strip().splitlines() or ["no message"])[-1])
     result = {"start and exit": wall - got["total"], "imports": got["imports"]}
     for label, _ in phases:
         result[label] = got["phases"].get(label, 0.0)
