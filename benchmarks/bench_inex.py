@@ -246,16 +246,6 @@ def parse_only(paths: list[str]) -> int:
     return n
 
 
-#: The evaluation's phases for the profile line (benchmarks/phases.py), in the order they run.
-PHASES = [
-    ("assessments read and prepared", ["inexeval.engine:_load_and_prepare"]),
-    ("runs read", ["inexeval.inputs:ElementInputs.read_run"]),
-    ("scored", ["inexeval.engine:Scorer.score"]),
-    ("result files", ["inexeval.engine:run_file_parts", "inexeval.engine:write_pending"]),
-    ("summary", ["inexeval.writers.files:write_summary"]),
-]
-
-
 def inexeval_help() -> str:
     return subprocess.run([sys.executable, "-m", "inexeval", "--help"], cwd=ROOT, capture_output=True,
                           text=True).stdout
@@ -377,11 +367,10 @@ def main(argv: list[str] | None = None) -> int:
     subset = runs[::max(1, n_runs // k)][:k]
     for task, prop in tasks:
         cmd = inexeval_cmd(d / prop, 1, subset)[3:]  # (the arguments after python -m inexeval)
-        got = phases.profile(cmd, PHASES, cwd=d, settings={"inexeval.engine:READ_AHEAD": False})
-        per_run = ", ".join(f"{name} {got[label] / k:.3f} s" for name, label in
-                            (("read", "runs read"), ("scored", "scored"), ("result files", "result files")))
+        got = phases.profile(cmd, phases.evaluation_phases("ElementInputs", "assessments read and prepared"),
+                             cwd=d, settings=phases.NO_READ_AHEAD)
         print(f"profile of {task} (the {k} runs of the peak column, --jobs 1, no reading ahead: where the CPU "
-              f"time goes): {phases.line(got)}; a run: {per_run}")
+              f"time goes): {phases.line(got)}; a run: {phases.per_run(got, k)}")
     return 0
 
 

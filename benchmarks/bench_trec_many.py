@@ -27,14 +27,6 @@ from verdict import verdict  # noqa: E402
 TARGET = 0.3
 #: The runs of the profile line (benchmarks/phases.py): a sample keeps it short; the runs are alike.
 PROFILE_RUNS = 10
-#: The evaluation's phases for the profile line, in the order they run.
-PHASES = [
-    ("qrels read", ["inexeval.engine:_load_and_prepare"]),
-    ("runs read", ["inexeval.inputs:DocumentInputs.read_run"]),
-    ("scored", ["inexeval.engine:Scorer.score"]),
-    ("result files", ["inexeval.engine:run_file_parts", "inexeval.engine:write_pending"]),
-    ("summary", ["inexeval.writers.files:write_summary"]),
-]
 
 
 def main() -> None:
@@ -76,11 +68,10 @@ def main() -> None:
     sample = runs[:PROFILE_RUNS]
     cmd = inexeval_cmd(prop, 1, qrels.parent / "results-profile")[3:]  # (after python -m inexeval)
     cmd += ["--set", "SUBMISSIONRUNS_DIR=" + ",".join(map(str, sample))]
-    got = phases.profile(cmd, PHASES, cwd=qrels.parent, settings={"inexeval.engine:READ_AHEAD": False})
-    per_run = ", ".join(f"{name} {got[label] / len(sample):.3f} s" for name, label in
-                        (("read", "runs read"), ("scored", "scored"), ("result files", "result files")))
+    got = phases.profile(cmd, phases.evaluation_phases("DocumentInputs", "qrels read"), cwd=qrels.parent,
+                         settings=phases.NO_READ_AHEAD)
     print(f"profile of TASK trec ({len(sample)} of the runs, --jobs 1, no reading ahead: where the CPU time goes): "
-          f"{phases.line(got)}; a run: {per_run}")
+          f"{phases.line(got)}; a run: {phases.per_run(got, len(sample))}")
 
 
 if __name__ == "__main__":

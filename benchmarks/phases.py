@@ -120,3 +120,27 @@ def line(result: dict[str, float]) -> str:
     fixed = ("start and exit", "imports", "other")
     parts = [f"{k} {v:.3f} s" for k, v in result.items() if k != "wall" and (v >= 0.0005 or k in fixed)]
     return f"wall {result['wall']:.3f} s: " + ", ".join(parts)
+
+
+def evaluation_phases(inputs: str, first: str) -> list[tuple[str, list[str]]]:
+    """The phases of ``inexeval -config`` (the engine's), in the order they run: FIRST (the
+    assessments or qrels read and prepared), the runs read by the ``inexeval.inputs`` class INPUTS,
+    scored, their result files, the summary."""
+    return [
+        (first, ["inexeval.engine:_load_and_prepare"]),
+        ("runs read", [f"inexeval.inputs:{inputs}.read_run"]),
+        ("scored", ["inexeval.engine:Scorer.score"]),
+        ("result files", ["inexeval.engine:run_file_parts", "inexeval.engine:write_pending"]),
+        ("summary", ["inexeval.writers.files:write_summary"]),
+    ]
+
+
+#: What the benchmarks set for an evaluation's profile: no runs read ahead in a second process,
+#: whose time the profile would not see.
+NO_READ_AHEAD = {"inexeval.engine:READ_AHEAD": False}
+
+
+def per_run(result: dict[str, float], runs: int) -> str:
+    """A run's share of an evaluation's profile (:func:`evaluation_phases`): read, scored, result files."""
+    return ", ".join(f"{name} {result[label] / runs:.3f} s" for name, label in
+                     (("read", "runs read"), ("scored", "scored"), ("result files", "result files")))
