@@ -333,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     header = ["workload", "settings", "wall s", "floor s", "ratio", "s/run-setting", "CPU s",
               "peak MB", f"peak MB {k} runs", "max RSS MB", "target met"]
     table, notes, fulls = [], [], []
+    subset = runs[::max(1, n_runs // k)][:k]  # the peak column's runs, spread over the whole
     for (task, prop), full in zip(tasks, full_times):
-        part = best_of(a.repeat, inexeval_cmd(d / prop, jobs, runs[::max(1, n_runs // k)][:k]), d)
+        part = best_of(a.repeat, inexeval_cmd(d / prop, jobs, subset), d)
         fulls.append(full)
         ratio = full.wall / floor.wall
         per = full.wall / (n_runs * n_settings)
@@ -364,7 +365,6 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(notes))
     print("peak MB: summed PSS of inexeval and its workers (sampled every 0.1 s), at least the largest "
           "single RSS; the 'all' row: both evaluations against two floors (each parses every file)")
-    subset = runs[::max(1, n_runs // k)][:k]
     for task, prop in tasks:
         cmd = inexeval_cmd(d / prop, 1, subset)[3:]  # (the arguments after python -m inexeval)
         got = phases.profile(cmd, phases.evaluation_phases("ElementInputs", "assessments read and prepared"),

@@ -125,7 +125,6 @@ class ElementInputs(Unit):
             raise placed(err, config) from None
         _prefetch_stdin(config)
         importlib.import_module("inexeval.readers.runs")  # here, before workers fork: each would import it (5 ms)
-
         return RecallBase(a.topics, a, list(a.warnings), problems)
 
     def read_run(self, path, config: Config, recall_base: RecallBase):

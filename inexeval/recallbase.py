@@ -180,8 +180,7 @@ class TopicElements:
         low = np.array(list(map(self._path_number.get, paths, repeat(-1, n))), dtype=np.int64)
         wanted = (high << 32) | low  # (a file or path the topic does not list: negative, no key)
         pos = np.minimum(np.searchsorted(self._sorted, wanted), len(self._sorted) - 1)
-        listed = (self._sorted[pos] == wanted) & (high >= 0) & (low >= 0)
-        return np.where(listed, self._sorted_ids[pos].astype(np.int64), -1)
+        return np.where(self._sorted[pos] == wanted, self._sorted_ids[pos].astype(np.int64), -1)
 
     @cached_property
     def _paths(self) -> list[str]:
