@@ -219,6 +219,8 @@ OPTION_SETS: list[tuple[str, list[str], str]] = [
     ("dup_all_trec_c", ["-q", "-c", "-m", "all_trec"], "dup"),
     ("dup_qrels_prefs", ["-q", "-R", "qrels_prefs", "-m", "prefs"], "dup"),
     ("M0", ["-q", "-M", "0"], "complete"),
+    ("M0_c", ["-q", "-c", "-M", "0", "-m", "all_trec"], "missing"),  # (the stand-in ranking cut away too)
+    ("M0_cJ", ["-q", "-c", "-J", "-M", "0", "-m", "official"], "missing"),
     ("many_official", ["-m", "official", "-m", "set"], "many"),
     ("many_P", ["-m", "P.5,10", "-m", "set_P", "-m", "map", "-m", "recall.10,40"], "many"),
     ("many_P_l2J", ["-l", "2", "-J", "-m", "P.5,10", "-m", "recip_rank"], "many"),
@@ -245,7 +247,8 @@ def test_option_set(trec_eval, tmp_path, monkeypatch, name, options, kind, seed)
 
 #: The options test_random_options mixes.
 FLAGS = [(0.7, ["-q"]), (0.4, ["-c"]), (0.08, ["-n"]), (0.2, ["-l", "2"]), (0.25, ["-J"]),
-         (0.1, ["-M", "1"]), (0.1, ["-M", "4"]), (0.08, ["-D", "0.{qid}"]), (0.05, ["-N", "30"])]
+         (0.1, ["-M", "1"]), (0.1, ["-M", "4"]), (0.08, ["-D", "0.{qid}"]), (0.05, ["-N", "30"]),
+         (0.04, ["-M", "0"])]
 
 
 #: Left out of the mixtures, where trec_eval's result would depend on undefined behaviour:

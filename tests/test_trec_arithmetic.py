@@ -190,6 +190,25 @@ def test_only_the_plain_labels_are_reset_after_a_stand_in(tmp_path):
     assert (_value(out, "utility_1,-1,0,0", "2"), _value(out, "relstring_5", "2")) == ("-1.0000", "'-'")
 
 
+def test_max_zero_cuts_the_stand_in_ranking_away_too(tmp_path):
+    """-c -M 0: form_res_rels.c caps the stand-in ranking of a topic the run lacks as it caps every
+    ranking, so topic 2 is scored on no result at all: iprec_at_recall at 0.0 divides 0 relevant
+    by 0 retrieved (-nan, as for topic 1, whose one result -M 0 cuts away too), utility_1,-1,0,0
+    counts no unjudged stand-in document (0, where without -M it is -1: the test above) and
+    relstring_5 is empty."""
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 x\n")
+    args = ["-q", "-c", "-M", "0", "-m", "iprec_at_recall.0,0.5", "-m", "utility.1,-1,0,0", "-m", "relstring.5",
+            str(tmp_path / "q"), str(tmp_path / "r")]
+    status, out, _ = _drop_in(*args)
+    assert status == 0
+    for topic in ("1", "2", "all"):
+        assert _value(out, "iprec_at_recall_0.00", topic) == "-nan"
+        assert _value(out, "iprec_at_recall_0.50", topic) == "0.0000"
+        assert _value(out, "utility_1,-1,0,0", topic) == "0.0000"
+    assert _value(out, "relstring_5", "2") == "''"
+
+
 # --- the primitive ---------------------------------------------------------------------------
 
 
@@ -255,7 +274,7 @@ def test_rbp_powers_are_repeated_products(tmp_path):
     ours = (resid(topics[0], product) + resid(topics[1], product)) / 2
     with_pow = (resid(topics[0], lambda i: math.pow(p, i)) + resid(topics[1], lambda i: math.pow(p, i))) / 2
     assert (f"{ours:.4f}", f"{with_pow:.4f}") == ("0.9636", "0.9635")
-    q = "".join(f"2 0 rel 1\n" for _ in range(1)) + "1 0 judged 0\n"
+    q = "2 0 rel 1\n1 0 judged 0\n"
     run = "".join(f"1 Q0 u{i:02d} {i + 1} {100 - i} x\n" for i in range(15))
     run += "".join(f"2 Q0 v{i} {i + 1} {100 - i} x\n" for i in range(3)) + "2 Q0 rel 4 1 x\n"
     (tmp_path / "q").write_text(q)

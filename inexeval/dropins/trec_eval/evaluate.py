@@ -350,13 +350,16 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     rrows = kept[tidx >= 0]
     tidx, docno = tidx[tidx >= 0], run.docno[rrows]
     # -c: a topic the run lacks gets trec_eval's stand-in ranking, one unjudged document (its values are
-    # then reset as trec_eval resets them); a topic whose results -M cut away is the run's, and empty
+    # then reset as trec_eval resets them), which -M 0 cuts away as it cuts every ranking
+    # (form_res_rels.c: the topic is then scored on no result); a topic whose results -M cut away is
+    # the run's, and empty
     in_run = np.zeros(keys.size, dtype=bool)
     in_run[t[t >= 0]] = True
     missing = np.flatnonzero(~in_run[np.asarray(evaluated, dtype=np.int64)])
-    if missing.size:
-        tidx = np.concatenate((tidx, missing))
-        docno = np.concatenate((docno, np.full(missing.size, BOGUS_DOCNO)))
+    ranked_stand_ins = missing if opts.max_per_topic is None or opts.max_per_topic > 0 else missing[:0]
+    if ranked_stand_ins.size:
+        tidx = np.concatenate((tidx, ranked_stand_ins))
+        docno = np.concatenate((docno, np.full(ranked_stand_ins.size, BOGUS_DOCNO)))
         by_topic = np.argsort(tidx, kind="stable")
         tidx, docno = tidx[by_topic], docno[by_topic]
         doc_keys = None
