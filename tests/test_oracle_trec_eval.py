@@ -214,6 +214,11 @@ OPTION_SETS: list[tuple[str, list[str], str]] = [
     ("qrels_jg_c", ["-q", "-c", "-R", "qrels_jg", "-m", "qrels_jg"], "jg_missing"),
     ("qrels_jg_lJM", ["-q", "-l", "2", "-J", "-M", "4", "-R", "qrels_jg", "-m", "qrels_jg"], "jg"),
     ("qrels_measure_on_prefs", ["-q", "-R", "prefs", "-m", "map"], "prefs"),
+    # -c -D: the summary divides by every topic of the file, whatever its format
+    ("prefs_cD", ["-c", "-D", "0.{qid}", "-R", "prefs", "-m", "all_prefs", "-m", "num_q"], "prefs_missing"),
+    ("qrels_prefs_cD", ["-q", "-c", "-D", "0.{qid}", "-R", "qrels_prefs", "-m", "all_prefs", "-m", "num_q"],
+     "missing_nonneg"),
+    ("qrels_jg_cD", ["-c", "-D", "0.{qid}", "-R", "qrels_jg", "-m", "qrels_jg", "-m", "num_q"], "jg_missing"),
     ("dup", ["-q"], "dup"),
     ("dup_M", ["-q", "-M", "3"], "dup"),
     ("dup_all_trec_c", ["-q", "-c", "-m", "all_trec"], "dup"),

@@ -209,6 +209,23 @@ def test_max_zero_cuts_the_stand_in_ranking_away_too(tmp_path):
     assert _value(out, "relstring_5", "2") == "''"
 
 
+
+@pytest.mark.parametrize("fmt, lines, measure, value", [
+    ("qrels_jg", "q1 g d1 1\nq2 g d2 1\n", "map_avgjg", "0.5000"),
+    ("prefs", "q1 g s d1 1\nq1 g s d2 0\nq2 g s d3 1\nq2 g s d4 0\n", "prefs_simp", "0.5000"),
+])
+def test_complete_with_one_debug_topic_divides_by_every_topic_of_the_file(tmp_path, fmt, lines, measure, value):
+    """-c -D 0.q1: only q1 is evaluated, and meas_avg.c divides its value by every topic of the file,
+    whatever its format: q1 ranks its relevant (preferred) document first, 1.0, so the summary is
+    1.0 / 2 topics = 0.5, and num_q is 2."""
+    (tmp_path / "q").write_text(lines)
+    (tmp_path / "r").write_text("q1 Q0 d1 1 1 R\nq1 Q0 d2 2 0.5 R\n")
+    status, out, _ = _drop_in("-q", "-c", "-D", "0.q1", "-R", fmt, "-m", measure, "-m", "num_q",
+                              str(tmp_path / "q"), str(tmp_path / "r"))
+    assert status == 0
+    assert _value(out, measure, "q1") == "1.0000"
+    assert (_value(out, measure), _value(out, "num_q")) == (value, "2")
+
 # --- the primitive ---------------------------------------------------------------------------
 
 

@@ -101,7 +101,9 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
                 got = at_rank(state.count, state.start, k).astype(np.float64)
                 val = np.divide(got, k, out=np.zeros(k.shape), where=k > 0)
                 columns[lab] = Column(lab, per_topic(val))
-    return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop)
+    # -c: the summary divides by every topic of the file, also under -D (meas_avg.c), as for -R qrels
+    return Evaluation([bytes(keys[t]) for t in evaluated], columns, stop,
+                      num_queries=keys.size if opts.complete else None)
 
 
 def _rprec_mult_below_zero(ranking, x: float, level: int) -> np.ndarray:

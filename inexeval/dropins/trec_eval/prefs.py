@@ -343,4 +343,5 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
         for lab in labels:
             columns[lab].values.append(vals[lab])
         done.append(bytes(keys[t]))
-    return Evaluation(done, columns, stop)
+    # -c: the summary divides by every topic of the file, also under -D (meas_avg.c), as for -R qrels
+    return Evaluation(done, columns, stop, num_queries=keys.size if opts.complete else None)
