@@ -436,6 +436,39 @@ def test_cutoffs_2_to_the_31_apart(trec_eval, tmp_path, monkeypatch):
 ZMEASURES = [["-m", "official"], ["-m", "all_trec"], ["-m", "gm_map", "-m", "gm_bpref", "-m", "map"],
              ["-m", "relstring", "-m", "P.2"]]
 
+#: The spellings of a NaN score C's atof reads (docs/trec-eval.md §3), and the options of each input format
+#: run with NaN scores: trec_eval's qsort orders them by their docno (§3), in every format.
+NAN_SCORES = ("nan", "-nan", "NaN", "nan(7)", "NAN")
+NAN_FORMATS = [
+    ("qrels", ["-q", "-m", "all_trec"], "complete"),
+    ("qrels_c_J", ["-q", "-c", "-J", "-m", "official"], "missing"),
+    ("qrels_M", ["-q", "-M", "3", "-m", "P.1,2,3", "-m", "map", "-m", "relstring.5"], "complete"),
+    ("qrels_jg", ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], "jg"),
+    ("qrels_jg_J_M", ["-q", "-J", "-M", "4", "-R", "qrels_jg", "-m", "qrels_jg"], "jg"),
+    ("prefs", ["-q", "-R", "prefs", "-m", "all_prefs"], "prefs"),
+    ("qrels_prefs", ["-q", "-R", "qrels_prefs", "-m", "all_prefs"], "complete_nonneg"),
+]
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("name, options, kind", NAN_FORMATS, ids=[f[0] for f in NAN_FORMATS])
+def test_nan_scores(trec_eval, tmp_path, monkeypatch, name, options, kind, seed):
+    """Runs where some scores are NaN (a third of the lines, or all of a topic's), in every input format."""
+    rng = random.Random(f"nan/{name}/{seed}")
+    files, _ = make_files(kind, rng)
+    every = rng.random() < 0.25
+    lines = []
+    for line in files["run"].splitlines(keepends=True):
+        f = line.split()
+        if len(f) == 6 and (every or rng.random() < 0.35):
+            f[4] = rng.choice(NAN_SCORES)
+            line = " ".join(f) + "\n"
+        lines.append(line)
+    files["run"] = "".join(lines)
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, [*options, "qrels", "run"], tmp_path, monkeypatch)
+
+
 
 @pytest.mark.parametrize("seed", range(12))
 def test_zscores(trec_eval, tmp_path, monkeypatch, seed):

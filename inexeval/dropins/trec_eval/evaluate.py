@@ -23,7 +23,7 @@ from inexeval.measures.classic_join import maybe_twice as _maybe_twice
 from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
-           "make_ranking", "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
+           "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
            "negative_level_values"]
 
 #: A combined int64 sort key must stay below this (else the sort takes its parts as separate keys).
@@ -484,18 +484,6 @@ def wrong_format(selected: list[Selected], rel_format: str) -> TrecEvalExit | No
     return None
 
 
-def make_ranking(run, table, judged_only: bool):
-    """RUN (already cut at -M) ordered and joined to TABLE; ``-J`` drops the unjudged documents, the
-    others keeping their order."""
-    from inexeval.measures.classic_base import Ranking
-    from inexeval.measures.classic_join import rank_run
-
-    if not run.qid.size:
-        return Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    ranking, _ = rank_run(run, table)
-    return drop_unjudged(ranking) if judged_only else ranking
-
-
 def drop_unjudged(ranking):
     """``-J``: RANKING without its unjudged documents, the others keeping their order."""
     from inexeval.measures.classic_base import Ranking
@@ -503,8 +491,6 @@ def drop_unjudged(ranking):
     keep = ranking.rel >= 0
     counts = np.bincount(ranking.topic[keep], minlength=ranking.table.size)
     return Ranking(ranking.table, np.concatenate(([0], np.cumsum(counts))).astype(np.int64), ranking.rel[keep])
-
-
 
 
 # ------------------------------------------------------------------ -l below 0 ----

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from inexeval.measures.classic_base import at_rank
-from inexeval.measures.classic_join import topic_table
+from inexeval.measures.classic_join import join_ordered, topic_table
 from inexeval.measures.classic_trec import TrecState
-from inexeval.readers.trec import Qrels, TrecRun, sort_pairs
+from inexeval.readers.trec import Qrels, sort_pairs
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun, read_qrels
 
@@ -44,7 +44,7 @@ def read_qrels_jg(data: bytes, path: str) -> RawQrels:
 
 def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected]):
     """The qrels_jg measures of SELECTED on the topics trec_eval evaluates."""
-    from inexeval.dropins.trec_eval.evaluate import Column, Evaluation, topic_codes, make_ranking, prepare_topics
+    from inexeval.dropins.trec_eval.evaluate import Column, Evaluation, drop_unjudged, prepare_topics, topic_codes
 
     keys, evaluated, kept, stop = prepare_topics(qrels, run, opts, selected)
     sel = keys[evaluated] if evaluated else keys[:0]
@@ -70,9 +70,12 @@ def evaluate_jg(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Sele
     count = np.searchsorted(seg_topic, rt, side="right") - first
     rep = np.repeat(np.arange(rrows.size), count)
     seg = np.repeat(first, count) + (np.arange(rep.size) - np.repeat(np.cumsum(count) - count, count))
-    tr = TrecRun("run", seg_name[seg], run.docno[rrows][rep], run.score[rrows][rep],
-                 np.zeros(rep.size, dtype=np.int64))
-    ranking = make_ranking(tr, table, opts.judged_only)
+    # each segment's rows in the kept rows' order, which is trec_eval's (NaN scores included:
+    # evaluate.order_run), not sorted again
+    by_seg = np.argsort(seg, kind="stable")
+    ranking = join_ordered(topic_codes(table.keys, seg_name[seg[by_seg]]), run.docno[rrows][rep[by_seg]], table)
+    if opts.judged_only:
+        ranking = drop_unjudged(ranking)
     state = TrecState(ranking)
 
     n_topics = len(evaluated)
