@@ -214,6 +214,14 @@ OPTION_SETS: list[tuple[str, list[str], str]] = [
     ("qrels_jg_c", ["-q", "-c", "-R", "qrels_jg", "-m", "qrels_jg"], "jg_missing"),
     ("qrels_jg_lJM", ["-q", "-l", "2", "-J", "-M", "4", "-R", "qrels_jg", "-m", "qrels_jg"], "jg"),
     ("qrels_measure_on_prefs", ["-q", "-R", "prefs", "-m", "map"], "prefs"),
+    # a measure the format cannot serve: trec_eval meets that at its first topic, after the topic's checks
+    ("qrels_measure_on_prefs_missing", ["-q", "-R", "prefs", "-m", "map"], "prefs_missing"),
+    ("qrels_measure_on_prefs_D", ["-q", "-D", "0.{qid}", "-R", "prefs", "-m", "prefs_simp", "-m", "map"],
+     "prefs_missing"),
+    ("official_on_jg_missing", ["-R", "qrels_jg"], "jg_missing"),
+    ("official_on_jg_D", ["-D", "0.{qid}", "-R", "qrels_jg"], "jg_missing"),
+    ("prefs_measure_on_qrels_dup", ["-q", "-m", "map", "-m", "prefs_simp"], "dup"),
+    ("jg_measure_on_prefs_missing", ["-c", "-R", "prefs", "-m", "prefs_simp", "-m", "map_avgjg"], "prefs_missing"),
     # -c -D: the summary divides by every topic of the file, whatever its format
     ("prefs_cD", ["-c", "-D", "0.{qid}", "-R", "prefs", "-m", "all_prefs", "-m", "num_q"], "prefs_missing"),
     ("qrels_prefs_cD", ["-q", "-c", "-D", "0.{qid}", "-R", "qrels_prefs", "-m", "all_prefs", "-m", "num_q"],

@@ -242,7 +242,7 @@ def _evaluate_pieces(rel_info, res_path: str, opts: Options):
 def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) -> Evaluation:
     stop = wrong_format(selected, opts.rel_format)
     if stop is not None:
-        return Evaluation([], {}, stop)
+        return Evaluation([], {}, _format_stop(rel_info, run, opts, selected, stop))
     if opts.rel_format == "qrels":
         return evaluate_qrels(rel_info, run, opts, selected)
     if opts.rel_format == "qrels_jg":
@@ -253,6 +253,39 @@ def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) ->
 
     return evaluate_prefs(rel_info, run, opts, selected)
 
+
+
+def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
+                 wrong: TrecEvalExit) -> TrecEvalExit | None:
+    """Where trec_eval stops when a selected measure cannot use the judgements' format (WRONG): at the
+    first topic it evaluates (trec_eval.c), after that topic's own checks.  No topic to evaluate (-D
+    names none of the file's): None, no stop (the caller says no query was evaluated, status 7).  A
+    topic the run lacks, without -c: trec_eval says so before it computes anything.  Otherwise the
+    measures before the wrong one, in trec_eval's order, are computed on that topic first, and one
+    of them may stop first (a docno twice); then WRONG."""
+    import dataclasses
+
+    import numpy as np
+
+    from inexeval.dropins.trec_eval.evaluate import ids, topic_codes
+
+    keys = ids(rel_info.qid)
+    if opts.debug_query is not None:
+        keys = keys[keys == opts.debug_query.encode("utf-8", "surrogateescape")]
+    if not keys.size:
+        return None
+    first = bytes(keys[0])
+    qid = first.decode("utf-8", "surrogateescape")
+    if not opts.complete and not np.any(topic_codes(keys[:1], run.qid) == 0):
+        return TrecEvalExit(f"trec_eval: result qid '{qid}' not found in qrels\n", 4)
+    bad = next(i for i in range(len(selected)) if wrong_format(selected[i:i + 1], opts.rel_format) is not None)
+    before = selected[:bad]
+    if any(s.measure.kind != "special" for s in before):
+        one = dataclasses.replace(opts, debug_query=qid, query=False)
+        stop = _evaluate(rel_info, run, one, before).stop
+        if stop is not None:
+            return stop
+    return wrong
 
 def run_cli(argv: list[str]) -> int:
     """:func:`main` on the process's standard streams."""
