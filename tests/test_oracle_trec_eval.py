@@ -231,6 +231,10 @@ OPTION_SETS: list[tuple[str, list[str], str]] = [
     ("dup_M", ["-q", "-M", "3"], "dup"),
     ("dup_all_trec_c", ["-q", "-c", "-m", "all_trec"], "dup"),
     ("dup_qrels_prefs", ["-q", "-R", "qrels_prefs", "-m", "prefs"], "dup"),
+    ("dup_num_q", ["-q", "-m", "num_q"], "dup"),  # (no measure reads the ranking: no docno is compared)
+    ("dup_runid_num_q_c", ["-c", "-m", "runid", "-m", "num_q"], "dup"),
+    ("dup_num_q_qrels_prefs", ["-R", "qrels_prefs", "-m", "num_q"], "dup"),
+    ("prefs_num_q", ["-q", "-R", "prefs", "-m", "runid", "-m", "num_q"], "prefs_missing"),
     ("M0", ["-q", "-M", "0"], "complete"),
     ("M0_c", ["-q", "-c", "-M", "0", "-m", "all_trec"], "missing"),  # (the stand-in ranking cut away too)
     ("M0_cJ", ["-q", "-c", "-J", "-M", "0", "-m", "official"], "missing"),

@@ -226,6 +226,20 @@ def test_complete_with_one_debug_topic_divides_by_every_topic_of_the_file(tmp_pa
     assert _value(out, measure, "q1") == "1.0000"
     assert (_value(out, measure), _value(out, "num_q")) == (value, "2")
 
+
+@pytest.mark.parametrize("qrels, run", [("1 0 a 1\n", "1 Q0 a 1 1 x\n1 Q0 a 2 0.5 x\n"),  # a docno twice in the run
+                                        ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 1 x\n")])   # ... in the qrels
+def test_a_docno_twice_stops_only_a_measure_that_reads_the_ranking(tmp_path, qrels, run):
+    """runid and num_q read no ranking (m_runid.c, m_num_q.c), so trec_eval never compares docnos:
+    1 topic, status 0; map reads it (form_res_rels.c) and stops, status 4."""
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    files = (str(tmp_path / "q"), str(tmp_path / "r"))
+    status, out, err = _drop_in("-m", "runid", "-m", "num_q", *files)
+    assert (status, out, err) == (0, "runid                 \tall\tx\nnum_q                 \tall\t1\n", "")
+    status, out, err = _drop_in("-m", "num_q", "-m", "map", *files)
+    assert (status, out) == (4, "") and "duplicate docs a" in err and err.endswith("Can't calculate measure 'map'\n")
+
 # --- the primitive ---------------------------------------------------------------------------
 
 

@@ -241,9 +241,13 @@ def first_measure(selected: list[Selected]) -> str:
 def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, bytes], qrels_dups: dict[int, bytes],
                 wanted: list[int], opts: Options, selected: list[Selected],
                 dup_prefix: str = "trec_eval.form_res_qrels") -> tuple[list[int], TrecEvalExit | None]:
-    """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not)."""
+    """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not).
+    A docno twice is seen by the first measure that reads the ranking: with none (``-m runid``,
+    ``-m num_q``), trec_eval never looks."""
     name = first_measure(selected)
     broken = _calc_failure(selected)
+    if not any(s.measure.kind != "special" for s in selected):
+        run_dups, qrels_dups = {}, {}
     for n, t in enumerate(wanted):
         qid = keys[t].decode("utf-8", "surrogateescape")
         msg = None

@@ -333,6 +333,9 @@ def evaluate_prefs(prefs: Prefs, run: RawRun, opts: Options, selected: list[Sele
     rt = topic_codes(keys, run.qid[kept])
     done: list[bytes] = []
     for t in evaluated:
+        if not labels:  # (runid, num_q: trec_eval reads no ranking)
+            done.append(bytes(keys[t]))
+            continue
         rows = np.flatnonzero(pt == t)
         ranked = run.docno[kept[rt == t]]
         try:
