@@ -482,6 +482,36 @@ def test_nan_scores(trec_eval, tmp_path, monkeypatch, name, options, kind, seed)
 
 
 
+#: The input formats whose files get a NUL byte at the start of a line (:func:`test_nul_at_a_line_start`).
+NUL_FORMATS = [
+    ("qrels", ["-q", "-m", "official"], "missing"),
+    ("qrels_c", ["-q", "-c", "-m", "official"], "missing"),
+    ("qrels_jg", ["-q", "-R", "qrels_jg", "-m", "qrels_jg"], "jg"),
+    ("prefs", ["-q", "-R", "prefs", "-m", "all_prefs"], "prefs"),
+    ("qrels_prefs", ["-q", "-R", "qrels_prefs", "-m", "all_prefs"], "complete_nonneg"),
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("name, options, kind", NUL_FORMATS, ids=[f[0] for f in NUL_FORMATS])
+def test_nul_at_a_line_start(trec_eval, tmp_path, monkeypatch, name, options, kind, seed):
+    """A NUL byte that starts a line (not the first) of the judgements or the run: trec_eval's readers
+    end the file there (docs/trec-eval.md §3)."""
+    rng = random.Random(f"nul/{name}/{seed}")
+    while True:
+        files, _ = make_files(kind, rng)
+        long_enough = [k for k in ("qrels", "run") if files[k].count("\n") >= 2]
+        if long_enough:
+            break
+    which = rng.choice(long_enough)
+    lines = files[which].splitlines(keepends=True)
+    at = rng.randrange(1, len(lines))
+    lines[at] = "\0" + lines[at][rng.choice([0, 0, 1]):]  # (in place of its first byte, or before it)
+    files[which] = "".join(lines)
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, [*options, "qrels", "run"], tmp_path, monkeypatch)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_zscores(trec_eval, tmp_path, monkeypatch, seed):
     """``-Z``: a Z-score file on the labels trec_eval prints for the case (some topics and labels absent,
@@ -543,6 +573,34 @@ def test_bad_input(trec_eval, tmp_path, monkeypatch, name, argv):
         assert want.stderr.startswith(b"Usage: trec_eval ") and got.stderr == USAGE.encode()
         return
     compare(trec_eval, argv, tmp_path, monkeypatch)
+
+
+#: Command lines that glibc's getopt refuses: its message (first line) names the program by its argv[0],
+#: which inexeval words as ``trec_eval`` (docs/trec-eval.md §7); the usage text after it is inexeval's.
+GETOPT = [
+    ("invalid_short", ["-x", "qrels", "run"]),
+    ("unrecognized_long", ["--nosuch", "qrels", "run"]),
+    ("unrecognized_long_value", ["--nosuch=3", "qrels", "run"]),
+    ("ambiguous", ["--R", "qrels", "qrels", "run"]),
+    ("ambiguous_prefix", ["--Re", "qrels", "qrels", "run"]),
+    ("ambiguous_value", ["--R=qrels", "qrels", "run"]),
+    ("long_needs_value", ["qrels", "run", "--measure"]),
+    ("short_needs_value", ["qrels", "run", "-m"]),
+    ("long_takes_none", ["--nosummary=1", "qrels", "run"]),
+]
+
+
+@pytest.mark.parametrize("name, argv", GETOPT, ids=[g[0] for g in GETOPT])
+def test_getopt_messages(trec_eval, tmp_path, monkeypatch, name, argv):
+    files, _ = make_files("complete", random.Random(f"getopt/{name}"))
+    trecgen.write_case(tmp_path, files)
+    want = run_oracle(trec_eval, argv, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    got = run_inexeval(argv)
+    assert (got.status, got.stdout) == (want.status, want.stdout) == (1, b"")
+    first = want.stderr.splitlines(keepends=True)[0]
+    assert first.startswith(str(trec_eval).encode() + b": ")
+    assert got.stderr.splitlines(keepends=True)[0] == b"trec_eval" + first[len(str(trec_eval)):]
 
 
 # ------------------------------------------------------------------ the generator ----

@@ -295,7 +295,9 @@ def test_options_as_trec_eval_parses_them():
 @pytest.mark.parametrize("argv, status, message", [
     (["-x", "q", "r"], 1, "trec_eval: invalid option -- 'x'\n"),
     (["--bogus", "q", "r"], 1, "trec_eval: unrecognized option '--bogus'\n"),
-    (["--R", "x", "q", "r"], 1, "trec_eval: option '--R' is ambiguous\n"),
+    (["--R", "x", "q", "r"], 1,
+     "trec_eval: option '--R' is ambiguous; possibilities: '--Rel_info_format' '--Results_format'\n"),
+    (["--bogus=1", "q", "r"], 1, "trec_eval: unrecognized option '--bogus=1'\n"),
     (["q", "r", "-m"], 1, "trec_eval: option requires an argument -- 'm'\n"),
     (["q"], 1, "Usage: "),
     (["-m", "nosuch", "q", "r"], 1, "trec_eval: illegal measure 'nosuch'\n"),

@@ -113,10 +113,13 @@ def parse_args(argv: list[str]) -> Options:
             name, eq, value = arg[2:].partition("=")
             exact = [n for n in _LONG if n == name]
             matches = exact or [n for n in _LONG if n.startswith(name) and n not in _OWN_LONG]
+            # (glibc's getopt words these with the whole argument, any "=value" included, and lists
+            # the options an abbreviation could be, in trec_eval's order of them)
             if not matches:
-                raise TrecEvalExit(f"trec_eval: unrecognized option '--{name}'\n" + USAGE, 1)
+                raise TrecEvalExit(f"trec_eval: unrecognized option '{arg}'\n" + USAGE, 1)
             if len(matches) > 1:
-                raise TrecEvalExit(f"trec_eval: option '--{name}' is ambiguous\n" + USAGE, 1)
+                could = "".join(f" '--{n}'" for n in matches)
+                raise TrecEvalExit(f"trec_eval: option '{arg}' is ambiguous; possibilities:{could}\n" + USAGE, 1)
             letter, needs = _LONG[matches[0]]
             if needs and not eq:
                 if i >= len(argv):

@@ -64,7 +64,19 @@ def read_bytes(path: str, what: str, stdin_used: list[bool]) -> bytes:
         raise TrecEvalExit(fail, 2) from None
     if not data:
         raise TrecEvalExit(fail, 2)
-    return data
+    return until_nul_line(data)
+
+
+def until_nul_line(data: bytes) -> bytes:
+    """DATA up to its first line that starts with a NUL byte: trec_eval's readers walk a file as one C
+    string, line by line while the next byte is not NUL (``while (*ptr)`` in get_qrels.c,
+    get_trec_results.c and the others), so such a line ends the file for them.  A NUL anywhere else
+    makes trec_eval read past its buffer (it counts the lines only up to the first NUL), where it has
+    no defined result; that NUL is read here as any other byte, as is one that starts the file."""
+    if b"\0" not in data:
+        return data
+    cut = data.find(b"\n\0")
+    return data if cut < 0 else data[:cut + 1]
 
 
 def _malformed(label: str, n: int, path: str) -> TrecEvalExit:
