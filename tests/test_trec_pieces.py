@@ -118,6 +118,22 @@ def test_pieces_score_as_trec_eval(trec_eval, tmp_path, monkeypatch, pieces, see
     assert len(pieces) <= 1
 
 
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_nul_at_a_line_start_ends_a_run_read_in_pieces_too(trec_eval, tmp_path, monkeypatch, pieces, seed):
+    """A line of the run that starts with a NUL byte ends the file for trec_eval: the piece that has
+    it sends the drop-in back to reading the whole file, where the rest is cut (read.until_nul_line)."""
+    rng = random.Random(f"pieces-nul/{seed}")
+    monkeypatch.setattr(trec_chunks, "CHUNK", rng.choice([1, 60, 300]))
+    files, _ = make_files("missing", rng)
+    lines = files["run"].splitlines(keepends=True)
+    at = rng.randrange(1, len(lines))
+    lines[at] = "\0" + lines[at]
+    files["run"] = "".join(lines)
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, ["-q", "-c", "-m", "official", "qrels", "run"], tmp_path, monkeypatch)
+    assert pieces == [None]  # (read whole)
+
 @pytest.mark.slow
 def test_most_generated_runs_are_scored_in_pieces(trec_eval, tmp_path, monkeypatch, pieces):
     """The test above reaches the piecewise path: runs grouped by topic are scored in pieces (the

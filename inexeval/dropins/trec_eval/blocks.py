@@ -15,7 +15,8 @@ only; trec_eval's measures are per topic, so its values are the whole file's.  P
 Memory: one piece's arrays, and one float per label and evaluated topic.  The whole file is read
 the usual way instead (:func:`evaluate_file` returns None) when a topic is in two pieces (the run
 is not grouped by topic), when a piece cannot be read (the error is then the whole file's, with
-its line numbers), for ``-D``, and for ids too long to be cut into fixed-width columns.
+its line numbers), for ``-D``, for ids too long to be cut into fixed-width columns, and for a
+run with a NUL byte.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
     parts: list[tuple[Evaluation, bytes | None]] = []
     run_id = None
     try:
-        for run, topics in grouped_runs(path, lambda piece, _: read_run(piece, path), (TrecEvalExit,), lines=False):
+        for run, topics in grouped_runs(path, lambda piece, _: _read_piece(piece, path), (TrecEvalExit,), lines=False):
             run_id = run.run_id
             found.append(topics)
             sub = _judgements(qrels, by_topic, qsorted, topics)
@@ -66,6 +67,16 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
     stop = min(stops, key=lambda s: s[0]) if stops else None
     return _together([ev for ev, _ in parts], stop, opts, qrels, keys.size), run_id
 
+
+
+def _read_piece(piece: bytes, path: str) -> RawRun:
+    """The run of a piece; a NUL byte in it: the whole file is read instead (a line that starts with
+    one ends the file for trec_eval: :func:`~.read.until_nul_line`, which needs the whole file)."""
+    from inexeval.readers.trec_chunks import ReadWhole
+
+    if b"\0" in piece:
+        raise ReadWhole
+    return read_run(piece, path)
 
 def _judgements(qrels: RawQrels, by_topic: np.ndarray, qsorted: np.ndarray, topics: np.ndarray) -> RawQrels:
     """The rows of QRELS judging TOPICS (sorted ids), topic by topic, each topic's in file order."""

@@ -254,7 +254,6 @@ def _evaluate(rel_info, run: RawRun, opts: Options, selected: list[Selected]) ->
     return evaluate_prefs(rel_info, run, opts, selected)
 
 
-
 def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
                  wrong: TrecEvalExit) -> TrecEvalExit | None:
     """Where trec_eval stops when a selected measure cannot use the judgements' format (WRONG): at the
@@ -286,6 +285,7 @@ def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
         if stop is not None:
             return stop
     return wrong
+
 
 def run_cli(argv: list[str]) -> int:
     """:func:`main` on the process's standard streams."""
