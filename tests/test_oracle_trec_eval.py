@@ -498,16 +498,17 @@ def test_nul_at_a_line_start(trec_eval, tmp_path, monkeypatch, name, options, ki
     """A NUL byte that starts a line (not the first) of the judgements or the run: trec_eval's readers
     end the file there (docs/trec-eval.md §3)."""
     rng = random.Random(f"nul/{name}/{seed}")
+    judged = kind not in ("prefs", "complete_nonneg")  # (qrels and qrels_jg: their 4th field)
     while True:
         files, _ = make_files(kind, rng)
-        long_enough = [k for k in ("qrels", "run") if files[k].count("\n") >= 2]
-        if long_enough:
+        places = {k: trecgen.nul_places(files[k], k == "qrels") for k in ("qrels", "run") if judged or k == "run"}
+        if any(places.values()):
             break
-    which = rng.choice(long_enough)
-    lines = files[which].splitlines(keepends=True)
-    at = rng.randrange(1, len(lines))
+    which = rng.choice([k for k, v in places.items() if v])
+    lines = files[which].split("\n")
+    at = rng.choice(places[which])
     lines[at] = "\0" + lines[at][rng.choice([0, 0, 1]):]  # (in place of its first byte, or before it)
-    files[which] = "".join(lines)
+    files[which] = "\n".join(lines)
     trecgen.write_case(tmp_path, files)
     compare(trec_eval, [*options, "qrels", "run"], tmp_path, monkeypatch)
 

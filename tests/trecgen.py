@@ -337,6 +337,36 @@ def zscores_file(rng: random.Random, topics: list[str], labels: list[str]) -> st
     return "".join(out)
 
 
+def nul_places(text: str, judgements: bool) -> list[int]:
+    """The lines of TEXT (not the first) before which a NUL byte may start a line: trec_eval ends the
+    file there (docs/trec-eval.md §3).  Not a line after a ``#`` line (trec_eval reads it as data
+    without looking: past its buffer); of judgements (qrels or qrels_jg, the judgement fourth) only a
+    line before which every topic has a judgement >= 0, as the cut file must keep clear of
+    :data:`NEGATIVE_ONLY`.  Judgements are read as C's atol reads them."""
+    from inexeval.readers.trec_numbers import atol
+
+    lines = text.split("\n")  # (only a newline ends a line for trec_eval; splitlines also cuts at \v, \f)
+    if lines[-1] == "":
+        lines.pop()
+    # (nor after a "#" line: trec_eval skips it and reads the next line without looking for the NUL)
+    after_comment = {k + 1 for k, line in enumerate(lines) if line.lstrip(" \t\v\f\r").startswith("#")}
+    if not judgements:
+        return [k for k in range(1, len(lines)) if k not in after_comment]
+    places, negative_only, judged = [], set(), set()
+    for k, line in enumerate(lines):
+        if k and not negative_only and k not in after_comment:
+            places.append(k)
+        f = line.split()
+        if len(f) < 4 or line.startswith("#"):
+            continue
+        if atol(f[3]) >= 0:
+            negative_only.discard(f[0])
+        elif f[0] not in judged:
+            negative_only.add(f[0])
+        judged.add(f[0])
+    return places
+
+
 def write_case(folder: Path, files: dict[str, str]) -> dict[str, Path]:
     """Write FILES (name -> text) into FOLDER (created); their paths, by name."""
     folder.mkdir(parents=True, exist_ok=True)
