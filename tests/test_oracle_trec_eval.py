@@ -482,6 +482,25 @@ def test_nan_scores(trec_eval, tmp_path, monkeypatch, name, options, kind, seed)
 
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_first_topic_judged_only_below_zero(trec_eval, tmp_path, monkeypatch, seed):
+    """A first topic (in byte order) whose judgements are all below 0: trec_eval's first allocation of
+    its level counts (form_res_rels.c, max_rel + 1 <= 0 of them) gives none, and the first measure that
+    reads the ranking stops it (status 4), unless -D picks another topic, the run lacks it (without -c:
+    "not found" first) or no measure reads the ranking.  (A later such topic is undefined behaviour:
+    trecgen.NEGATIVE_ONLY.)"""
+    rng = random.Random(f"negative-first/{seed}")
+    opts = random_options(rng)
+    files, case = make_files("missing" if "-c" in opts else "complete", rng)
+    docs = [f"neg{i}" for i in range(rng.randint(1, 3))]
+    files["qrels"] = "".join(f"!neg 0 {d} {rng.choice([-1, -2])}\n" for d in docs) + files["qrels"]
+    if rng.random() < 0.7:  # (the run has the topic; else -c scores it on its stand-in)
+        files["run"] = "".join(f"!neg Q0 {d} {k + 1} {10 - k} r\n" for k, d in enumerate(docs + ["other"])) \
+            + files["run"]
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, [*expand(opts, case, rng), "qrels", "run"], tmp_path, monkeypatch)
+
+
 #: The input formats whose files get a NUL byte at the start of a line (:func:`test_nul_at_a_line_start`).
 NUL_FORMATS = [
     ("qrels", ["-q", "-m", "official"], "missing"),

@@ -240,6 +240,23 @@ def test_a_docno_twice_stops_only_a_measure_that_reads_the_ranking(tmp_path, qre
     status, out, err = _drop_in("-m", "num_q", "-m", "map", *files)
     assert (status, out) == (4, "") and "duplicate docs a" in err and err.endswith("Can't calculate measure 'map'\n")
 
+
+def test_a_first_topic_judged_only_below_zero_stops_the_first_measure(tmp_path):
+    """Topic 1 (first in byte order) is judged -1 only: form_res_rels.c allocates max_rel + 1 = 0 level
+    counters on its first call and gets none, so the first measure reading the ranking cannot be
+    computed (status 4, nothing printed); num_q reads no ranking; with -D 0.2 topic 2 comes first
+    (AP 1/1 = 1); the same topic after topic 2 takes topic 2's level counts (docs/trec-eval.md §7):
+    its AP is 0 (no relevant document), the mean (1 + 0) / 2 = 0.5."""
+    (tmp_path / "q").write_text("1 0 d -1\n2 0 e 1\n")
+    (tmp_path / "r").write_text("1 Q0 d 1 1 r\n2 Q0 e 1 1 r\n")
+    files = (str(tmp_path / "q"), str(tmp_path / "r"))
+    assert _drop_in("-m", "map", *files) == (4, "", "trec_eval: Can't calculate measure 'map'\n")
+    assert _drop_in("-m", "num_q", *files)[:2] == (0, "num_q                 \tall\t2\n")
+    assert _value(_drop_in("-D", "0.2", "-m", "map", *files)[1], "map") == "1.0000"
+    (tmp_path / "q").write_text("2 0 e 1\n3 0 d -1\n")
+    (tmp_path / "r").write_text("2 Q0 e 1 1 r\n3 Q0 d 1 1 r\n")
+    assert _value(_drop_in("-m", "map", *files)[1], "map") == "0.5000"
+
 # --- the primitive ---------------------------------------------------------------------------
 
 

@@ -134,6 +134,19 @@ def test_a_nul_at_a_line_start_ends_a_run_read_in_pieces_too(trec_eval, tmp_path
     compare(trec_eval, ["-q", "-c", "-m", "official", "qrels", "run"], tmp_path, monkeypatch)
     assert pieces == [None]  # (read whole)
 
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_topic_judged_only_below_zero_is_read_whole(trec_eval, tmp_path, monkeypatch, pieces, seed):
+    """What trec_eval does with a topic judged only below 0 depends on the topics before it (the first
+    one stops it, a later one takes the previous level counts): such qrels are read with the whole run."""
+    rng = random.Random(f"pieces-negative/{seed}")
+    files, _ = make_files("complete", rng)
+    files["qrels"] = "!neg 0 n1 -1\n" + files["qrels"]
+    files["run"] = "!neg Q0 n1 1 1 r\n" + files["run"]
+    trecgen.write_case(tmp_path, files)
+    compare(trec_eval, ["-q", "-m", rng.choice(["official", "map", "num_q"]), "qrels", "run"], tmp_path, monkeypatch)
+    assert pieces == [None]
+
 @pytest.mark.slow
 def test_most_generated_runs_are_scored_in_pieces(trec_eval, tmp_path, monkeypatch, pieces):
     """The test above reaches the piecewise path: runs grouped by topic are scored in pieces (the

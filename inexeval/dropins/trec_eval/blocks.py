@@ -15,8 +15,8 @@ only; trec_eval's measures are per topic, so its values are the whole file's.  P
 Memory: one piece's arrays, and one float per label and evaluated topic.  The whole file is read
 the usual way instead (:func:`evaluate_file` returns None) when a topic is in two pieces (the run
 is not grouped by topic), when a piece cannot be read (the error is then the whole file's, with
-its line numbers), for ``-D``, for ids too long to be cut into fixed-width columns, and for a
-run with a NUL byte.
+its line numbers), for ``-D``, for ids too long to be cut into fixed-width columns, for a run
+with a NUL byte, and for qrels with a topic judged only below 0.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
 
     if opts.debug_query is not None or qrels.qid.dtype == object:
         return None
+    if ids(qrels.qid).size != ids(qrels.qid[qrels.rel >= 0]).size:
+        return None  # a topic judged only below 0: what trec_eval does there depends on the topics before it
     by_topic = np.argsort(qrels.qid, kind="stable")  # (file order within a topic, as the whole file has it)
     qsorted = qrels.qid[by_topic]
     found: list[np.ndarray] = []

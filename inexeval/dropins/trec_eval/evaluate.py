@@ -240,14 +240,17 @@ def first_measure(selected: list[Selected]) -> str:
 
 def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, bytes], qrels_dups: dict[int, bytes],
                 wanted: list[int], opts: Options, selected: list[Selected],
-                dup_prefix: str = "trec_eval.form_res_qrels") -> tuple[list[int], TrecEvalExit | None]:
+                dup_prefix: str = "trec_eval.form_res_qrels",
+                negative_first: bool = False) -> tuple[list[int], TrecEvalExit | None]:
     """The topics evaluated before trec_eval would stop, and the reason it stops (None: it does not).
     A docno twice is seen by the first measure that reads the ranking: with none (``-m runid``,
-    ``-m num_q``), trec_eval never looks."""
+    ``-m num_q``), trec_eval never looks.  NEGATIVE_FIRST: the first topic evaluated has no judgement
+    >= 0, where form_res_rels.c's first allocation of its level counts, of max_rel + 1 <= 0 of them,
+    gives none, and the first measure that reads the ranking cannot be computed (``-R qrels``)."""
     name = first_measure(selected)
     broken = _calc_failure(selected)
     if not any(s.measure.kind != "special" for s in selected):
-        run_dups, qrels_dups = {}, {}
+        run_dups, qrels_dups, negative_first = {}, {}, False
     for n, t in enumerate(wanted):
         qid = keys[t].decode("utf-8", "surrogateescape")
         msg = None
@@ -259,6 +262,8 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
             msg = f"trec_eval.form_res_rels: duplicate docs {qrels_dups[t].decode('utf-8', 'surrogateescape')}\n"
         if msg is not None:
             return wanted[:n], TrecEvalExit(msg + f"trec_eval: Can't calculate measure '{name}'\n", 4)
+        if n == 0 and negative_first:  # (after the checks for a docno twice, as in form_res_rels.c)
+            return [], TrecEvalExit(f"trec_eval: Can't calculate measure '{name}'\n", 4)
         if broken is not None:  # (after the first measure has checked the topic's documents)
             return wanted[:n], broken
     return wanted, None
@@ -296,8 +301,11 @@ def prepare_topics(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
 
 def _prepare(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selected], *, ties: str = "descending",
              by_pair: tuple[np.ndarray, np.ndarray] | None = None, keys: np.ndarray | None = None,
-             run_codes: np.ndarray | None = None, doc_codes: np.ndarray | None = None, top_code: int | None = None):
-    """:func:`prepare_topics`, and the kept rows by (topic, docno) (:class:`Joint`, or None)."""
+             run_codes: np.ndarray | None = None, doc_codes: np.ndarray | None = None, top_code: int | None = None,
+             level_counts: bool = False):
+    """:func:`prepare_topics`, and the kept rows by (topic, docno) (:class:`Joint`, or None).  LEVEL_COUNTS:
+    the measures count judgements by level as form_res_rels.c does (``-R qrels``: :func:`_stop_topic`'s
+    NEGATIVE_FIRST)."""
     keys = ids(qrels.qid) if keys is None else keys
     t = topic_codes(keys, run.qid) if run_codes is None else run_codes
     kept, run_dups, joint = ordered_rows(run, keys, t, opts.max_per_topic, ties == "ascending", doc_codes,
@@ -309,7 +317,8 @@ def _prepare(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selecte
         wanted = [t for t in wanted if keys[t] == d]
     prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
     qdups = _qrels_dups(qrels, keys, by_pair) if by_pair is not None else {}
-    evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix)
+    negative_first = level_counts and bool(wanted) and not np.any(qrels.rel[qrels.qid == keys[wanted[0]]] >= 0)
+    evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix, negative_first)
     return keys, evaluated, kept, stop, joint
 
 
@@ -338,7 +347,8 @@ def evaluate_qrels(qrels: RawQrels, run: RawRun, opts: Options, selected: list[S
     t = topic_codes(table.keys, run.qid)
     top_code = int(doc_keys[0][-1]) if doc_keys[0].size else 0  # (the vocabulary's keys increase)
     keys, evaluated, kept, stop, joint = _prepare(qrels, run, opts, selected, by_pair=(order, code), keys=table.keys,
-                                                  run_codes=t, doc_codes=doc_keys[1], top_code=top_code)
+                                                  run_codes=t, doc_codes=doc_keys[1], top_code=top_code,
+                                                  level_counts=True)
     # the kept rows are in trec_eval's order, and the evaluated topics have no docno twice among them:
     # only the look-up is left, of the evaluated topics' judgements and results
     tidx = t[kept]  # (kept rows have a topic of the qrels)
