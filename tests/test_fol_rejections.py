@@ -291,6 +291,10 @@ def test_last_task_wins_and_values_are_used_by_their_task_only(here):
     ("1e-1", 0.1), ("0.5", 0.5), (" 0.5\t", 0.5), ("+2", 2.0), ("-.5", -0.5), ("1.", 1.0), ("1d", 1.0),
     ("0.25f", 0.25), ("0x1p-2", 0.25), ("0X.8P1", 1.0), ("Infinity", float("inf")), ("-Infinity", float("-inf")),
     ("1e400", float("inf")),
+    # Double.parseDouble of hexadecimal values past the largest double (Java 17): Infinity, rounding
+    # half to even (...f8p1023 is halfway to 2^1024, ...f7p1023 just below)
+    ("0x1p1024", float("inf")), ("-0x1p99999d", float("-inf")), ("0x1.fffffffffffff8p1023", float("inf")),
+    ("0x1.fffffffffffff7p1023", 1.7976931348623157e308), ("0x1p-99999999999999999999", 0.0),
 ])
 def test_java_parse_double(text, value):
     assert java_parse_double(text) == value

@@ -97,7 +97,10 @@ def java_parse_double(text: str) -> float | None:
     elif decimal is not None:
         value = float(decimal)
     else:
-        value = float.fromhex(hexa)
+        try:
+            value = float.fromhex(hexa)
+        except OverflowError:  # (Java rounds it to Infinity, as float() does a decimal)
+            value = math.inf
     return -value if sign == "-" else value
 
 
