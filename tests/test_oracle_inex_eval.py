@@ -408,6 +408,30 @@ def test_unicode_topic_ids_in_java_string_order(jar, tmp_path, monkeypatch):
         assert_same(argv, tmp_path, want, got)
 
 
+
+#: Malformed UTF-8 in ids: an encoded surrogate (one U+FFFD in Java for its 3 bytes, or 2 when cut),
+#: a lone lead byte, a byte no UTF-8 has, a cut 4-byte sequence, an overlong form.
+MALFORMED = [b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\xa0", b"\xc3", b"\xff", b"\xf0\x9f\x98", b"\xc0\xaf", b"\xe0\x80\x80"]
+
+
+def test_malformed_utf8_in_ids_is_replaced_as_java_replaces_it(jar, tmp_path, monkeypatch):
+    """The tool reads its files with Java's UTF-8 decoder under a UTF-8 locale, which replaces an encoded
+    surrogate as one U+FFFD where Python's ``replace`` makes three (readers/fol.py: JAVA_UTF8)."""
+    qrels, run = b"", b""
+    for k, bad in enumerate(MALFORMED):
+        qrels += b"t%d%s Q0 a%d %d 500 0 0:%d\n" % (k, bad, k, 10 + k, 10 + k)
+        run += b"t%d%s Q0 a%d 1 1 R%s 0 %d\n" % (k, bad, k, bad, 5 + k)
+    (tmp_path / "q.txt").write_bytes(qrels)
+    (tmp_path / "r.txt").write_bytes(run)
+    # a run the tool rejects, echoing its line: "too many fields in line 2: ..."
+    (tmp_path / "e.txt").write_bytes(run[:run.index(b"\n") + 1] + b"x Q0 a1 1 1 R 0 5 extra\xed\xa0\x80\xc3\n")
+    for task in TASKS:
+        argv = [f"-{task}", "-q", "q.txt", "r.txt", "e.txt"]
+        want, got = both(jar, argv, tmp_path, monkeypatch, locale="C.UTF-8")
+        if "\ufffd".encode() not in want.stdout:
+            pytest.skip("the JVM does not read UTF-8 under LC_ALL=C.UTF-8 here")
+        assert_same(argv, tmp_path, want, got)
+
 # ------------------------------------------------------------------ the config path ----
 
 CONFIG_TASKS = {"t": "FOL.Thorough", "f": "FOL.Focused", "r": "FOL.RelevantInContext", "b": "FOL.BestInContext",

