@@ -36,7 +36,7 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
 
     if opts.debug_query is not None or qrels.qid.dtype == object:
         return None
-    if ids(qrels.qid).size != ids(qrels.qid[qrels.rel >= 0]).size:
+    if np.any(qrels.rel < 0) and ids(qrels.qid).size != ids(qrels.qid[qrels.rel >= 0]).size:
         return None  # a topic judged only below 0: what trec_eval does there depends on the topics before it
     by_topic = np.argsort(qrels.qid, kind="stable")  # (file order within a topic, as the whole file has it)
     qsorted = qrels.qid[by_topic]

@@ -317,7 +317,8 @@ def _prepare(qrels: RawQrels, run: RawRun, opts: Options, selected: list[Selecte
         wanted = [t for t in wanted if keys[t] == d]
     prefix = "trec_eval.form_prefs_counts" if ties == "ascending" else "trec_eval.form_res_qrels"
     qdups = _qrels_dups(qrels, keys, by_pair) if by_pair is not None else {}
-    negative_first = level_counts and bool(wanted) and not np.any(qrels.rel[qrels.qid == keys[wanted[0]]] >= 0)
+    negative_first = (level_counts and bool(wanted) and bool(np.any(qrels.rel < 0))
+                      and not np.any(qrels.rel[qrels.qid == keys[wanted[0]]] >= 0))
     evaluated, stop = _stop_topic(keys, run_topics, run_dups, qdups, wanted, opts, selected, prefix, negative_first)
     return keys, evaluated, kept, stop, joint
 
