@@ -128,7 +128,7 @@ class FolOpenError(InputError):
         self.java_message = java_message
 
 
-#: The error handler that decodes bytes as Java's UTF-8 decoder does (``JAVA_UTF8``).
+#: The name of the error handler (:func:`_java_replacement`) that decodes as Java's UTF-8 decoder does.
 JAVA_UTF8 = "inexeval-java-utf8"
 
 

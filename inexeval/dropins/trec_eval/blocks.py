@@ -70,7 +70,6 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
     return _together([ev for ev, _ in parts], stop, opts, qrels, keys.size), run_id
 
 
-
 def _read_piece(piece: bytes, path: str) -> RawRun:
     """The run of a piece; a NUL byte in it: the whole file is read instead (a line that starts with
     one ends the file for trec_eval: :func:`~.read.until_nul_line`, which needs the whole file)."""
@@ -79,6 +78,7 @@ def _read_piece(piece: bytes, path: str) -> RawRun:
     if b"\0" in piece:
         raise ReadWhole
     return read_run(piece, path)
+
 
 def _judgements(qrels: RawQrels, by_topic: np.ndarray, qsorted: np.ndarray, topics: np.ndarray) -> RawQrels:
     """The rows of QRELS judging TOPICS (sorted ids), topic by topic, each topic's in file order."""
