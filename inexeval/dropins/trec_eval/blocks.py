@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from inexeval.dropins.trec_eval.evaluate import Evaluation, evaluate_qrels, ids
+from inexeval.dropins.trec_eval.evaluate import Evaluation, evaluate_qrels, ids, not_found
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit
 from inexeval.dropins.trec_eval.read import RawQrels, RawRun, read_run
 from inexeval.measures.classic_engine import Column
@@ -58,8 +58,7 @@ def evaluate_file(qrels: RawQrels, path: str, opts: Options,
     missing = keys[~np.isin(keys, np.concatenate(found))]
     stops: list[tuple[bytes, TrecEvalExit]] = [(k, ev.stop) for ev, k in parts if k is not None]
     if missing.size and not opts.complete:
-        qid = bytes(missing[0]).decode("utf-8", "surrogateescape")
-        stops.append((bytes(missing[0]), TrecEvalExit(f"trec_eval: result qid '{qid}' not found in qrels\n", 4)))
+        stops.append((bytes(missing[0]), not_found(bytes(missing[0]))))
     elif missing.size:  # -c: trec_eval's stand-in ranking for each
         sub = _judgements(qrels, by_topic, qsorted, missing)
         empty = RawRun(np.empty(0, dtype="S1"), np.empty(0, dtype="S1"), np.empty(0), b"")

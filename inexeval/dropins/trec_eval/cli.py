@@ -266,7 +266,7 @@ def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
 
     import numpy as np
 
-    from inexeval.dropins.trec_eval.evaluate import ids, topic_codes
+    from inexeval.dropins.trec_eval.evaluate import ids, not_found, topic_codes, wrong_format_at
 
     keys = ids(rel_info.qid)
     if opts.debug_query is not None:
@@ -274,13 +274,11 @@ def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
     if not keys.size:
         return None
     first = bytes(keys[0])
-    qid = first.decode("utf-8", "surrogateescape")
     if not opts.complete and not np.any(topic_codes(keys[:1], run.qid) == 0):
-        return TrecEvalExit(f"trec_eval: result qid '{qid}' not found in qrels\n", 4)
-    bad = next(i for i in range(len(selected)) if wrong_format(selected[i:i + 1], opts.rel_format) is not None)
-    before = selected[:bad]
+        return not_found(first)
+    before = selected[:wrong_format_at(selected, opts.rel_format)]
     if any(s.measure.kind != "special" for s in before):
-        one = dataclasses.replace(opts, debug_query=qid, query=False)
+        one = dataclasses.replace(opts, debug_query=first.decode("utf-8", "surrogateescape"), query=False)
         stop = _evaluate(rel_info, run, one, before).stop
         if stop is not None:
             return stop

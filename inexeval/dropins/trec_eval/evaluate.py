@@ -23,8 +23,8 @@ from inexeval.measures.classic_join import maybe_twice as _maybe_twice
 from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
-           "drop_unjudged", "wrong_format", "specs_of", "score_ranking", "NEGATIVE_LEVEL",
-           "negative_level_values"]
+           "drop_unjudged", "wrong_format", "wrong_format_at", "not_found", "specs_of", "score_ranking",
+           "NEGATIVE_LEVEL", "negative_level_values"]
 
 #: A combined int64 sort key must stay below this (else the sort takes its parts as separate keys).
 _KEY_LIMIT = 2**62
@@ -252,10 +252,9 @@ def _stop_topic(keys: np.ndarray, run_topics: set[int], run_dups: dict[int, byte
     if not any(s.measure.kind != "special" for s in selected):
         run_dups, qrels_dups, negative_first = {}, {}, False
     for n, t in enumerate(wanted):
-        qid = keys[t].decode("utf-8", "surrogateescape")
         msg = None
-        if t not in run_topics and not opts.complete:  # trec_eval.c itself: one line, status 4
-            return wanted[:n], TrecEvalExit(f"trec_eval: result qid '{qid}' not found in qrels\n", 4)
+        if t not in run_topics and not opts.complete:
+            return wanted[:n], not_found(bytes(keys[t]))
         if t in run_dups:
             msg = f"{dup_prefix}: duplicate docs {run_dups[t].decode('utf-8', 'surrogateescape')}"
         elif t in qrels_dups:
@@ -491,12 +490,26 @@ _SOURCE_FORMATS = {
 
 def wrong_format(selected: list[Selected], rel_format: str) -> TrecEvalExit | None:
     """The stop (status 4, nothing printed) when a selected measure cannot use REL_FORMAT: trec_eval
-    fails on the first topic, at the first such measure."""
-    for s in selected:
-        formats, complaint = _SOURCE_FORMATS.get(s.measure.source, ((rel_format,), ""))
+    fails on the first topic, at the first such measure (:func:`wrong_format_at`)."""
+    at = wrong_format_at(selected, rel_format)
+    if at is None:
+        return None
+    m = selected[at].measure
+    return TrecEvalExit(_SOURCE_FORMATS[m.source][1] + f"trec_eval: Can't calculate measure '{m.name}'\n", 4)
+
+
+def wrong_format_at(selected: list[Selected], rel_format: str) -> int | None:
+    """The place in SELECTED of the first measure that cannot use REL_FORMAT (None: every one can)."""
+    for i, s in enumerate(selected):
+        formats, _ = _SOURCE_FORMATS.get(s.measure.source, ((rel_format,), ""))
         if rel_format not in formats:
-            return TrecEvalExit(complaint + f"trec_eval: Can't calculate measure '{s.measure.name}'\n", 4)
+            return i
     return None
+
+
+def not_found(key: bytes) -> TrecEvalExit:
+    """trec_eval.c's stop for a qrels topic KEY the run lacks, without -c: one line, status 4."""
+    return TrecEvalExit(f"trec_eval: result qid '{key.decode('utf-8', 'surrogateescape')}' not found in qrels\n", 4)
 
 
 def drop_unjudged(ranking):
