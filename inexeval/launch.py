@@ -33,7 +33,7 @@ def main() -> None:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         if argv[:1] and argv[0] in DROP_INS:
-            sys.exit(drop_in(argv[0], argv[1:]))
+            end(drop_in(argv[0], argv[1:]))
         _no_collection_at_exit()
         _fewer_collections()
         if "-config" in argv or "--config" in argv:  # (evaluation_fast.parse says which it reads)
@@ -41,7 +41,7 @@ def main() -> None:
 
             params = evaluation_fast.parse(argv)
             if params is not None:
-                sys.exit(evaluation_fast.evaluate(params))
+                end(evaluation_fast.evaluate(params))
         from inexeval.cli.command import main as cli
 
         cli()
@@ -55,6 +55,32 @@ def main() -> None:
     except OSError:
         pass
     sys.exit(OUT_OF_MEMORY_STATUS)
+
+
+def end(status: int) -> None:
+    """Exit with STATUS (never returns), a command being done, without Python's tear-down of its modules and objects.
+
+    That tear-down frees, one by one, every object the modules and the evaluation made, which the
+    system takes back with the process anyway: about 5 ms of a FOL config's 0.16 s and of a FOL
+    drop-in's 0.13 s (issue 35.4).  What Python's exit does that matters is done first: the exit
+    handlers run (:mod:`atexit`: :func:`_no_collection_at_exit`'s, tempfile's clean-ups), then
+    standard output and error are flushed.  Where anything more may be needed, Python exits as
+    always (``sys.exit``): a thread other than this one alive, worker processes started (their
+    clean-up runs in the threading module's exit), or a flush that fails (Python then says so and
+    exits with status 120, as before)."""
+    threading = sys.modules.get("threading")
+    if (threading is not None and threading.active_count() > 1) or \
+            "multiprocessing" in sys.modules or "concurrent.futures" in sys.modules:
+        sys.exit(status)
+    import atexit
+
+    atexit._run_exitfuncs()  # (each handler once: the list is emptied)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # (a closed pipe, a full disk: as Python's own exit says it)
+        sys.exit(status)
+    os._exit(status)
 
 
 def _no_collection_at_exit() -> None:

@@ -171,10 +171,17 @@ def test_the_evaluation_prints_writes_and_exits_as_clicks(tmp_path, case):
         assert "r\u00e9sum\u00e9" in fast[1].decode()
 
 
+#: runs ``inexeval`` and says, as the process ends (an exit handler: the command may end the process
+#: without returning), whether click was loaded
+_CLICK_PROBE = ("import atexit, sys\n"
+                "atexit.register(lambda: sys.stderr.write(f'\\nclick loaded: {\"click\" in sys.modules}'))\n"
+                "from inexeval.launch import main\n"
+                "main()\n")
+
+
 @pytest.mark.parametrize("first", [True, False])
 def test_the_fast_path_loads_no_click(tmp_path, first):
-    code = ("import sys; from inexeval.launch import main\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    sys.stderr.write(f'\\nclick loaded: {\"click\" in sys.modules}')")
+    code = _CLICK_PROBE
     argv = ["-config", CONFIG, "--quiet", "--results-dir", str(tmp_path / "r")]
     if not first:  # -config anywhere on the line
         argv = argv[2:] + argv[:2]
@@ -185,8 +192,7 @@ def test_the_fast_path_loads_no_click(tmp_path, first):
 
 
 def test_a_subcommand_with_config_is_clicks(tmp_path):
-    code = ("import sys; from inexeval.launch import main\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    sys.stderr.write(f'\\nclick loaded: {\"click\" in sys.modules}')")
+    code = _CLICK_PROBE
     proc = subprocess.run([sys.executable, "-c", code, "validate", "-config", CONFIG], capture_output=True, text=True,
                           cwd=ROOT / "configs", env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert proc.stderr.endswith("click loaded: True"), proc.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -44,3 +45,37 @@ def test_a_drop_in_runs_without_the_collector(tmp_path):
     r.write_text("1 Q0 d1 1 2.5 x\n")
     on, _ = _collector_at_exit(["trec-eval", str(q), str(r)])
     assert not on
+
+
+# ``launch.end`` against ``sys.exit``: a program that writes, registers an exit handler, maybe starts a
+# thread, then exits with status 3 through one or the other
+_ENDING = ("import atexit, sys, threading, time\n"
+           "from inexeval.launch import end\n"
+           "atexit.register(lambda: sys.stderr.write('handler ran'))\n"
+           "sys.stdout.write('out ' * 300 + 'done')  # (less than a buffer: written as the process ends)\n"
+           "if sys.argv[2] == 'thread':\n"
+           "    threading.Thread(target=lambda: (time.sleep(0.3), sys.stdout.write(' thread done'))).start()\n"
+           "(end if sys.argv[1] == 'end' else sys.exit)(3)\n")
+
+
+def _ending(how: str, case: str, stdout) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # (standard output buffered)
+    return subprocess.run([sys.executable, "-c", _ENDING, how, case], stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, env=env)
+
+
+@pytest.mark.parametrize("case", ["plain", "thread"])
+def test_end_exits_as_sys_exit_does(case):
+    """Status, everything written (the exit handler's too), a running thread waited for."""
+    got, expected = (_ending(how, case, subprocess.PIPE) for how in ("end", "exit"))
+    assert (got.returncode, got.stdout, got.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+    assert got.returncode == 3 and got.stderr == "handler ran"
+    assert got.stdout.endswith(" thread done" if case == "thread" else "done")
+
+
+def test_end_on_a_failing_flush_exits_as_python_does():
+    """Standard output on a full device: Python's own exit says so and gives status 120."""
+    with open("/dev/full", "w") as full:
+        got, expected = (_ending(how, "plain", full) for how in ("end", "exit"))
+    assert (got.returncode, got.stderr) == (expected.returncode, expected.stderr)
+    assert got.returncode == 120 and "No space left on device" in got.stderr
