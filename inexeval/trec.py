@@ -204,13 +204,15 @@ _END = object()
 
 def _one_run_dict(runs: Mapping) -> bool:
     """Whether the dict RUNS is one run ``{query_id: {doc_id: score}}`` (every value a dict, and the first
-    value found in them not a dict), not ``{run_id: run}``."""
+    value found in them not a dict), not ``{run_id: run}``.  A dict whose values are all empty dicts
+    (``{"bm25": {}}``) is runs named by its keys, each of them empty (a run without a result, the same
+    results either way, keeps its name); ``{}`` is one empty run."""
     if not all(isinstance(v, Mapping) for v in runs.values()):
         return False
     for v in runs.values():
         for x in v.values():
             return not isinstance(x, Mapping)
-    return True
+    return not runs
 
 
 def _check_run_value(v: Any, what: str) -> None:
@@ -247,7 +249,8 @@ def _evaluate_data(config: Config, qrels: Any, items: list[tuple[str | None, Any
     from inexeval.readers.memory import is_path, qrels_from_data
     from inexeval.readers.trec import read_qrels
 
-    q = read_qrels(qrels) if is_path(qrels) else qrels_from_data(qrels)
+    qrels_warnings: list[str] = []
+    q = read_qrels(qrels) if is_path(qrels) else qrels_from_data(qrels, warn=qrels_warnings.append)
     if not q.qid.size:
         raise InputError("no judgement: the qrels are empty", q.source)
     labels: list[str] = []
@@ -269,8 +272,9 @@ def _evaluate_data(config: Config, qrels: Any, items: list[tuple[str | None, Any
             outcomes[Path(label)] = engine.score_file(scorer, plan.config, Path(label), empty_as_zero)
         else:
             outcomes[Path(label)] = _score_data(scorer, plan.config, rid, v, label, empty_as_zero)
-    return engine.evaluate(config, empty_as_zero=empty_as_zero, recall=_Prepared(scorer), reused=outcomes,
-                           plan=plan)
+    ev = engine.evaluate(config, empty_as_zero=empty_as_zero, recall=_Prepared(scorer), reused=outcomes, plan=plan)
+    ev.warnings[:0] = qrels_warnings
+    return ev
 
 
 def _score_data(scorer: Scorer, config: Config, rid: str, value: Any, label: str, empty_as_zero: bool) -> Outcome:

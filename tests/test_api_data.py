@@ -247,6 +247,30 @@ def test_an_empty_run_is_an_empty_file(tmp_path, empty):
         assert "the run has no result" in got.warnings[0]
 
 
+def test_a_dict_of_empty_dicts_is_named_empty_runs():
+    """``{"bm25": {}}``: the run bm25, empty (read as one run, its topics would be bm25, lt and the
+    run's name "run"; the results are no result either way)."""
+    got = evaluate({"1": {"a": 1}}, {"bm25": {}, "lt": {}})
+    assert got.runs == ["bm25", "lt"]
+    assert got.warnings == [f"run {rid!r}: the run has no result (an empty file?): every topic is missing from "
+                            "it, so its averages are undefined (0 with -e)" for rid in ("bm25", "lt")]
+    assert evaluate({"1": {"a": 1}}, {}).runs == ["run"]  # ({} is one empty run, as before)
+
+
+def test_a_qrels_topic_with_no_judgement_is_reported():
+    """A qrels file has no line for it: not a topic (ir_measures averages over it: 0 for AP there),
+    and the warning says so."""
+    qrels = {"q1": {"a": 1}, "q2": {}, "q3": {}}
+    run = {"q1": {"a": 1.0}}
+    got = evaluate(qrels, run, measures=["map", "AP"])
+    assert got.average("run") == {"map": 1.0, "AP": 1.0} and list(got.per_topic("run")) == ["q1"]
+    assert got.warnings == ["qrels: 2 query id(s) with no judgement ({}), not topics of the qrels (a qrels file has "
+                            "no line for them; ir_measures averages over them): 'q2', 'q3'"]
+    assert evaluate({"q1": {"a": 1}}, run).warnings == []
+    many = evaluate({"q1": {"a": 1}, **{f"e{i}": {} for i in range(7)}}, run).warnings
+    assert many[0].endswith("'e0', 'e1', 'e2', 'e3', 'e4' and 2 more") and "7 query id(s)" in many[0]
+
+
 def test_ids_are_strings_ints_converted():
     a = evaluate({"1": {"10": 1, "11": 0}}, {"1": {"10": 0.5, "12": 0.7}})
     b = evaluate({1: {10: 1, 11: 0}}, [(1, 10, 0.5), (1, 12, 0.7)])
@@ -319,6 +343,13 @@ def test_a_score_that_is_not_a_finite_number(bad):
            "is not a finite number")
     _fails(QRELS, pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [1.0, bad]}),
            "row 2: score", "of query 'q1', document 'd2' is not a finite number")
+
+
+def test_an_int_score_past_the_largest_double():
+    _fails(QRELS, {"q1": {"d1": 1.0, "d2": 10**400}}, "run 'run'", "of query 'q1', document 'd2'",
+           "is not a finite number (too large for a double)")
+    _fails(QRELS, [("q1", "d1", 1), ("q1", "d2", -(10**400))], "row 2: score", "too large for a double")
+    assert evaluate(QRELS, {"q1": {"d1": 2**1023, "d2": 1}}).runs == ["run"]  # (the largest ints that fit)
 
 
 def test_a_score_that_is_not_a_number():

@@ -211,6 +211,48 @@ def test_bad_parameters_refused(bad):
         parse_measure(bad)
 
 
+@pytest.mark.parametrize("written, read", [
+    ("P@9223372036854775808", "P@9223372036854775807"), ("nDCG@" + "9" * 30, "nDCG@9223372036854775807"),
+    ("Judged@" + "9" * 30, "Judged@9223372036854775807"), ("AP(rel=9223372036854775808)", "AP(rel=9223372036854775807)"),
+    ("P_9223372036854775808", "P_9223372036854775807"), ("ndcg_cut_" + "9" * 5000, "ndcg_cut_9223372036854775807"),
+    ("MRR@" + "9" * 30, "MRR@9223372036854775807")])
+def test_an_integer_past_2_63_is_read_as_trec_eval_reads_it(written, read):
+    """C's atol: 2^63 - 1 (the trec-eval drop-in's P.9223372036854775808 is P_9223372036854775807 too);
+    the value is the measure's at that cut-off: the whole ranking."""
+    qrels, run = {"q": {"a": 1, "b": 0}}, {"q": {"a": 1.0, "b": 2.0}}
+    got = inexeval.evaluate_trec(qrels, run, measures=[written]).average("run")
+    assert list(got) == [read]
+    assert got[read] == inexeval.evaluate_trec(qrels, run, measures=[read]).average("run")[read]
+
+
+@pytest.mark.parametrize("bad", ["SetF(beta=1e400)", "SetF(beta=1" + "0" * 400 + ")", "IPrec@1e400"])
+def test_a_parameter_past_the_largest_double_is_refused(bad):
+    with pytest.raises(ConfigError):
+        parse_measure(bad)
+
+
+def test_a_trec_eval_label_past_the_largest_double_is_refused_and_a_huge_one_scored_quietly(recwarn):
+    with pytest.raises(ConfigError, match="past the largest double"):
+        parse_measure("Rprec_mult_" + "9" * 400)
+    # 1e300 x R past the range of a C long: x86-64's conversion (-2^63, a cut-off of nothing), as
+    # trec_eval 10.0 prints 0.0000 for -m Rprec_mult.1e300, and no numpy warning
+    got = inexeval.evaluate_trec({"q": {"a": 1}}, {"q": {"a": 1.0}}, measures=["Rprec_mult_1" + "0" * 300])
+    assert list(got.average("run").values()) == [0.0]
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+
+
+def test_set_f_beta_as_written_where_pytrec_eval_reads_an_exponent_as_beta_1():
+    """SetF(beta=1e-05): trec_eval's set_F_x with x = beta as ir_measures passes it, F = (x + 1) P R /
+    (x P + R); P = 1/2, R = 1/3, x = 1e-5: (1.00001 / 6) / (0.000005 + 1/3) = 0.49999750003749...
+    (close to P); ir_measures/pytrec_eval give F1 = 0.4 there (docs/measures.md §8.6)."""
+    qrels, run = {"q": {"a": 1, "b": 1, "c": 1, "d": 0}}, {"q": {"a": 3.0, "x": 1.0}}
+    x, P, R = 1e-5, 0.5, 1 / 3
+    got = inexeval.evaluate_trec(qrels, run, measures=["SetF(beta=1e-05)"], trec_eval_version="9.0.8")
+    value = got.average("run")["SetF(beta=1e-05)"]
+    assert value == pytest.approx((x + 1) * P * R / (x * P + R), rel=1e-12, abs=0)
+    assert round(value, 12) == 0.499997500037
+
+
 def test_metrics_listing_names_them():
     for pattern in ("P(rel=1,judged_only=False)@k", "nDCG(dcg='log2',gains={level:gain,…},judged_only=False)[@k]",
                     "Judged[@k]", "IPrec(rel=1,judged_only=False)@x", "NumQ"):

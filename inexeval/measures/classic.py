@@ -34,6 +34,7 @@ from inexeval.measures.classic_irm import IRM, RANX, judged_at, parse_ir_measure
 from inexeval.measures.classic_trec import ELEVEN_LEVELS, TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.trec_catalogue import CATALOGUE, measure_labels
+from inexeval.readers.trec_numbers import atol
 
 if TYPE_CHECKING:  # (the trec-eval drop-in loads no registry)
     from inexeval.measures.registry import Params
@@ -100,12 +101,13 @@ class Plain(Syntax):
 
 
 class Cut(Syntax):
-    """``name_k``, a rank cut-off k >= 1: ``P_10`` (:attr:`MeasureSpec.k`)."""
+    """``name_k``, a rank cut-off k >= 1: ``P_10`` (:attr:`MeasureSpec.k`); read as trec_eval reads it
+    (C's ``atol``: past 2^63 - 1 it is 2^63 - 1, ``P_9223372036854775807``)."""
 
     tail = r"_(\d+)"
 
     def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
-        k = int(m.group(1))
+        k = atol(m.group(1))
         if k < 1:
             raise name.error(": the cut-off must be >= 1")
         return MeasureSpec(f"{fam.name}_{k}", fam.name, k)
@@ -122,6 +124,8 @@ class Fraction(Syntax):
 
     def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
         x = float(m.group(1))
+        if not math.isfinite(x):  # (hundreds of digits; trec_eval's C then casts infinity: undefined)
+            raise name.error(": the number is past the largest double")
         if self.bounds is not None and not self.bounds[0] <= x <= self.bounds[1]:
             lo, hi = self.bounds
             raise name.error(f": {self.what} must be in [{_num(lo)}, {_num(hi)}]")
@@ -186,7 +190,7 @@ class Graded(Syntax):
         self.k, self.params, self.flags, self.implies = k, params or {}, flags, implies
 
     def spec(self, fam: Family, m: re.Match, name: _Name) -> MeasureSpec:
-        k = int(m.group(1)) if m.group(1) else None
+        k = atol(m.group(1)) if m.group(1) else None  # (as Cut reads it)
         if self.k == "needed" and k is None:
             raise name.error(f" needs a rank cut-off, e.g. {fam.name}@10")
         if self.k == "none" and k is not None:

@@ -27,6 +27,7 @@ import numpy as np
 
 from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking
+from inexeval.readers.trec_numbers import LONG_MAX
 
 #: a parameter without a default (ir_measures' NOT_PROVIDED)
 NONE = object()
@@ -139,12 +140,19 @@ def _check(fam: IrmFamily, key: str, value: object) -> object:
         raise _Bad(f"{fam.name} takes no parameter {key!r}"
                    + (f" (it takes {', '.join(fam.params)})" if fam.params else ""))
     kind, _ = fam.params[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise _Bad(f"{key} must be an integer")
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad(f"{key} must be an integer")
+        value = min(value, LONG_MAX)  # (as trec_eval reads an integer parameter: C's atol)
     if kind is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise _Bad(f"{key} must be a number")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # (an int past the largest double)
+            value = math.inf
+        if not math.isfinite(value):
+            raise _Bad(f"{key} must be a finite number")
     if kind is bool and not isinstance(value, bool):
         raise _Bad(f"{key} must be True or False")
     if kind is str and not isinstance(value, str):

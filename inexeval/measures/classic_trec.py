@@ -85,8 +85,10 @@ def round_half_away(v: np.ndarray) -> np.ndarray:
 
 
 def c_trunc(v: np.ndarray) -> np.ndarray:
-    """C's conversion of a double to ``long``: toward zero."""
-    return np.trunc(np.asarray(v, dtype=np.float64)).astype(np.int64)
+    """C's conversion of a double to ``long``: toward zero; a value past the range of ``long`` (undefined
+    in C) gives what x86-64's conversion gives, -2^63, without numpy's warning (``Rprec_mult_1e300``)."""
+    with np.errstate(invalid="ignore"):
+        return np.trunc(np.asarray(v, dtype=np.float64)).astype(np.int64)
 
 
 #: trec_eval's recall levels of ``iprec_at_recall`` and ``11pt_avg``: 0.0, 0.1, ..., 1.0 (as its C

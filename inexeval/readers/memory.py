@@ -29,7 +29,7 @@ score descending and document id descending, whatever the order of the rows).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -228,6 +228,10 @@ def _not_integer(v: Any) -> str:
 def _not_score(v: Any) -> str:
     """Why V is not a score ('' if it is one)."""
     if isinstance(v, (int, np.integer)):
+        try:
+            float(v)
+        except OverflowError:  # (an int past the largest double: 10**400)
+            return "is not a finite number (too large for a double)"
         return ""
     if isinstance(v, (float, np.floating)):
         return "" if math.isfinite(v) else "is not a finite number"
@@ -252,9 +256,18 @@ def _bytes_column(items: list[bytes]) -> np.ndarray:
     return np.array(items, dtype=f"S{max(width, 1)}")
 
 
-def qrels_from_data(data: Any, source: str = "qrels") -> Qrels:
-    """The :class:`Qrels` of judgements held in Python (see the module doc); SOURCE names them in errors."""
+def qrels_from_data(data: Any, source: str = "qrels", warn: Callable[[str], None] | None = None) -> Qrels:
+    """The :class:`Qrels` of judgements held in Python (see the module doc); SOURCE names them in errors.
+
+    A query id of a dict whose judgements are an empty dict has no judgement, as a qrels file has no line
+    for it: it is not a topic of the qrels, and WARN is told so, once for all such ids."""
     r = _Reader(source, "relevance")
+    if warn is not None and isinstance(data, Mapping):
+        empty = [q for q, inner in data.items() if isinstance(inner, Mapping) and not inner]
+        if empty:
+            shown = ", ".join(_shown(q) for q in empty[:5]) + (f" and {len(empty) - 5} more" if len(empty) > 5 else "")
+            warn(f"{source}: {len(empty)} query id(s) with no judgement ({{}}), not topics of the qrels (a "
+                 f"qrels file has no line for them; ir_measures averages over them): {shown}")
     q, d, v, rows = r.columns(data)
     qid, docno = r.ids(q, "query id", rows), r.ids(d, "document id", rows)
     rel = r.relevance(v, q, d, rows)
