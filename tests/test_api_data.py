@@ -15,7 +15,6 @@ import math
 import random
 import subprocess
 import sys
-from collections import namedtuple
 from pathlib import Path
 
 import pytest
