@@ -109,3 +109,40 @@ def test_measure_and_quantisation_correlations_hand_made():
     rows = compare.correlation_rows("T", tables)
     assert {(r["scope"], r["a"], r["b"]) for r in rows} == {("MAep off", "strict", "gen"), ("Q off", "strict", "gen")}
     assert np.isclose(t.matrix[0, 0], 1.0)
+
+
+def test_a_nan_topic_value_is_left_out_of_the_statistics():
+    """inex_eval's NaN (a topic without relevant judgement, docs/fol.md §3) is no value for a comparison:
+    the topic is left out, as the pairwise tests leave it out.  Runs A (0.1, 0.3, NaN) and B (0.2, 0.5,
+    0.4) on topics 1, 2, 3: compared on 1 and 2, differences B - A = 0.1, 0.2, mean 0.15, sd 0.0707107,
+    t = 0.15 / (0.0707107 / sqrt 2) = 3 with 1 df; with two runs Tukey HSD and the ANOVA's runs F test
+    are that paired t test: p = 2 P(T_1 > 3) = 1 - 2 atan(3) / pi = 0.2048328 (Cauchy)."""
+    import math
+
+    from inexeval.compare.runstats import StatsOptions, run_groups, setting_stats
+
+    def rr(run, values):
+        return RunResult(run, "default", ["m"], {t: {"m": v} for t, v in values.items()}, {"m": None})
+
+    results = [rr("A", {"1": 0.1, "2": 0.3, "3": float("nan")}), rr("B", {"1": 0.2, "2": 0.5, "3": 0.4})]
+    st = setting_stats("t", results, "default", "m", None, StatsOptions())
+    assert st.topics == ["1", "2"] and st.left_out == ["3"] and st.runs == ["B", "A"]
+    p = 1 - 2 * math.atan(3) / math.pi
+    assert_close(st.tukey.p[0, 1], p, 1e-9)
+    assert_close(st.anova.p_runs, p, 1e-9)
+    assert run_groups(results, "default", "m", StatsOptions()) == {"B": "a", "A": "a"}
+
+
+def test_compare_of_a_fol_config_with_a_topic_without_relevant_judgement(tmp_path):
+    """The command (it stopped with a traceback): the NaN topic C is named as left out."""
+    (tmp_path / "qrels.txt").write_text("A Q0 a1 100 1000 50 100:100\nD Q0 d1 10 100 0 0:10\nC Q0 c1 0 100\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r1.txt").write_text("A Q0 a1 1 1 r1 100 50\nD Q0 d1 1 1 r1 0 10\nC Q0 c1 1 1 r1 0 10\n")
+    (runs / "r2.txt").write_text("A Q0 a1 1 1 r2 0 100\nD Q0 d1 1 1 r2 0 5\nC Q0 c1 1 1 r2 0 10\n")
+    (tmp_path / "fol.prop").write_text(f"TASK: FOL.RelevantInContext\nASSESSMENTS_DIR: {tmp_path / 'qrels.txt'}\n"
+                                       f"SUBMISSIONRUNS_DIR: {runs}\nRESULTS_DIR: {tmp_path / 'results'}\n")
+    r = CliRunner().invoke(main, ["compare", "-config", str(tmp_path / "fol.prop")])
+    assert r.exit_code == 0, r.output
+    assert "left out (a run has no value there, or NaN): 1 topic(s): C" in r.output
+    assert "Tukey HSD" in r.output and "two-way ANOVA" in r.output

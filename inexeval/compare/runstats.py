@@ -225,7 +225,7 @@ def format_stats(st: SettingStats, fmt: str = "table") -> str:
                              colalign=("left", "right", "left", "left")))
     if st.left_out:
         shown = ", ".join(cell(t) for t in st.left_out[:10]) + (", ..." if len(st.left_out) > 10 else "")
-        blocks[-1] += f"\nleft out (a run has no value there): {len(st.left_out)} topic(s): {shown}"
+        blocks[-1] += f"\nleft out (a run has no value there, or NaN): {len(st.left_out)} topic(s): {shown}"
     rows = [[r["source"], _num(r["ss"], 6), str(r["df"]), _num(r["ms"], 6), _num(r["f"]), _p(r["p"])]
             for r in anova_rows(st)]
     blocks.append(head + ": two-way ANOVA without replication (runs x topics); residual MS = V_E ==\n"

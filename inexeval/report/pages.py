@@ -272,7 +272,7 @@ def _statistics(data: TaskData, chosen: str, comparing: Comparing) -> str:
                  td(f"<sup>{esc(r['group'])}</sup>", value=esc(r["group"]))] for r in runstats.group_rows(st)]
         parts.append(table(head, body, sortable=True))
         if st.left_out:
-            parts.append(f'<p class="note">{len(st.left_out)} topic(s) left out: a run has no value there.</p>')
+            parts.append(f'<p class="note">{len(st.left_out)} topic(s) left out: a run has no value there, or NaN.</p>')
         head = [th("source"), th("SS"), th("df"), th("MS"), th("F"), th("p")]
         body = [[td(r["source"]), td(number(r["ss"], 6)), td(str(r["df"])), td(number(r["ms"], 6)),
                  td(number(r["f"])), td(number(r["p"]))] for r in runstats.anova_rows(st)]
