@@ -30,7 +30,7 @@ from scipy import special
 
 from inexeval.compare import ptukey
 from inexeval.compare.roots import illinois
-from inexeval.numeric import TOLERANCE
+from inexeval.numeric import TOLERANCE, check_magnitude, is_count
 
 #: random numbers (and gathered scores) per batch of permutations: memory is a few times this many
 #: 8-byte values, whatever the number of permutations
@@ -48,6 +48,7 @@ def as_matrix(x) -> np.ndarray:
                          f"{a[bad[0], bad[1]]} (leave out the topics a run has no value for)")
     if a.shape[0] < 2 or a.shape[1] < 2:
         raise ValueError(f"{a.shape[0]} topic(s) x {a.shape[1]} run(s): at least 2 topics and 2 runs are needed")
+    check_magnitude(float(np.abs(a).max()), "the matrix")
     return a
 
 
@@ -58,7 +59,7 @@ def _check_level(level) -> float:
 
 
 def _check_samples(samples) -> int:
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+    if not is_count(samples):
         raise ValueError(f"number of samples must be a positive integer, not {samples!r}")
     return int(samples)
 
@@ -94,9 +95,12 @@ class Anova2:
     p_topics: float
 
 
-def _ss(deviations: np.ndarray, weight: int, scale: float) -> float:
-    """WEIGHT · Σ deviations², 0 when every deviation is within the tolerance of SCALE (§10.3)."""
-    if np.all(np.abs(deviations) <= TOLERANCE * scale):
+def _ss(deviations: np.ndarray, weight: int, scale: float, spread: bool = False) -> float:
+    """WEIGHT · Σ deviations², 0 when every deviation is within the tolerance of SCALE (§10.3); with
+    SPREAD (deviations of means from their mean), 0 when the means are equal within it: their range
+    (the largest difference of two, as Tukey HSD compares them) within the tolerance."""
+    size = float(np.ptp(deviations)) if spread else float(np.abs(deviations).max())
+    if size <= TOLERANCE * scale:
         return 0.0
     return float(weight * np.sum(deviations * deviations))
 
@@ -115,8 +119,9 @@ def anova2(x) -> Anova2:
     SS_runs = n Σ_j (x̄_·j − x̄)², SS_topics = m Σ_i (x̄_i· − x̄)², and the residual summed directly,
     SS_E = Σ_ij (x_ij − x̄_i· − x̄_·j + x̄)² (not SS_total minus the others, which loses digits);
     df m − 1, n − 1, (m − 1)(n − 1); MS = SS/df; V_E = MS_E; F = MS/V_E, p = P(F(df, df_E) ≥ F)
-    (scipy.special.fdtrc, which scipy.stats.f.sf calls).  A sum of squares whose deviations are all
-    within 1e-9 of the largest |x| is 0 (§10.3).  When V_E = 0: F = inf and p = 0 for a mean square
+    (scipy.special.fdtrc, which scipy.stats.f.sf calls).  A sum of squares is 0 (§10.3) when its means
+    (SS_runs, SS_topics; the values for SS_total) are equal within 1e-9 of the largest |x|, as Tukey HSD
+    tells two run means apart, and SS_E when every residual is within it.  When V_E = 0: F = inf and p = 0 for a mean square
     above 0; F and p NaN for a mean square of 0 too.
     """
     a = as_matrix(x)
@@ -125,10 +130,10 @@ def anova2(x) -> Anova2:
     grand = a.mean()
     topic = a.mean(axis=1)
     run = a.mean(axis=0)
-    ss_runs = _ss(run - grand, n, scale)
-    ss_topics = _ss(topic - grand, m, scale)
+    ss_runs = _ss(run - grand, n, scale, spread=True)
+    ss_topics = _ss(topic - grand, m, scale, spread=True)
     ss_res = _ss(a - topic[:, None] - run[None, :] + grand, 1, scale)
-    ss_total = _ss(a - grand, 1, scale)
+    ss_total = _ss(a - grand, 1, scale, spread=True)
     df_r, df_t, df_e = m - 1, n - 1, (m - 1) * (n - 1)
     ms_r, ms_t, v_e = ss_runs / df_r, ss_topics / df_t, ss_res / df_e
     f_r, p_r = _f_test(ms_r, v_e, df_r, df_e)
@@ -312,6 +317,7 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
         raise ValueError(f"a and b must be vectors of the same length (shapes {va.shape} and {vb.shape})")
     if not (np.all(np.isfinite(va)) and np.all(np.isfinite(vb))):
         raise ValueError("scores must be finite numbers (leave out the topics a run has no value for)")
+    check_magnitude(float(max(np.abs(va).max(initial=0.0), np.abs(vb).max(initial=0.0))), "the scores")
     d = va - vb
     d[np.abs(d) <= TOLERANCE * np.maximum(np.abs(va), np.abs(vb))] = 0.0
     n = d.size

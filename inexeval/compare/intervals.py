@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from inexeval.numeric import check_magnitude, is_count
+
 CI_METHODS = ("t", "bootstrap")
 
 # Resampled rows per batch: bounds memory to _BATCH × n indices; the stream does not depend on it.
@@ -56,7 +58,7 @@ def _check(method: str, level: float, samples: int) -> None:
         raise ValueError(f"confidence interval method must be one of {', '.join(CI_METHODS)}, not {method!r}")
     if not (isinstance(level, (int, float)) and 0.0 < float(level) < 1.0):
         raise ValueError(f"confidence level must be between 0 and 1 (exclusive), not {level!r}")
-    if isinstance(samples, bool) or int(samples) != samples or samples < 1:
+    if not is_count(samples):
         raise ValueError(f"number of samples must be a positive integer, not {samples!r}")
 
 
@@ -72,6 +74,7 @@ def confidence_interval(values: Sequence[float] | np.ndarray, method: str = "t",
         raise ValueError("confidence_interval: expected a one-dimensional vector of values")
     if not np.all(np.isfinite(v)):
         raise ValueError("confidence_interval: values must be finite numbers (drop undefined values first)")
+    check_magnitude(float(np.abs(v).max(initial=0.0)), "confidence_interval")
     n = v.size
     if n < 2:
         return (math.nan, math.nan)

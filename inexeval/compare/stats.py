@@ -32,7 +32,7 @@ from tabulate import tabulate
 
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
-from inexeval.numeric import TOLERANCE
+from inexeval.numeric import TOLERANCE, check_magnitude, is_count
 
 CORRELATION_METHODS = ("kendall", "spearman")
 SIGNIFICANCE_TESTS = ("t", "randomisation", "bootstrap")
@@ -298,6 +298,7 @@ def format_lower_triangle(names: Sequence[str], matrix: np.ndarray, digits: int 
 
 def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     va, vb = _pair(a, b)
+    check_magnitude(float(max(np.abs(va).max(initial=0.0), np.abs(vb).max(initial=0.0))), "the scores")
     return va - vb
 
 
@@ -341,7 +342,7 @@ def _at_least(stat: np.ndarray, observed: float, scale: float) -> int:
 
 
 def _check_samples(samples: int) -> None:
-    if int(samples) != samples or samples < 1:
+    if not is_count(samples):
         raise ConfigError(f"number of samples must be a positive integer, not {samples!r}")
 
 
@@ -413,6 +414,10 @@ def holm_bonferroni(pvalues: Sequence[float]) -> np.ndarray:
     and do not count in m. H_(k) is rejected at level α iff p~_(k) <= α.
     """
     p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1:
+        raise ValueError(f"holm_bonferroni: expected a one-dimensional vector of p-values, not shape {p.shape}")
+    if np.any((p < 0.0) | (p > 1.0)):
+        raise ValueError(f"holm_bonferroni: p-values lie in [0, 1] (or are NaN); got {p[(p < 0.0) | (p > 1.0)][0]!r}")
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(~np.isnan(p))
     m = ok.size
