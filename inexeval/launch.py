@@ -58,7 +58,8 @@ def main() -> None:
 
 
 def end(status: int) -> None:
-    """Exit with STATUS (never returns), a command being done, without Python's tear-down of its modules and objects.
+    """Exit with STATUS (never returns) once a command is done, without Python's tear-down of its
+    modules and objects.
 
     That tear-down frees, one by one, every object the modules and the evaluation made, which the
     system takes back with the process anyway: about 5 ms of a FOL config's 0.16 s and of a FOL

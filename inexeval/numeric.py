@@ -1,4 +1,5 @@
-"""The one numeric tolerance of the evaluator (docs/measures.md §10).
+"""The evaluator's numeric rules: its one tolerance (docs/measures.md §10), and what the statistics
+take as a count and as a magnitude they can work on (§12).
 
 Scores are sums and ratios of floating-point numbers, so two values that are
 equal in exact arithmetic may differ in their last bits.  Every tie, threshold

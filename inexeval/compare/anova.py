@@ -121,8 +121,8 @@ def anova2(x) -> Anova2:
     df m − 1, n − 1, (m − 1)(n − 1); MS = SS/df; V_E = MS_E; F = MS/V_E, p = P(F(df, df_E) ≥ F)
     (scipy.special.fdtrc, which scipy.stats.f.sf calls).  A sum of squares is 0 (§10.3) when its means
     (SS_runs, SS_topics; the values for SS_total) are equal within 1e-9 of the largest |x|, as Tukey HSD
-    tells two run means apart, and SS_E when every residual is within it.  When V_E = 0: F = inf and p = 0 for a mean square
-    above 0; F and p NaN for a mean square of 0 too.
+    tells two run means apart, and SS_E when every residual is within it.  When V_E = 0: F = inf and
+    p = 0 for a mean square above 0; F and p NaN for a mean square of 0 too.
     """
     a = as_matrix(x)
     n, m = a.shape
