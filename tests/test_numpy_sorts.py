@@ -156,18 +156,17 @@ def test_every_release_row_names_avx512_targets_only():
 # --- the command line sets it before numpy loads, on each of its paths ---
 
 _DRIVER = r"""
-import os, sys
+import atexit, os, sys
 import inexeval.numpy_sorts as s
 s.CPUINFO = sys.argv[1]
 sys.argv = ["inexeval", *sys.argv[2:]]
+def switch():  # (as the process ends: the command may end it without returning, inexeval.launch.end)
+    from numpy._core._multiarray_umath import __cpu_features__ as f
+    names = os.environ.get("NPY_DISABLE_CPU_FEATURES")
+    print("SWITCH", repr(names), [f[n] for n in (names or "").split()], file=sys.stderr)
+atexit.register(switch)
 from inexeval.launch import main
-try:
-    main()
-except SystemExit:
-    pass
-from numpy._core._multiarray_umath import __cpu_features__ as f
-names = os.environ.get("NPY_DISABLE_CPU_FEATURES")
-print("SWITCH", repr(names), [f[n] for n in (names or "").split()], file=sys.stderr)
+main()
 """
 
 
