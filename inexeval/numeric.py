@@ -30,8 +30,10 @@ def is_count(value) -> bool:
 MAGNITUDES = (1e-150, 1e150)
 
 
-def check_magnitude(largest: float, what: str) -> None:
-    """ValueError when LARGEST, the largest |x| of WHAT, is neither 0 nor within :data:`MAGNITUDES`."""
+def check_magnitude(what: str, *arrays) -> None:
+    """ValueError when the largest |x| of ARRAYS (numpy arrays: WHAT) is neither 0 nor within
+    :data:`MAGNITUDES`."""
+    largest = max((float(abs(a).max(initial=0.0)) for a in arrays), default=0.0)
     if largest != 0.0 and not MAGNITUDES[0] <= largest <= MAGNITUDES[1]:
         raise ValueError(f"{what}: the largest |value| is {largest:.3g}, outside {MAGNITUDES[0]:g} to "
                          f"{MAGNITUDES[1]:g}, where squares and sums of the values stay finite doubles: rescale them")

@@ -48,7 +48,7 @@ def as_matrix(x) -> np.ndarray:
                          f"{a[bad[0], bad[1]]} (leave out the topics a run has no value for)")
     if a.shape[0] < 2 or a.shape[1] < 2:
         raise ValueError(f"{a.shape[0]} topic(s) x {a.shape[1]} run(s): at least 2 topics and 2 runs are needed")
-    check_magnitude(float(np.abs(a).max()), "the matrix")
+    check_magnitude("the matrix", a)
     return a
 
 
@@ -317,7 +317,7 @@ def paired_effect_size(a: Sequence[float], b: Sequence[float], level: float = 0.
         raise ValueError(f"a and b must be vectors of the same length (shapes {va.shape} and {vb.shape})")
     if not (np.all(np.isfinite(va)) and np.all(np.isfinite(vb))):
         raise ValueError("scores must be finite numbers (leave out the topics a run has no value for)")
-    check_magnitude(float(max(np.abs(va).max(initial=0.0), np.abs(vb).max(initial=0.0))), "the scores")
+    check_magnitude("the scores", va, vb)
     d = va - vb
     d[np.abs(d) <= TOLERANCE * np.maximum(np.abs(va), np.abs(vb))] = 0.0
     n = d.size

@@ -74,7 +74,7 @@ def confidence_interval(values: Sequence[float] | np.ndarray, method: str = "t",
         raise ValueError("confidence_interval: expected a one-dimensional vector of values")
     if not np.all(np.isfinite(v)):
         raise ValueError("confidence_interval: values must be finite numbers (drop undefined values first)")
-    check_magnitude(float(np.abs(v).max(initial=0.0)), "confidence_interval")
+    check_magnitude("confidence_interval", v)
     n = v.size
     if n < 2:
         return (math.nan, math.nan)

@@ -298,7 +298,7 @@ def format_lower_triangle(names: Sequence[str], matrix: np.ndarray, digits: int 
 
 def _differences(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     va, vb = _pair(a, b)
-    check_magnitude(float(max(np.abs(va).max(initial=0.0), np.abs(vb).max(initial=0.0))), "the scores")
+    check_magnitude("the scores", va, vb)
     return va - vb
 
 
