@@ -317,3 +317,47 @@ def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
     with pytest.raises(ConfigError, match="two runs"):
         run_compare([config], CompareOptions(gnuplot=True, runs=("good",), results_dir=tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("args, named, close", [
+    (["-confg", "c.prop"], "-confg", ["--config", "-config"]),
+    (["-Config", "c.prop"], "-Config", ["--config", "-config"]),
+    (["-confg=c.prop"], "-confg", ["--config", "-config"]),
+    (["-gnuplot", "-config", "c.prop"], "-gnuplot", ["--gnuplot"]),
+    (["compare", "-confg", "c.prop"], "-confg", ["--config", "-config"]),
+])
+def test_a_misspelt_one_dash_option_is_named_as_written(args, named, close):
+    """click reads ``-confg`` as the flags -c -o -n ... and named '-c', which the user never wrote."""
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2
+    last = res.output.strip().splitlines()[-1]
+    assert f"No such option '{named}'" in last, res.output
+    assert all(f"'{c}'" in last for c in close), res.output
+    assert "'-c'" not in res.output and "'-C'" not in res.output and "'-g'" not in res.output
+
+
+@pytest.mark.parametrize("args, named", [(["-qx"], "-x"), (["-q", "-x", "-xyz"], "-x")])
+def test_an_unknown_letter_in_a_cluster_is_still_named_alone(args, named):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1] == f"Error: No such option '{named}'."
+
+
+def test_an_unknown_command_close_to_one_says_which(tmp_path):
+    res = CliRunner().invoke(main, ["comapre"])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1] == "Error: no command 'comapre'; did you mean 'compare'?"
+    res = CliRunner().invoke(main, ["zzz"])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1] == "Error: No such command 'zzz'."
+
+
+@pytest.mark.parametrize("name, exists", [("my.prop", False), ("my.yaml", False), ("settings.txt", True)])
+def test_a_config_given_without_dash_config_says_so(tmp_path, monkeypatch, name, exists):
+    monkeypatch.chdir(tmp_path)
+    if exists:
+        (tmp_path / name).write_text("TASK: trec\n")
+    res = CliRunner().invoke(main, [name, "-q"])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1] == (
+        f"Error: no command '{name}': to evaluate a config, give it after -config (inexeval -config {name})")

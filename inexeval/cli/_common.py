@@ -36,8 +36,37 @@ def check_repeats(ctx: click.Context, order) -> None:
         seen.add(param.name)
 
 
+def whole_option(exc: click.NoSuchOption, args: list[str], ctx: click.Context) -> click.NoSuchOption:
+    """The unknown option as the user wrote it, with the close matches among the command's options.
+
+    click reads an unknown word with one dash (``-confg``) as a cluster of one-letter flags and
+    names its first letter (``No such option '-c'``); the word written is named instead, with what
+    it is close to (``-config``).  Other errors are returned as they are."""
+    import difflib
+
+    letter = exc.option_name
+    if len(letter) != 2 or letter.startswith("--") or letter in args:
+        return exc
+    known = [o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts)]
+    for arg in args:
+        if arg == "--":
+            break
+        word = arg.partition("=")[0]
+        if word.startswith(letter) and len(word) > 2 and not word.startswith("--") and word not in known:
+            close = difflib.get_close_matches(word, known, n=3, cutoff=0.7)
+            return click.NoSuchOption(word, possibilities=close, ctx=ctx)
+    return exc
+
+
 class Once(click.Command):
     """A command whose options that take one value may be given once (see check_repeats)."""
+
+    def parse_args(self, ctx, args):
+        written = list(args)  # (click's parser consumes the list it is given)
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            raise whole_option(exc, written, ctx) from None
 
     def make_parser(self, ctx):
         parser = super().make_parser(ctx)
@@ -79,6 +108,22 @@ class Group(Once, click.Group):
             module, _, attr = self.lazy[name].partition(":")
             self.add_command(getattr(importlib.import_module(module), attr), name)
         return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx, args):
+        """An unknown command is named with the command it is close to, or, when it looks like a
+        config file (``inexeval my.prop``), with the ``-config`` that was left out."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+            import os
+
+            if os.path.isfile(name) or name.endswith((".prop", ".yaml", ".yml")):
+                ctx.fail(f"no command {name!r}: to evaluate a config, give it after -config "
+                         f"(inexeval -config {name})")
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            if close:
+                ctx.fail(f"no command {name!r}; did you mean {close[0]!r}?")
+        return super().resolve_command(ctx, args)
 
     def format_usage(self, ctx, formatter):
         formatter.write_usage("inexeval", "-config FILE [-q] [-e] [-gnu] [-jfree|-png] [OPTIONS] | COMMAND ...")
