@@ -739,12 +739,14 @@ def test_yaml_syntax_error_and_non_mapping(tmp_path: Path):
         load_config(bad)
     first = info.value.errors[0]
     assert first.file == str(bad) and first.message.startswith("invalid YAML:") and first.line == 3
+    # the one error: the keys of a document that could not be read are unknown, none is "missing"
+    assert len(info.value.errors) == 1, info.value.errors
     listed = write_prop(tmp_path, "- TASK: trec\n", name="list.yaml")
     with pytest.raises(ConfigErrors) as info:
         load_config(listed)
-    assert (info.value.errors[0].line, info.value.errors[0].message) == (
-        1, "a YAML configuration must be a mapping of keys"
-    )
+    assert [(e.line, e.message) for e in info.value.errors] == [
+        (1, "a YAML configuration must be a mapping of keys")
+    ]
 
 
 # ---------------------------------------------------------------------------

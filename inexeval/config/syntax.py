@@ -139,23 +139,26 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
     The document is composed with PyYAML's safe loader so that each key keeps
     its line; values are read as written and go through the same checks as
     ``.prop`` values.  A list becomes the comma-joined string of its items;
-    GAINS may also be a mapping ``{1: 1, 2: 2}``.
+    GAINS may also be a mapping ``{1: 1, 2: 2}``.  A document that is not YAML, or not a mapping,
+    is raised at once, as a file that cannot be read: its keys are unknown, so no key can be said
+    to be missing.
     """
     import yaml  # here, not at import: .prop configs never load it
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except RecursionError:  # PyYAML composes recursively (found by tests/test_fuzz.py)
-        return [], [ConfigError("invalid YAML: nested too deeply", source)]
+        raise ConfigErrors([ConfigError("invalid YAML: nested too deeply", source)]) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or str(exc)
-        return [], [ConfigError(f"invalid YAML: {problem}", source, line)]
+        raise ConfigErrors([ConfigError(f"invalid YAML: {problem}", source, line)]) from None
     if root is None:
         return [], []
     if not isinstance(root, yaml.MappingNode):
-        return [], [ConfigError("a YAML configuration must be a mapping of keys", source, root.start_mark.line + 1)]
+        raise ConfigErrors([ConfigError("a YAML configuration must be a mapping of keys", source,
+                                        root.start_mark.line + 1)])
     entries: list[tuple[str, str, int]] = []
     errors: list[ConfigError] = []
     for key_node, value_node in root.value:
