@@ -259,6 +259,21 @@ def test_ambiguous_pools_are_an_error_listing_them(tmp_path):
     assert "pool 1: " in msg and "pool 2: " in msg
 
 
+@pytest.mark.parametrize("pools", [None, frozenset({"2"})])
+def test_files_of_the_same_pool_are_said_to_be_so(tmp_path, pools):
+    """Two files of one topic and one pool (a copy beside the original): POOLS cannot choose, so
+    the message does not tell the user to set POOLS."""
+    d = tmp_path / "a"
+    write(d / "p2.xml", pool_xml(pool="2", body='<file name="two"/>'))
+    write(d / "p2-copy.xml", pool_xml(pool="2", body='<file name="two"/>'))
+    with pytest.raises(InputError) as info:
+        load(d, pools=pools)
+    msg = info.value.message
+    assert msg.startswith("topic 202 has 2 assessment files of the same pool 2, which POOLS cannot tell apart: "
+                          "remove all but one, or put the one to use in a 'main' directory (")
+    assert "p2.xml" in msg and "p2-copy.xml" in msg
+
+
 def test_main_directory_decides(tmp_path):
     d = two_pools(tmp_path, main="2")
     a = load(d)

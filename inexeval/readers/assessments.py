@@ -268,12 +268,8 @@ def _select_pools(
         if len(cands) > 1:
             mains = [h for h in cands if _under_main(h.input)]
             if len(mains) != 1:
-                listing = "; ".join(f"pool {h.pool or '?'}: {h.source}" for h in cands)
-                skip(InputError(
-                    f"topic {topic} has {len(cands)} assessment files and POOLS or a single "
-                    f"'main' directory does not choose one ({listing})",
-                    cands[0].source,
-                ), f"topic {topic} is left out of the evaluation")
+                skip(InputError(_undecided(topic, cands), cands[0].source),
+                     f"topic {topic} is left out of the evaluation")
                 continue
             cands = mains
         selected[topic] = cands[0]
@@ -281,6 +277,21 @@ def _select_pools(
         unpooled.sort(key=natural_key)
         warnings.append(f"topics with no pool in POOLS, left out: {', '.join(unpooled)}")
     return selected
+
+
+def _undecided(topic: str, cands: list[PoolHeader]) -> str:
+    """Why none of a topic's assessment files ``cands`` was chosen, and what would choose one.
+
+    Files that all name the same pool (a copy left beside the original, say) are not told apart
+    by POOLS, only by removing one or by a ``main`` directory."""
+    pools = {h.pool for h in cands}
+    if len(pools) == 1 and None not in pools:
+        listing = "; ".join(h.source for h in cands)
+        return (f"topic {topic} has {len(cands)} assessment files of the same pool {cands[0].pool}, which POOLS "
+                f"cannot tell apart: remove all but one, or put the one to use in a 'main' directory ({listing})")
+    listing = "; ".join(f"pool {h.pool or '?'}: {h.source}" for h in cands)
+    return (f"topic {topic} has {len(cands)} assessment files and POOLS or a single "
+            f"'main' directory does not choose one ({listing})")
 
 
 def _under_main(f: InputFile) -> bool:
