@@ -19,6 +19,7 @@ from inexeval.assessments.workflow import AssessOptions, run_assessments
 from inexeval.cli.command import main
 from inexeval.compare import stats as analysis
 from inexeval.compare.workflow import CompareOptions, run_compare
+from inexeval.errors import ConfigError
 
 
 def _trec_data(root: Path, topics: int = 16, docs: int = 30, seed: int = 7) -> tuple[Path, Path, Path]:
@@ -286,6 +287,13 @@ def test_inex_pools_as_judgement_sets(tmp_path):
     code, out = _cli("-config", _write_prop(tmp_path, config), "--judgements-b", tmp_path / "runs" / "r.xml",
                      "--fill", "A+B")
     assert code == 2 and "fills document judgements" in out
+    # a file that holds no pool file; the option named once
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("900 0 a1 1\n")
+    code, out = _cli("-config", _write_prop(tmp_path, config), "--judgements-b", qrels)
+    assert (code, out.strip()) == (2, f"inexeval: error: --judgements-b: {qrels} holds no INEX pool file (*.xml): for "
+                                      "TASK CO.Thorough a judgement set is a directory (or file) of pool files; without "
+                                      "it the second assessor is a topic's other pool file under ASSESSMENTS_DIR")
 
 
 def _write_prop(root: Path, config: dict) -> Path:
@@ -312,7 +320,7 @@ def test_fol_qrels_as_judgement_sets(tmp_path):
 def test_refusals(trec, tmp_path):
     root, qa, qb, runs, cfg = trec
     for args, words in ((["--top", "3"], "--top is an option of comparing judgement sets"),
-                        (["--judgements-b", qb, "--fill", "A+C"], "--fill 'A+C'"),
+                        (["--judgements-b", qb, "--fill", "A+C"], "--fill: 'A+C'"),
                         (["--judgements-b", qb, "--missing", "zero"], "--missing"),
                         (["--judgements-b", qb, "--labels-only", "--fill", "A+B"], "--labels-only"),
                         (["--judgements-b", qb, "--measure", "nothing"], "--measure"),
@@ -324,6 +332,30 @@ def test_refusals(trec, tmp_path):
     bad = _qrels(tmp_path / "bad.txt", ["1 0 d1 x"])
     code, out = _cli("-config", cfg, "--judgements-b", bad)
     assert code != 0 and "bad.txt:1" in out
+
+
+def test_an_unknown_test_names_the_option_once(trec):
+    root, qa, qb, runs, cfg = trec
+    with pytest.raises(ConfigError) as info:
+        compare_judgements(cfg, [qb], JudgesOptions(test="sign"))
+    assert str(info.value).startswith("--test: unknown significance test 'sign' (one of ")
+
+
+def test_option_errors_name_the_option_once(trec, tmp_path):
+    """One line each, the option named once (it was "--missing: --missing 'zero'"), and a directory
+    given as a file is a command-line error (exit 2) like a missing file, not an unreadable input (1)."""
+    root, qa, qb, runs, cfg = trec
+    none = tmp_path / "none.txt"
+    for args, line in (
+            (["--judgements-b", qb, "--fill", "A+C"],
+             "inexeval: error: --fill: 'A+C': expected A+X with X the letter of a --judgements-b set (B; B is the first)"),
+            (["--judgements-b", qb, "--missing", "zero"],
+             "inexeval: error: --missing: 'zero': expected default:G with G an integer grade (default:0)"),
+            (["--judgements-b", none], f"inexeval: error: --judgements-b: {none}: no such file"),
+            (["--judgements-b", qb, "--judgements-b", tmp_path],
+             f"inexeval: error: --judgements-b: {tmp_path}: a directory, not a file")):
+        code, out = _cli("-config", cfg, *args)
+        assert (code, out.strip()) == (2, line), (args, out)
 
 
 def test_table_output(trec):

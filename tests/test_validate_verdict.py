@@ -106,3 +106,14 @@ def test_task_rules_that_evaluation_scores_are_warnings(tmp_path):
     assert ric.valid and [f.kind for f in ric.warnings if f.kind != "task"] == ["interleaved"]
     bic = validate_run(path, task="BestInContext")  # evaluation keeps only an article's first result
     assert not bic.valid and [f.kind for f in bic.problems] == ["overlap"]
+
+
+def test_validate_names_a_directory_given_as_the_qrels_file(tmp_path):
+    """A directory is said to be one (it was "no such file"), for the TREC and the FOL qrels."""
+    for task, kind in (("trec", "TREC"), ("FOL.Focused", "FOL")):
+        res = run("validate", "--task", task, "--assessments", TREC, TREC / "runs" / "good.txt")
+        assert (res.exit_code, res.output.strip()) == (
+            2, f"inexeval: error: --assessments: {TREC}: a directory, not a file (the {kind} qrels file of the task)")
+        res = run("validate", "--task", task, "--assessments", tmp_path / "none", TREC / "runs" / "good.txt")
+        assert (res.exit_code, res.output.strip()) == (
+            2, f"inexeval: error: --assessments: {tmp_path / 'none'}: no such file (the {kind} qrels file of the task)")

@@ -62,6 +62,7 @@ class Kind:
     read_other: Callable  # (config, path, label) -> JudgementSet
     threshold: Callable  # (config) -> the lowest relevant grade
     fills: bool  # whether --fill can put two sets together (document judgements)
+    directories: bool  # whether a set may be a directory (of INEX pool files)
 
 
 def _sorted_topic(keys: np.ndarray, grades: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -170,7 +171,7 @@ def _pools_other(config, path: Path, label: str) -> JudgementSet:
     files = expand_paths(str(path), Path.cwd(), OPTION, OPTION, None)
     pools = tuple(f for f in files if f.path.name.lower().endswith(ASSESSMENT_NAMES))
     if not pools:
-        raise ConfigError(f"{OPTION}: {path} holds no INEX pool file (*.xml): for TASK {config.task} a judgement "
+        raise ConfigError(f"{path} holds no INEX pool file (*.xml): for TASK {config.task} a judgement "
                           "set is a directory (or file) of pool files; without it the second assessor is a "
                           "topic's other pool file under ASSESSMENTS_DIR", OPTION)
     return _pools_set(config, pools, None, label, Path(path).name, Path(path))
@@ -182,9 +183,9 @@ def _one(config) -> int:
 
 #: How each result unit's judgement sets are read (the units without judgements are refused).
 KINDS = {
-    "document": Kind("document", _qrels_a(_trec_set), _trec_set, lambda config: config.rel_level, True),
-    "passage": Kind("article", _qrels_a(_fol_set), _fol_set, _one, False),
-    "element": Kind("element", _pools_a, _pools_other, _one, False),
+    "document": Kind("document", _qrels_a(_trec_set), _trec_set, lambda config: config.rel_level, True, False),
+    "passage": Kind("article", _qrels_a(_fol_set), _fol_set, _one, False, False),
+    "element": Kind("element", _pools_a, _pools_other, _one, False, True),
 }
 
 
@@ -203,12 +204,21 @@ def set_names(paths) -> list[str]:
     return [str(p) if names.count(n) > 1 else n for p, n in zip(paths, names)]
 
 
+def check_named_files(paths, option: str, directories: bool = False) -> None:
+    """A ConfigError (exit 2) naming ``option`` for the first of ``paths`` that does not exist, or
+    that is a directory where one is not read (``directories``: INEX pool files)."""
+    from inexeval.readers import named_file_problem
+
+    for p in paths:
+        problem = named_file_problem(p)
+        if problem is not None and not (directories and Path(p).is_dir()):
+            raise ConfigError(f"{p}: {problem}", option)
+
+
 def read_sets(config, others) -> list:
     """[A, B, C, …]: the config's judgements and those of OTHERS (paths), as :class:`JudgementSet`."""
     kind = kind_of(config)
-    for p in others:
-        if str(p) != "-" and not Path(p).exists():
-            raise ConfigError(f"{OPTION}: no such file: {p}", OPTION)
+    check_named_files(others, OPTION, kind.directories)
     sets = [kind.read_a(config)]
     for k, (p, name) in enumerate(zip(others, set_names(others))):
         label = chr(ord("B") + k) if k < 25 else f"B{k}"

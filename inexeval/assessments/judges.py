@@ -77,7 +77,7 @@ class JudgesResult:
 
 def _check(options: JudgesOptions) -> None:
     if options.test not in D.TESTS:
-        raise ConfigError(f"--test: unknown significance test {options.test!r} (one of {', '.join(D.TESTS)})",
+        raise ConfigError(f"unknown significance test {options.test!r} (one of {', '.join(D.TESTS)})",
                           "--test")
     if options.top < 1 or options.judged_k < 1 or options.samples < 1:
         raise ConfigError("--top, --judged-k and --samples take a positive integer", "--top")
@@ -95,7 +95,7 @@ def parse_missing(text: str | None) -> int | None:
             return int(grade)
     except ValueError:
         pass
-    raise ConfigError(f"--missing {text!r}: expected default:G with G an integer grade (default:0)", "--missing")
+    raise ConfigError(f"{text!r}: expected default:G with G an integer grade (default:0)", "--missing")
 
 
 def compare_judgements(config, others: Sequence, options: JudgesOptions = JudgesOptions(), *,
@@ -162,7 +162,7 @@ def _fill_pairs(sets: list, fill: Sequence[str], kind) -> list[tuple]:
     for f in fill:
         first, _, second = str(f).replace(" ", "").partition("+")
         if first != "A" or second not in labels:
-            raise ConfigError(f"--fill {f!r}: expected A+X with X the letter of a --judgements-b set "
+            raise ConfigError(f"{f!r}: expected A+X with X the letter of a --judgements-b set "
                               f"({', '.join(labels) or 'none given'}; B is the first)", "--fill")
         if not kind.fills:
             raise ConfigError("--fill fills document judgements (TREC qrels); it is not defined for "

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from inexeval.assessments import tables as A
+from inexeval.assessments.judgement_sets import check_named_files
 from inexeval.aggregate import natural_key
 from inexeval.api import Echo
 from inexeval.config.source import ConfigSource, load
@@ -374,14 +375,12 @@ def run_assessments(config: ConfigSource, options: AssessOptions = AssessOptions
 
     say = echo if echo is not None else (lambda *a, **k: None)
     config = load(config, options.overrides, options.results_dir)
-    if options.qrels_b is not None and not Path(options.qrels_b).is_file() and str(options.qrels_b) != "-":
-        raise ConfigError(f"--qrels-b: no such file: {options.qrels_b}", "--qrels-b")
+    if options.qrels_b is not None:
+        check_named_files([options.qrels_b], "--qrels-b")
     others = tuple(options.judgements_b)
     if others and options.qrels_b is not None:
         raise ConfigError("give the second set once: qrels_b (the rows of §10.1 only) or judgements_b", "--qrels-b")
-    for p in others:
-        if str(p) != "-" and not Path(p).exists():
-            raise ConfigError(f"--judgements-b: no such file: {p}", "--judgements-b")
+    check_named_files(others, "--judgements-b", directories=True)  # (the task's own rule: read_sets)
     judged = None
     if others:  # the sets are read (and their errors reported) before anything else is computed
         from inexeval.assessments.judges import JudgesOptions, compare_judgements

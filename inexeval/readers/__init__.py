@@ -441,6 +441,18 @@ def _reset_stdin() -> None:
     _stdin = None
 
 
+def named_file_problem(path: object) -> str | None:
+    """Why a file named by the user (an option's value) cannot be read as a file, or None: it does
+    not exist, or it is a directory.  ``-`` (standard input), a FIFO or a device is read."""
+    if str(path) == "-":
+        return None
+    if os.path.isdir(path):
+        return "a directory, not a file"
+    if not os.path.exists(path):
+        return "no such file"
+    return None
+
+
 def entry_problem(path: object) -> str | None:
     """Why the entry ``path`` of a directory listing is not read, or None for a regular file."""
     try:

@@ -9,6 +9,7 @@ import numpy as np
 
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.classic_join import TopicTable
+from inexeval.readers import named_file_problem
 from inexeval.validate.report import Finding, RunReport, missing_topics, refused
 
 __all__ = ["validate_trec_run", "read_trec_assessments"]
@@ -54,6 +55,7 @@ def read_trec_assessments(path: str | Path, source: str) -> TopicTable:
     from inexeval.measures.classic_join import topic_table
     from inexeval.readers.trec import read_qrels
 
-    if str(path) != "-" and not Path(path).is_file():
-        raise ConfigError(f"{path}: no such file (the TREC qrels file of the task)", source)
+    problem = named_file_problem(path)
+    if problem is not None:
+        raise ConfigError(f"{path}: {problem} (the TREC qrels file of the task)", source)
     return topic_table(read_qrels(path))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from inexeval.errors import ConfigError, InputError
 from inexeval.measures.fol import fol_findings
+from inexeval.readers import named_file_problem
 from inexeval.readers.fol import FolQrels, FolTopic, read_fol_qrels, read_fol_run
 from inexeval.validate.report import Finding, RunReport, missing_topics, refused
 from inexeval.validate.task import fol_task_letter
@@ -110,6 +111,7 @@ def _fol_blocks(lines: Iterable[int], all_fields: list[list[str]], judged: dict,
 
 def read_fol_assessments(path: str | Path, source: str) -> FolQrels:
     """The FOL qrels file ``path`` (plain or gzip), read as inex_eval 3.1 reads it."""
-    if str(path) != "-" and not Path(path).is_file():
-        raise ConfigError(f"{path}: no such file (the FOL qrels file of the task)", source)
+    problem = named_file_problem(path)
+    if problem is not None:
+        raise ConfigError(f"{path}: {problem} (the FOL qrels file of the task)", source)
     return read_fol_qrels(path)
