@@ -296,8 +296,10 @@ def _load_and_prepare(scorer: Scorer, config: Config, inputs, state) -> None:
 def _require_topics(scorer: Scorer, config: Config) -> None:
     if not scorer.recall_base.topics:
         skipped = "".join(f"; skipped: {p}" for p in scorer.recall_base.problems)
-        raise InputError("no assessed topic selected (check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)" + skipped,
-                         config.source, config.line_of("ASSESSMENTS_DIR"))
+        files = config.assessments
+        read = str(files[0].path) if len(files) == 1 else f"{len(files)} files ({files[0].path}, ...)"
+        raise InputError(f"no assessed topic selected from {read} (check ASSESSMENTS_DIR, POOLS, TOPICS, "
+                         "QUERY_TYPE)" + skipped, config.source, config.line_of("ASSESSMENTS_DIR"))
 
 
 def _leave_out_unscorable_topics(scorer: Scorer) -> bool:

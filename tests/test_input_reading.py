@@ -322,6 +322,20 @@ def test_no_topic_left_stops_with_the_reasons(tmp_path):
     code, out, err = _cli("-config", cfg)
     assert (code, out) == (1, "")
     assert "no assessed topic selected" in err and "skipped:" in err and "pool-11.xml" in err
+    assert "no assessed topic selected from 2 files (" in err
+
+
+@pytest.mark.parametrize("text", ["", "\n\n"])
+def test_a_qrels_file_without_judgements_is_named(tmp_path, text):
+    """The one qrels file is named: with --set ASSESSMENTS_DIR the config has no line to point at."""
+    qrels = _write(tmp_path / "empty.qrels", text.encode())
+    (tmp_path / "runs").mkdir()
+    _write(tmp_path / "runs" / "r.txt", b"1 Q0 d1 1 1.0 r\n")
+    cfg = _write(tmp_path / "c.prop", f"TASK: trec\nASSESSMENTS_DIR: {tmp_path / 'other'}\n"
+                 f"SUBMISSIONRUNS_DIR: {tmp_path / 'runs'}\n".encode())
+    code, out, err = _cli("-config", cfg, "--set", f"ASSESSMENTS_DIR={qrels}")
+    assert (code, out, err.strip()) == (1, "", f"inexeval: error: {cfg}: no assessed topic selected from {qrels} "
+                                                "(check ASSESSMENTS_DIR, POOLS, TOPICS, QUERY_TYPE)")
 
 
 def test_loader_without_a_problems_list_still_raises(tmp_path):
