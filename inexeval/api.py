@@ -225,8 +225,9 @@ def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
         return "--format", f"unknown format {options.fmt!r} (one of {', '.join(FORMATS)})"
     if options.digits is not None and not _FORMAT_TABLE[options.fmt].digits:
         digits = ", ".join(f.name for f in _FORMAT_TABLE.values() if f.digits)
-        return "--digits", (f"--digits rounds the values of --format {digits}; --format {options.fmt} prints "
-                            "full precision (tsv, csv, json) or its own rounding (table, latex, markdown, inex_eval)")
+        own = ("prints full precision" if options.fmt in ("tsv", "csv", "json")
+               else "rounds as its layout does (docs/formats.md §9.2.1)")
+        return "--digits", f"--digits rounds the values of --format {digits} only; --format {options.fmt} {own}"
     if options.topic_graphs and not (options.per_query and options.draws):
         return "--topic-graphs", "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png"
     if options.ci is None and (options.ci_level, options.ci_samples, options.ci_seed) != (0.95, 10000, 0):

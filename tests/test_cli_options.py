@@ -158,8 +158,10 @@ def test_every_unknown_metrics_name_is_reported_with_the_other_errors(tmp_path, 
     (["-config", "C", "--set", "DCV=5", "--set", "dcv=6"], "--set: DCV is set twice"),
     (["-config", "C", "--set", "RESULTS_DIR=O", "--results-dir", "O"], "--results-dir and --set RESULTS_DIR"),
     (["compare", "-config", "C", "--set", "ALPHA=1", "--set", "ALPHA=0"], "--set: ALPHA is set twice"),
-    (["-config", "C", "--digits", "3"], "--digits"),
-    (["-config", "C", "--format", "json", "--digits", "3"], "--digits"),
+    (["-config", "C", "--digits", "3"], "Error: --digits rounds the values of --format trec_eval only; "
+                                        "--format table rounds as its layout does (docs/formats.md §9.2.1)"),
+    (["-config", "C", "--format", "json", "--digits", "3"], "Error: --digits rounds the values of --format trec_eval "
+                                                            "only; --format json prints full precision"),
     (["-config", "C", "--topic-graphs", "-q"], "--topic-graphs"),
     (["-config", "C", "--topic-graphs", "-gnu"], "--topic-graphs"),
     (["--list-metrics", "-config", "C"], "--list-metrics"),
