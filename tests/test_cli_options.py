@@ -363,3 +363,28 @@ def test_a_config_given_without_dash_config_says_so(tmp_path, monkeypatch, name,
     assert res.exit_code == 2
     assert res.output.strip().splitlines()[-1] == (
         f"Error: no command '{name}': to evaluate a config, give it after -config (inexeval -config {name})")
+
+
+@pytest.mark.parametrize("config, metrics, line", [
+    ("co-thorough", "nxCGG", "METRICS: 'nxCGG' is not a measure of task CO.Thorough; did you mean nxcg? (known: "
+                             "hixeval, nxcg, ep/gr, q; `inexeval metrics` lists every name)"),
+    ("co-thorough", "nxCGG,Q,HiXevall,zzz", "METRICS: 'nxCGG', 'HiXevall', 'zzz' are not measures of task "
+                                            "CO.Thorough; did you mean nxcg for 'nxCGG', hixeval for 'HiXevall'? "
+                                            "(known: hixeval, nxcg, ep/gr, q; `inexeval metrics` lists every name)"),
+    ("trec", "MAPP", "METRICS: unknown measure 'MAPP'; did you mean map? (see 'inexeval metrics')"),
+    ("trec", "ndcg_cutt_10", "METRICS: unknown measure 'ndcg_cutt_10'; did you mean ndcg_cut_10? "
+                             "(see 'inexeval metrics')"),
+    ("trec", "map,Recip_Rnk", "METRICS: unknown measure 'Recip_Rnk'; did you mean recip_rank? (see 'inexeval metrics')"),
+    ("trec", "P_1O", "METRICS: unknown measure 'P_1O' (see 'inexeval metrics')"),
+])
+def test_an_unknown_measure_is_shown_as_written_with_the_name_it_is_close_to(sample, tmp_path, config, metrics, line):
+    """METRICS is read lower-cased; the message shows the user's spelling (it showed 'p_1o', 'nxcgg')."""
+    res = run("-config", sample / "configs" / f"{config}.prop", "--set", f"METRICS={metrics}",
+              "--results-dir", tmp_path / "out")
+    assert (res.exit_code, res.output.strip()) == (2, f"inexeval: error: --set: {line}")
+    prop = sample / "configs" / f"unknown-measure-{config}.prop"  # (beside the original: its relative paths)
+    kept = [x for x in (sample / "configs" / f"{config}.prop").read_text().splitlines() if not x.startswith("METRICS")]
+    prop.write_text("\n".join([*kept, f"METRICS: {metrics}"]) + "\n")
+    n = len(kept) + 1
+    res = run("-config", prop, "--results-dir", tmp_path / "out")
+    assert (res.exit_code, res.output.strip()) == (2, f"inexeval: error: {prop}:{n}: {line}")

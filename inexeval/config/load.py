@@ -83,7 +83,7 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
     if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
         fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
     if isinstance(task, str) and isinstance(values.get("metrics"), tuple):
-        for message in unknown_metrics(values["metrics"], task):
+        for message in unknown_metrics(values["metrics"], task, written_metrics(chosen["METRICS"].value)):
             fail(chosen["METRICS"], message)
     for key in ("POOLS", "QUERY_TYPE"):  # only INEX assessment files have pools and query types
         if isinstance(task, str) and key in chosen and not TASKS[task].facts.pools:
@@ -132,25 +132,41 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
     )
 
 
-def unknown_metrics(names: Sequence[str], task: str) -> list[str]:
+def unknown_metrics(names: Sequence[str], task: str, written: Mapping[str, str] | None = None) -> list[str]:
     """Problems of METRICS NAMES for TASK, all at once (an empty list when every name is a measure of
-    the task): unknown names together, and each bad parameter of a measure-name pattern."""
+    the task): unknown names together, with the known name each is close to, and each bad parameter
+    of a measure-name pattern.  ``written`` maps a name as read (lower-cased) to the user's spelling,
+    which the messages show (:func:`written_metrics`)."""
+    import difflib
+
     from inexeval.measures import registry
 
     strategy = TASKS[task].strategy
+    shown = (lambda name: name) if written is None else (lambda name: written.get(name, name))
     unknown, problems = [], []
     for name in names:
         try:
             if registry.find(name, strategy) is None:
                 unknown.append(name)
-        except ConfigError as err:  # a measure-name pattern with a bad parameter
-            problems.append(err.message.removeprefix("METRICS: "))
+        except ConfigError as err:  # a measure-name pattern with a bad parameter, or an unknown trec name
+            problems.append(err.message.removeprefix("METRICS: ").replace(repr(name), repr(shown(name)), 1))
     if unknown:
-        listed_names = ", ".join(repr(n) for n in unknown)
+        known = registry.names_for(strategy)
+        listed_names = ", ".join(repr(shown(n)) for n in unknown)
         verb = "is not a measure" if len(unknown) == 1 else "are not measures"
-        problems.insert(0, f"{listed_names} {verb} of task {task} (known: "
-                           f"{', '.join(registry.names_for(strategy))}; `inexeval metrics` lists every name)")
+        close = [(shown(n), c[0]) for n in unknown for c in [difflib.get_close_matches(n, known, n=1, cutoff=0.6)] if c]
+        hints = ("; did you mean " + ", ".join(c if len(unknown) == 1 else f"{c} for {n!r}" for n, c in close) + "?"
+                 if close else "")
+        problems.insert(0, f"{listed_names} {verb} of task {task}{hints} (known: "
+                           f"{', '.join(known)}; `inexeval metrics` lists every name)")
     return problems
+
+
+def written_metrics(raw: str) -> dict[str, str]:
+    """METRICS names as read (:func:`~inexeval.config.values.parse_metrics`) -> as written in ``raw``."""
+    from inexeval.config.values import metric_names
+
+    return metric_names(raw)
 
 
 def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -184,6 +184,14 @@ def parse_metrics(raw: str, base: Path) -> tuple[str, ...]:
     return unique(_metric_case(item) for item in names)
 
 
+def metric_names(raw: str) -> dict[str, str]:
+    """Each METRICS name of ``raw`` as :func:`parse_metrics` reads it -> as written (the first spelling)."""
+    out: dict[str, str] = {}
+    for item in _join_trec_params(_metrics_items(raw)):
+        out.setdefault(_metric_case(item), item)
+    return out
+
+
 def _metric_case(name: str) -> str:
     """A METRICS name lower-cased, except one written with an ir_measures name (``P(rel=2)@5``,
     ``nDCG@10``), whose case is its meaning (docs/measures.md §8.6)."""

@@ -594,7 +594,20 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         raise ConfigError(f"measure {text!r} is not taken (ranx's or a lower-case spelling, whose meaning "
                           f"differs between tools): write {RANX[head.group(1)]} (docs/measures.md §8.6)",
                           source, line)
-    raise ConfigError(f"unknown measure {text!r} (see 'inexeval metrics')", source, line)
+    close = _close_name(low)
+    hint = f"; did you mean {close}?" if close else ""
+    raise ConfigError(f"unknown measure {text!r}{hint} (see 'inexeval metrics')", source, line)
+
+
+def _close_name(low: str) -> str | None:
+    """A trec_eval or inexeval measure name close to the unknown name ``low``, with its parameters
+    (``mapp`` -> ``map``, ``ndcg_cutt_10`` -> ``ndcg_cut_10``), or None."""
+    import difflib
+
+    names = {f.name.lower(): f.name for f in FAMILIES.values() if not f.name.startswith("irm:")}
+    head, tail = re.match(r"(.*?)((?:_[0-9.,=+-]+)*)\Z", low).groups()
+    close = difflib.get_close_matches(head, list(names), n=1, cutoff=0.75)
+    return names[close[0]] + tail if close else None
 
 
 def parse_measures(names: list[str] | tuple[str, ...] | None) -> list[MeasureSpec]:
