@@ -219,8 +219,9 @@ def run_evaluation(config: ConfigSource, options: EvalOptions = EvalOptions(), *
 
 
 def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
-    """(option, why) for an option that would have no effect with the others given, else None: the
-    one rule the command line (exit 2) and the Python API (ConfigError) both apply."""
+    """(option, why) for an option that would have no effect with the others given, or that names no
+    results directory (``--incremental-from``: a misspelt part would be scored again, unnoticed), else
+    None: the one rule the command line (exit 2) and the Python API (ConfigError) both apply."""
     if options.fmt not in FORMATS:
         return "--format", f"unknown format {options.fmt!r} (one of {', '.join(FORMATS)})"
     if options.digits is not None and not _FORMAT_TABLE[options.fmt].digits:
@@ -239,6 +240,11 @@ def option_refusal(options: EvalOptions) -> tuple[str, str] | None:
             options.intervals
         except ValueError as err:
             return "--ci", str(err)
+    for part in options.incremental_from:
+        if not os.path.isdir(part):
+            what = "not a directory" if os.path.exists(part) else "no such directory"
+            return "--incremental-from", (f"--incremental-from {os.fspath(part)}: {what} (give the RESULTS_DIR of "
+                                          "an --incremental evaluation of the same config)")
     return None
 
 
@@ -248,7 +254,8 @@ def check_options(options: EvalOptions) -> None:
     if refusal is not None:
         from inexeval.errors import ConfigError
 
-        raise ConfigError(refusal[1], refusal[0])
+        option, why = refusal
+        raise ConfigError(why, None if why.startswith(option) else option)  # (the option named once)
 
 
 def check_format(config: Config, fmt: str) -> None:

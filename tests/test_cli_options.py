@@ -312,13 +312,48 @@ def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
     from inexeval.errors import ConfigError
 
     config = sample / "configs" / "trec.prop"
-    for options in (EvalOptions(fmt="json", digits=3), EvalOptions(topic_graphs=True, per_query=True),
-                    EvalOptions(fmt="xml")):
-        with pytest.raises(ConfigError):
+    for options, message in (
+            (EvalOptions(fmt="json", digits=3),
+             "--digits rounds the values of --format trec_eval only; --format json prints full precision"),
+            (EvalOptions(topic_graphs=True, per_query=True),
+             "--topic-graphs draws every topic's curves: it needs -q and -gnu or -png"),
+            (EvalOptions(fmt="xml"),
+             "--format: unknown format 'xml' (one of table, tsv, csv, json, trec_eval, inex_eval, latex, markdown)"),
+            (EvalOptions(incremental_from=(tmp_path / "none",)),
+             f"--incremental-from {tmp_path / 'none'}: no such directory (give the RESULTS_DIR of an --incremental "
+             "evaluation of the same config)"),
+            (EvalOptions(incremental_from=(config,)),
+             f"--incremental-from {config}: not a directory (give the RESULTS_DIR of an --incremental "
+             "evaluation of the same config)")):
+        with pytest.raises(ConfigError) as info:  # the option named once
             run_evaluation(config, dataclasses.replace(options, results_dir=tmp_path / "out"))
+        assert str(info.value) == message
     with pytest.raises(ConfigError, match="two runs"):
         run_compare([config], CompareOptions(gnuplot=True, runs=("good",), results_dir=tmp_path / "out"))
     assert not (tmp_path / "out").exists()
+
+
+def test_a_misspelt_part_directory_is_refused(sample, tmp_path):
+    """--incremental-from naming no directory (a misspelt part of a track split over machines) is an
+    error: it was a note, and the part's runs were scored again unnoticed."""
+    res = run("-config", sample / "configs" / "trec.prop", "--incremental-from", tmp_path / "nome",
+              "--results-dir", tmp_path / "out")
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1] == (
+        f"Error: --incremental-from {tmp_path / 'nome'}: no such directory (give the RESULTS_DIR of an --incremental "
+        "evaluation of the same config)")
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_unknown_keyword_of_the_python_api_is_named_as_a_keyword(sample):
+    """It was named '--set', which a Python caller did not write."""
+    import inexeval
+    from inexeval.errors import ConfigError
+
+    with pytest.raises(ConfigError) as info:
+        inexeval.evaluate(sample / "configs" / "trec.prop", METRIC="map", incremental_from=("x",))
+    assert str(info.value).splitlines() == ["keyword argument: unknown key 'METRIC'; did you mean METRICS?",
+                                            "keyword argument: unknown key 'incremental_from'"]
 
 
 @pytest.mark.parametrize("args, named, close", [

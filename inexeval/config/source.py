@@ -50,7 +50,16 @@ def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str |
 
 
 def override_strings(overrides: Mapping[str, object]) -> tuple[str, ...]:
-    """Keyword overrides (``METRICS="q"``, ``DCV=[5, 10]``, ``GAINS={1: 1, 2: 3}``) -> ``KEY=VALUE`` strings."""
+    """Keyword overrides (``METRICS="q"``, ``DCV=[5, 10]``, ``GAINS={1: 1, 2: 3}``) -> ``KEY=VALUE`` strings.
+
+    A keyword that is no config key is a ConfigError naming it as a keyword argument (not as
+    ``--set``, which the caller did not write), with the key it is close to."""
+    from inexeval.config.syntax import canonical_key, unknown_key
+    from inexeval.errors import ConfigErrors
+
+    unknown = [unknown_key(key, "keyword argument", None) for key in overrides if canonical_key(key) is None]
+    if unknown:
+        raise ConfigErrors(unknown)
     out = []
     for key, value in overrides.items():
         if isinstance(value, Mapping):

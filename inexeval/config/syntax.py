@@ -45,7 +45,7 @@ class Entry(NamedTuple):
     commented: bool = False  # a ``.prop`` line whose ``#`` started a comment (a hint in its errors)
 
 
-def _canonical_key(name: str) -> str | None:
+def canonical_key(name: str) -> str | None:
     """The canonical key for NAME (case-insensitive, aliases resolved), or None."""
     upper = name.strip().upper()
     if upper in KEY_TABLE:
@@ -53,7 +53,7 @@ def _canonical_key(name: str) -> str | None:
     return KEY_ALIASES.get(upper)
 
 
-def _unknown_key(name: str, source: str, line: int | None) -> ConfigError:
+def unknown_key(name: str, source: str, line: int | None) -> ConfigError:
     """An 'unknown key' error with the nearest valid key (difflib) as a hint."""
     import difflib  # here: only a mistake needs it
 
@@ -78,7 +78,7 @@ def _parse_prop(text: str, source: str, commented: set[int] | None = None
             continue
         had_comment = len(parts) > 1
         match = _KEY_LINE.match(line)
-        key = _canonical_key(match.group(1)) if match else None
+        key = canonical_key(match.group(1)) if match else None
         if key is not None:
             current = [key, match.group(2).strip(), number]
             entries.append(current)
@@ -99,7 +99,7 @@ def _parse_prop(text: str, source: str, commented: set[int] | None = None
                     errors.append(ConfigError("continuation line without a key before it", source, number))
                 continue
         if match is not None:
-            errors.append(_unknown_key(match.group(1), source, number))
+            errors.append(unknown_key(match.group(1), source, number))
         else:
             errors.append(ConfigError(f"expected 'KEY: value', got {line.strip()!r}", source, number))
         current = None
@@ -164,9 +164,9 @@ def _parse_yaml(text: str, source: str) -> tuple[list[tuple[str, str, int]], lis
     for key_node, value_node in root.value:
         number = key_node.start_mark.line + 1
         name = _yaml_scalar(key_node)
-        key = _canonical_key(name) if name else None
+        key = canonical_key(name) if name else None
         if key is None:
-            errors.append(_unknown_key(name or "?", source, number))
+            errors.append(unknown_key(name or "?", source, number))
             continue
         value = _yaml_scalar(value_node)
         if value is None and isinstance(value_node, yaml.SequenceNode):
@@ -233,9 +233,9 @@ def mapping_entries(mapping: object, source: str, base: Path) -> tuple[list[Entr
     entries: list[Entry] = []
     errors: list[ConfigError] = []
     for name, value in mapping.items():
-        key = _canonical_key(name) if isinstance(name, str) else None
+        key = canonical_key(name) if isinstance(name, str) else None
         if key is None:
-            errors.append(_unknown_key(str(name), source, None))
+            errors.append(unknown_key(str(name), source, None))
             continue
         text = _mapping_value(key, value)
         if text is None:
@@ -251,9 +251,9 @@ def parse_override(text: str) -> tuple[str | None, str, ConfigError | None]:
     match = _KEY_LINE.match(text)
     if match is None:
         return None, "", ConfigError(f"expected KEY=VALUE, got {text!r}", OVERRIDE_SOURCE)
-    key = _canonical_key(match.group(1))
+    key = canonical_key(match.group(1))
     if key is None:
-        return None, "", _unknown_key(match.group(1), OVERRIDE_SOURCE, None)
+        return None, "", unknown_key(match.group(1), OVERRIDE_SOURCE, None)
     return key, match.group(2).strip(), None
 
 
