@@ -30,6 +30,14 @@ def _value(rng: random.Random, odd: bool):
     return rng.choice([rng.random(), rng.uniform(-1, 1), rng.uniform(0, 1000), 0.0, 1.0])
 
 
+def _count(rng: random.Random, odd: bool):
+    if odd and rng.random() < 0.1:
+        return rng.choice([0.5, 3.0, True, -7, 10**20, "3"])
+    if rng.random() < 0.15:
+        return None
+    return rng.choice([0, 1, 7, 80, 1000, 123456, rng.randint(0, 10**6)])
+
+
 def _table(rng: random.Random, odd: bool):
     n_ids = rng.choice([1, 2])
     n_values = rng.randint(0 if odd else 1, 6)
@@ -38,7 +46,9 @@ def _table(rng: random.Random, odd: bool):
     if odd and rng.random() < 0.1:
         header[-1] = rng.choice(["", " pad", "é"])
     pools = [rng.choice([PLAIN, TEXT, IDS if odd else TEXT]) for _ in range(n_ids)]
-    rows = [[rng.choice(pool) for pool in pools] + [_value(rng, odd) for _ in range(n_values)]
+    counts = [j for j in range(n_values) if rng.random() < 0.2]  # count columns (num_ret): ints and missing ones
+    rows = [[rng.choice(pool) for pool in pools]
+            + [_count(rng, odd) if j in counts else _value(rng, odd) for j in range(n_values)]
             for _ in range(rng.randint(0 if odd else 1, 12))]
     if rows and rng.random() < 0.1:  # a column of missing values only
         for row in rows:
@@ -71,14 +81,19 @@ def test_everyday_tables_are_written_without_tabulate():
     text = simple_table(rows, header, 2, text_columns(rows, [0, 1]))
     assert text == _tabulate(rows, header, [0, 1])
     assert text.splitlines()[2] == "bert_inex_converted.bic  2009001  0.0319   0.0000    -"
+    # a count column (num_ret): integers right-aligned, a missing one "-"
+    rows = [["good", 80, 0.5], ["medium", None, 0.25], ["poor", 1234567, None]]
+    text = simple_table(rows, ["run", "num_ret", "map"], 1, [0])
+    assert text == _tabulate(rows, ["run", "num_ret", "map"], [0])
+    assert text.splitlines()[2:] == ["good           80  0.5000", "medium          -  0.2500", "poor      1234567  -"]
     # plain integer run ids: right-aligned, as tabulate reads them as numbers
     rows = [["7", 0.5], ["12", None]]
     assert simple_table(rows, ["run", "MAiP"], 1, []) == _tabulate(rows, ["run", "MAiP"], [])
 
 
 @pytest.mark.parametrize("rows", [
-    [["r", float("nan")]], [["r", 3]], [["r", True]], [["r", None]], [[" r", 0.5]], [["ü", 0.5]], [["", 0.5]],
-    [["True", 0.5]], [["r", float("inf")]], [],
+    [["r", float("nan")]], [["r", True]], [["r", None]], [[" r", 0.5]], [["ü", 0.5]], [["", 0.5]],
+    [["True", 0.5]], [["r", float("inf")]], [], [["r", 3], ["s", 0.5]], [["r", 3], ["s", True]],
 ])
 def test_what_tabulate_reads_otherwise_is_left_to_it(rows):
     assert simple_table(rows, ["run", "m"], 1, [0]) is None
@@ -110,3 +125,25 @@ def test_render_is_the_tabulate_table():
             ids = text_columns(rows, [0, 1] if per_topic else [0])
             expected = "== T  default ==\n" + _tabulate(rows, header, ids)
             assert render("T", "default", results, columns, per_topic=per_topic) == expected
+
+
+def test_render_shows_whole_counts_as_integers():
+    """``counts``: a column of whole numbers (num_ret, a sum) is printed as integers by the table; a
+    count column holding a mean that is not whole keeps 4 decimals; tsv/csv/json keep full precision."""
+    columns = ["num_ret", "num_rel", "map"]
+    results = [RunResult("good", "default", columns, {"1": {"num_ret": 20.0, "num_rel": 7.0, "map": 1.0},
+                                                      "2": {"num_ret": 20.0, "num_rel": 8.0, "map": 0.5}},
+                         {"num_ret": 40.0, "num_rel": 7.5, "map": 0.75})]
+    counts = frozenset({"num_ret", "num_rel"})
+    text = render("trec", "default", results, columns, per_topic=True, counts=counts)
+    assert text.splitlines()[1:] == ["run    topic      num_ret    num_rel     map",
+                                     "-----  -------  ---------  ---------  ------",
+                                     "good   1               20     7.0000  1.0000",
+                                     "good   2               20     8.0000  0.5000",
+                                     "good   all             40     7.5000  0.7500"]
+    assert render("trec", "default", results, columns, counts=frozenset()).splitlines()[3] == (
+        "good     40.0000     7.5000  0.7500")
+    assert "40.0" in render("trec", "default", results, columns, fmt="tsv", counts=counts)
+    intervals = {("good", "default"): {"map": (0.5, 1.0)}}
+    assert render("trec", "default", results, columns, intervals=intervals, counts=counts).splitlines()[3] == (
+        "good   40         7.5000     0.7500 ±0.2500")

@@ -25,6 +25,11 @@ def _tables(fmt: str) -> Callable[..., str]:
 
         from inexeval.writers.table import render
 
+        counts: frozenset[str] = frozenset()
+        if fmt == "table":  # counts as integers (num_ret); the other formats keep full precision
+            from inexeval.measures.registry import output_facts
+
+            counts = frozenset(c for c, f in output_facts(ev.measures, ev.params).items() if f.count)
         parts, json_rows = [], []
         for s in ev.settings:
             rs = [r for r in ev.results if r.setting == s.name]
@@ -32,7 +37,7 @@ def _tables(fmt: str) -> Callable[..., str]:
                 continue
             out = render(ev.config.task, s.name, rs, ev.columns, per_topic=per_query, fmt=fmt,
                          intervals=ev.intervals,
-                         symmetric=ev.interval_options is None or ev.interval_options.symmetric)
+                         symmetric=ev.interval_options is None or ev.interval_options.symmetric, counts=counts)
             if fmt == "json":
                 json_rows.extend(json.loads(out))
             else:

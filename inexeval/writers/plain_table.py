@@ -13,7 +13,8 @@ tabulate's rules for these tables: a column's width is the widest of its cells a
 2; an id column of text (one of ``text_columns``) is left-aligned, one read as integers
 (``disable_numparse`` leaves it out: plain integers) right-aligned; a value column is
 right-aligned on the decimal point: a value is ``f"{v:.4f}"``, a missing one ``-`` followed by five
-spaces (as wide as the 4 decimals and the point after it); headers are aligned as their column; the
+spaces (as wide as the 4 decimals and the point after it); a column of integers (a count) and missing
+values is right-aligned, each integer as written and a missing one ``-``; headers are aligned as their column; the
 header, a line of dashes, then the rows, the cells separated by two spaces, each line's trailing
 spaces removed.
 """
@@ -40,7 +41,7 @@ def _plain_text(s: object) -> bool:
 def simple_table(rows: Sequence[Sequence], header: Sequence[str], n_ids: int, text_columns: Sequence[int]) -> str | None:
     """The table tabulate would write (see the module notes) for ROWS under HEADER, whose first
     N_IDS columns are ids (TEXT_COLUMNS of them are text, the others integers) and the rest values
-    (float or None); None when a row or a header falls outside these rules."""
+    (each column float or None, or int or None); None when a row or a header falls outside these rules."""
     width = len(header)
     if not rows or width <= n_ids or not all(_plain_text(h) for h in header):
         return None
@@ -58,18 +59,8 @@ def simple_table(rows: Sequence[Sequence], header: Sequence[str], n_ids: int, te
         cells.append(list(col))
         right.append(j not in text_columns)
     for j in range(n_ids, width):
-        col = columns[j]
-        out = []
-        seen = False
-        for v in col:
-            if v is None:
-                out.append(_MISSING)
-            elif type(v) is float and math.isfinite(v):
-                out.append(f"{v:.4f}")
-                seen = True
-            else:
-                return None
-        if not seen:  # a column of missing values only: tabulate reads it otherwise
+        out = _value_cells(columns[j])
+        if out is None:
             return None
         cells.append(out)
         right.append(True)
@@ -80,3 +71,16 @@ def simple_table(rows: Sequence[Sequence], header: Sequence[str], n_ids: int, te
              "  ".join("-" * w for w in widths).rstrip()]
     lines += ["  ".join(row).rstrip() for row in zip(*padded)]
     return "\n".join(lines)
+
+
+def _value_cells(col: Sequence) -> list[str] | None:
+    """The cells of a value column: finite floats (4 decimals) or ints (a count), with None as the
+    missing value; None for any other column (one of missing values only: tabulate reads it otherwise)."""
+    kinds = {type(v) for v in col} - {type(None)}
+    if kinds == {float}:
+        if not all(v is None or math.isfinite(v) for v in col):
+            return None
+        return [_MISSING if v is None else f"{v:.4f}" for v in col]
+    if kinds == {int}:
+        return ["-" if v is None else str(v) for v in col]
+    return None

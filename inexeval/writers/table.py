@@ -18,16 +18,18 @@ from inexeval.writers.plain_table import simple_table
 
 def render(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
            *, per_topic: bool = False, fmt: str = "table", intervals: dict | None = None,
-           symmetric: bool = True) -> str:
+           symmetric: bool = True, counts: frozenset[str] = frozenset()) -> str:
     """Averaged values (and with ``per_topic`` each topic's) of one setting.
 
     ``table``: tabulate's layout, 4 decimals (:mod:`inexeval.writers.plain_table`); ``tsv``/``csv``: full precision;
     ``json``: a list of row objects.  ``intervals`` (``--ci``: {(run id, setting): {measure: (low,
     high)}}): the table shows each mean as ``0.3450 ±0.0670`` (``symmetric``) or ``0.3450 [0.2801,
     0.4102]``; the other formats add ``<measure>_ci_lower`` and ``<measure>_ci_upper`` columns.
+    ``counts``: the columns that are counts (``num_ret``), which the table shows as integers where
+    every value of the column is one (:func:`_as_counts`); the other formats keep full precision.
     """
     if intervals:
-        return _render_intervals(task, setting, results, columns, per_topic, fmt, intervals, symmetric)
+        return _render_intervals(task, setting, results, columns, per_topic, fmt, intervals, symmetric, counts)
     rows: list[list] = []
     for r in results:
         if per_topic:
@@ -51,6 +53,7 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(lines)
         return buf.getvalue().rstrip("\n")
+    rows = _as_counts(rows, header, counts)
     if not per_topic:  # the topic column would only say "all"
         header = [header[0], *header[2:]]
         rows = [[row[0], *row[2:]] for row in rows]
@@ -65,8 +68,24 @@ def render(task: str, setting: str, results: Sequence[RunResult], columns: Seque
     return title + "\n" + text
 
 
+def _as_counts(rows: list[list], header: Sequence[str], counts: frozenset[str]) -> list[list]:
+    """ROWS with each column of ``counts`` as ints where all its values are whole numbers (a sum or a
+    per-topic count; a mean of counts that is not whole keeps the column's 4 decimals)."""
+    whole = [j for j, name in enumerate(header) if name in counts
+             and all(v is None or (isinstance(v, float) and v.is_integer()) for v in (row[j] for row in rows))]
+    if not whole:
+        return rows
+    out = [list(row) for row in rows]
+    for row in out:
+        for j in whole:
+            if row[j] is not None:
+                row[j] = int(row[j])
+    return out
+
+
 def _render_intervals(task: str, setting: str, results: Sequence[RunResult], columns: Sequence[str],
-                      per_topic: bool, fmt: str, intervals: dict, symmetric: bool) -> str:
+                      per_topic: bool, fmt: str, intervals: dict, symmetric: bool,
+                      counts: frozenset[str] = frozenset()) -> str:
     """:func:`render` with each mean's confidence interval (docs/measures.md §12.1)."""
     from dataclasses import replace
 
@@ -82,18 +101,22 @@ def _render_intervals(task: str, setting: str, results: Sequence[RunResult], col
             for m, (low, high) in found.items():
                 average[f"{m}_ci_lower"], average[f"{m}_ci_upper"] = low, high
             shown.append(replace(r, average=average))
-        return render(task, setting, shown, cols, per_topic=per_topic, fmt=fmt)
-    rows: list[list] = []
+        return render(task, setting, shown, cols, per_topic=per_topic, fmt=fmt, counts=counts)
+    header = ["run", "topic", *columns]
+    numbers: list[list] = []
+    found: list[dict] = []  # each row's intervals (a mean's row only)
     for r in results:
-        found = intervals.get((r.run_id, r.setting)) or {}
         if per_topic:
             topics = natural_topics(r.per_topic)
-            rows += ([cell(r.run_id), cell(t), *map(_plain, values)]
-                     for t, values in zip(topics, topic_rows(r.per_topic, columns, topics)))
-        rows.append([cell(r.run_id), "all", *("-" if r.average.get(c) is None else
-                                              interval_text(r.average[c], found.get(c), symmetric)
-                                              if c in has else _plain(r.average.get(c)) for c in columns)])
-    header = ["run", "topic", *columns]
+            numbers += ([cell(r.run_id), cell(t), *values]
+                        for t, values in zip(topics, topic_rows(r.per_topic, columns, topics)))
+            found += [{}] * len(topics)
+        numbers.append([cell(r.run_id), "all", *(r.average.get(c) for c in columns)])
+        found.append(intervals.get((r.run_id, r.setting)) or {})
+    numbers = _as_counts(numbers, header, counts - has)
+    rows = [[*row[:2], *("-" if v is None else interval_text(v, got[c], symmetric) if c in got else
+                         str(v) if type(v) is int else _plain(v) for c, v in zip(columns, row[2:]))]
+            for row, got in zip(numbers, found)]
     if not per_topic:
         header = [header[0], *header[2:]]
         rows = [[row[0], *row[2:]] for row in rows]
