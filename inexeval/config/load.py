@@ -24,7 +24,7 @@ from pathlib import Path
 
 from inexeval.config.schema import KEY_TABLE, OVERRIDE_SOURCE, REQUIRED_KEYS, SCHEMA, Config
 from inexeval.config.syntax import Entry, mapping_entries, parse_override, read_entries
-from inexeval.config.values import PATH_PARSERS, Problem, repeated_metrics
+from inexeval.config.values import PATH_PARSERS, Problem, metric_names, repeated_metrics
 from inexeval.errors import ConfigError, ConfigErrors, cut_text
 from inexeval.readers import STDIN
 from inexeval.tasks import TASKS
@@ -83,7 +83,7 @@ def _build(entries: list[Entry], errors: list[ConfigError], overrides: Sequence[
     if isinstance(task, str) and "OVERLAP" in chosen and not TASKS[task].takes_overlap:
         fail(chosen["OVERLAP"], f"task {task} has no OVERLAP setting; remove it")
     if isinstance(task, str) and isinstance(values.get("metrics"), tuple):
-        for message in unknown_metrics(values["metrics"], task, written_metrics(chosen["METRICS"].value)):
+        for message in unknown_metrics(values["metrics"], task, metric_names(chosen["METRICS"].value)):
             fail(chosen["METRICS"], message)
     for key in ("POOLS", "QUERY_TYPE"):  # only INEX assessment files have pools and query types
         if isinstance(task, str) and key in chosen and not TASKS[task].facts.pools:
@@ -136,7 +136,7 @@ def unknown_metrics(names: Sequence[str], task: str, written: Mapping[str, str] 
     """Problems of METRICS NAMES for TASK, all at once (an empty list when every name is a measure of
     the task): unknown names together, with the known name each is close to, and each bad parameter
     of a measure-name pattern.  ``written`` maps a name as read (lower-cased) to the user's spelling,
-    which the messages show (:func:`written_metrics`)."""
+    which the messages show (:func:`~inexeval.config.values.metric_names`)."""
     import difflib
 
     from inexeval.measures import registry
@@ -154,19 +154,13 @@ def unknown_metrics(names: Sequence[str], task: str, written: Mapping[str, str] 
         known = registry.names_for(strategy)
         listed_names = ", ".join(repr(shown(n)) for n in unknown)
         verb = "is not a measure" if len(unknown) == 1 else "are not measures"
-        close = [(shown(n), c[0]) for n in unknown for c in [difflib.get_close_matches(n, known, n=1, cutoff=0.6)] if c]
-        hints = ("; did you mean " + ", ".join(c if len(unknown) == 1 else f"{c} for {n!r}" for n, c in close) + "?"
-                 if close else "")
+        close = {shown(n): difflib.get_close_matches(n, known, n=1, cutoff=0.6) for n in unknown}
+        guesses = [c[0] if len(unknown) == 1 else f"{c[0]} for {n!r}" for n, c in close.items() if c]
+        hints = f"; did you mean {', '.join(guesses)}?" if guesses else ""
         problems.insert(0, f"{listed_names} {verb} of task {task}{hints} (known: "
                            f"{', '.join(known)}; `inexeval metrics` lists every name)")
     return problems
 
-
-def written_metrics(raw: str) -> dict[str, str]:
-    """METRICS names as read (:func:`~inexeval.config.values.parse_metrics`) -> as written in ``raw``."""
-    from inexeval.config.values import metric_names
-
-    return metric_names(raw)
 
 
 def load_config(path: str | Path, overrides: Sequence[str] = ()) -> Config:
