@@ -42,6 +42,7 @@ from inexeval.interrupts import STOP_SIGNALS
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
 
+
 try:  # POSIX; elsewhere evaluations of one task directory are not kept apart
     import fcntl
 except ImportError:  # pragma: no cover
@@ -59,14 +60,41 @@ _held_guard = threading.Lock()
 
 
 def runs_outside_results(config: Config) -> tuple[Config, int]:
-    """``config`` without the run files that lie under RESULTS_DIR (an evaluation's own outputs,
-    when SUBMISSIONRUNS_DIR contains RESULTS_DIR), and how many were left out."""
+    """``config`` without the run files that are inexeval's own outputs, and how many were left out.
+
+    What evaluations write in RESULTS_DIR is a task directory ``<TASK>`` for each task (and, beside
+    it while one is written, the ``.<TASK>.inexeval-*`` entries): when SUBMISSIONRUNS_DIR contains
+    RESULTS_DIR, the files found there are not runs.  Every other file is (RESULTS_DIR may be the
+    directory above the runs).  A ConfigError (exit 2) when SUBMISSIONRUNS_DIR or ASSESSMENTS_DIR
+    names a place inside this task's directory, which the evaluation replaces as a whole: its
+    files would be deleted."""
+    from inexeval.errors import ConfigError
+    from inexeval.tasks import TASKS
+
     root = os.path.realpath(config.results_dir)
-    inside = root + os.sep
-    keep = tuple(f for f in config.runs if not (p := os.path.realpath(f.path)) == root and not p.startswith(inside))
+    task_dir = os.path.join(root, config.task)
+    for key, files in (("SUBMISSIONRUNS_DIR", config.runs), ("ASSESSMENTS_DIR", config.assessments)):
+        named = next((f.root for f in files if _within(os.path.realpath(f.root), task_dir)), None)
+        if named is not None:
+            file, line = config.origin(key)
+            raise ConfigError(f"{key}: {named} lies inside RESULTS_DIR/{config.task} ({task_dir}), which each "
+                              "evaluation replaces as a whole, deleting what else it holds: keep the inputs "
+                              "elsewhere, or choose another RESULTS_DIR", file, line)
+
+    def output(path: str) -> bool:
+        rel = os.path.relpath(os.path.realpath(path), root)
+        first = rel.split(os.sep, 1)[0]
+        return first != os.pardir and (first in TASKS or (first.startswith(".") and ".inexeval-" in first))
+
+    keep = tuple(f for f in config.runs if not output(f.path))
     if len(keep) == len(config.runs):
         return config, 0
     return dataclasses.replace(config, runs=keep), len(config.runs) - len(keep)
+
+
+def _within(path: str, directory: str) -> bool:
+    """Whether ``path`` is ``directory`` or lies under it (both real paths)."""
+    return path == directory or path.startswith(directory + os.sep)
 
 
 def held_fds() -> list[int]:
@@ -202,6 +230,11 @@ def staged(results_dir: Path, task: str) -> Iterator[Path]:
         if final.is_dir() and not final.is_symlink() and not os.access(final, os.W_OK | os.X_OK):
             # renaming it aside, at the end, would fail: say so before any work
             raise OutputError(f"{task} in RESULTS_DIR is not writable: it cannot be replaced", final)
+        foreign = _not_written_by_inexeval(final)
+        if foreign:
+            raise OutputError(f"{task} in RESULTS_DIR holds files that no evaluation wrote ({', '.join(foreign[:3])}"
+                              f"{', ...' if len(foreign) > 3 else ''}; no {_stamp_name()}): an evaluation replaces "
+                              "it as a whole and would delete them; move them, or choose another RESULTS_DIR", final)
         remove_leftovers(results_dir, task)
         try:
             root = Path(tempfile.mkdtemp(prefix=f".{task}{STAGING}{os.getpid()}-", dir=results_dir))
@@ -223,6 +256,23 @@ def staged(results_dir: Path, task: str) -> Iterator[Path]:
                               results_dir / task) from None
         finally:
             _remove(root)
+
+
+def _stamp_name() -> str:
+    from inexeval.stamp import STAMP
+
+    return STAMP
+
+
+def _not_written_by_inexeval(final: Path) -> list[str]:
+    """The entries of an existing ``RESULTS_DIR/<TASK>`` that is not an evaluation's set (it has no
+    stamp), but for those other commands write there (:data:`CARRIED`); [] for an evaluation's set."""
+    if not final.is_dir() or (final / _stamp_name()).exists():
+        return []
+    try:
+        return sorted(name for name in os.listdir(final) if name not in CARRIED)
+    except OSError:
+        return []
 
 
 def _umask() -> int:

@@ -444,12 +444,12 @@ def test_an_empty_trec_run_is_a_warning_as_for_inex(tmp_path, text):
                                       b"RESULTS_DIR: out\nMETRICS: map, num_ret\n")
     warning = (f"inexeval: warning: {tmp_path}/runs/empty.run: the run has no result (an empty file?): every "
                "topic is missing from it, so its averages are undefined (0 with -e)")
-    for flags, empty_row in (((), ["-", "-"]), (("-e",), ["0.0000", "0.0000"])):
+    for flags, empty_row in (((), ["-", "-"]), (("-e",), ["0.0000", "0"])):  # num_ret, a count: an integer
         code, out, err = _cli("-config", str(cfg), *flags)
         assert code == 0 and warning in err, err
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:] if line.strip()}
         # r: AP(1) = (1/2)/1 = 0.5, AP(2) = 1/1 = 1, map = 0.75; 3 results retrieved
-        assert rows == {"empty": empty_row, "r": ["0.7500", "3.0000"]}
+        assert rows == {"empty": empty_row, "r": ["0.7500", "3"]}
     from inexeval.validate import validate_runs
 
     (report,) = validate_runs([tmp_path / "runs" / "empty.run"], task="trec")

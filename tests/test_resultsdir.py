@@ -268,15 +268,74 @@ def test_results_dir_not_writable_is_exit_2_before_any_work(setup, monkeypatch):
 
 
 def test_a_file_where_a_setting_directory_was_is_replaced(setup):
-    """Junk in the old task directory (a file named like a setting directory) does not stop the
-    evaluation: the new set replaces the directory."""
+    """Junk in an evaluation's task directory (a file named like a setting directory) does not stop
+    the next evaluation: the new set replaces the directory."""
     tmp, cfg = setup
+    assert invoke("-config", cfg).exit_code == 0
     task = tmp / "results" / TASK
-    task.mkdir(parents=True)
+    shutil.rmtree(task / "gen_on")
     (task / "gen_on").write_text("junk")
     res = invoke("-config", cfg)
     assert res.exit_code == 0, res.output
     assert (task / "gen_on" / "Medium.tsv").is_file()
+
+
+@pytest.mark.parametrize("entries", [["notes.txt"], ["runs/r.xml", "gen_on"]])
+def test_a_task_directory_no_evaluation_wrote_is_not_replaced(setup, entries):
+    """RESULTS_DIR/<TASK> made by someone else (no stamp: e.g. runs kept there) would be deleted by
+    the swap: the evaluation stops at once (exit 2) and the directory is left as it was.  A
+    directory holding only another command's files (assessments/) is an evaluation's to fill."""
+    tmp, cfg = setup
+    task = tmp / "results" / TASK
+    for e in entries:
+        (task / e).parent.mkdir(parents=True, exist_ok=True)
+        (task / e).write_text("mine")
+    before = snapshot(task)
+    res = invoke("-config", cfg)
+    assert res.exit_code == 2
+    top = sorted({e.split("/")[0] for e in entries})
+    assert res.output.strip() == (f"inexeval: error: {task}: {TASK} in RESULTS_DIR holds files that no evaluation "
+                                  f"wrote ({', '.join(top)}; no .inexeval-stamp.json): an evaluation replaces it as a "
+                                  "whole and would delete them; move them, or choose another RESULTS_DIR")
+    assert snapshot(task) == before
+    for e in entries:
+        (task / e).unlink() if (task / e).is_file() else None
+    shutil.rmtree(task)
+    (task / "assessments").mkdir(parents=True)
+    (task / "assessments" / "agreement.tsv").write_text("kept")
+    assert invoke("-config", cfg).exit_code == 0
+    assert (task / "assessments" / "agreement.tsv").read_text() == "kept"
+
+
+@pytest.mark.parametrize("runs, results", [(f"results/{TASK}/runs/", "results"), ("results/*/runs/", "results")])
+def test_runs_inside_the_task_directory_are_refused_not_deleted(tmp_path, runs, results):
+    """SUBMISSIONRUNS_DIR inside RESULTS_DIR/<TASK>, which the evaluation replaces: a config error,
+    and the runs stay (they were ignored as outputs and deleted with the old directory)."""
+    cfg = make_setup(tmp_path, runs="runs/", results="elsewhere")
+    (tmp_path / "results" / TASK).mkdir(parents=True)
+    shutil.move(tmp_path / "runs", tmp_path / "results" / TASK / "runs")
+    text = cfg.read_text().replace("SUBMISSIONRUNS_DIR: runs/", f"SUBMISSIONRUNS_DIR: {runs}")
+    cfg.write_text(text.replace("RESULTS_DIR: elsewhere", f"RESULTS_DIR: {results}"))
+    before = snapshot(tmp_path / "results")
+    res = invoke("-config", cfg)
+    assert res.exit_code == 2, res.output
+    # named by the config (its line), or found by a glob above: the task directory no evaluation wrote
+    assert (f"c.prop:8: SUBMISSIONRUNS_DIR: {tmp_path / 'results' / TASK / 'runs'} lies inside RESULTS_DIR/{TASK}"
+            in res.output) == ("*" not in runs)
+    assert ("holds files that no evaluation wrote (runs;" in res.output) == ("*" in runs)
+    assert snapshot(tmp_path / "results") == before
+
+
+def test_runs_beside_the_results_are_runs(tmp_path):
+    """RESULTS_DIR above the runs (RESULTS_DIR: ., SUBMISSIONRUNS_DIR: runs/): only the task
+    directories in RESULTS_DIR are inexeval's; the runs are scored (they were all ignored, exit 0)."""
+    cfg = make_setup(tmp_path, runs="runs/", results=".")
+    res = invoke("-config", cfg)
+    assert res.exit_code == 0, res.output
+    assert "under RESULTS_DIR" not in res.output
+    assert (tmp_path / TASK / "summary.tsv").read_text().count("\n") > 1
+    res = invoke("-config", cfg, "--set", f"SUBMISSIONRUNS_DIR={tmp_path}")  # the first one's outputs are not runs
+    assert f"file(s) under RESULTS_DIR ({tmp_path}) ignored" in res.output
 
 
 def test_compare_writing_where_a_file_is_in_the_way_is_one_error(setup):
