@@ -138,3 +138,36 @@ def test_precision_recall_curve_values():
     (curve,) = precision_recall_curves(ev)
     assert curve.xs == [i / 10 for i in range(11)] and curve.series["a"] == [1 - i / 10 for i in range(11)]
     assert precision_recall_curves(SimpleNamespace(columns=["map"], settings=[], results=[])) == []
+
+
+def test_headline_without_groups_is_still_best_first_with_margins(tmp_path):
+    """Runs sharing one topic: no Tukey groups (they need two common topics).  The leaderboard and the
+    headline table were then in file order, without the margins, which need only each run's topics.
+    qrels: d1 relevant for topics 1-4.  a: d1 at rank 2 on topics 1, 2 (AP 1/2, 1/2: map 0.5);
+    b: d1 at rank 1 on 1, 3 (map 1); c: rank 1 on 1, rank 3 on 4 (AP 1, 1/3: map 2/3)."""
+    (tmp_path / "qrels.txt").write_text("".join(f"{t} 0 d1 1\n" for t in (1, 2, 3, 4)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    lines = {"a": [(1, 2), (2, 2)], "b": [(1, 1), (3, 1)], "c": [(1, 1), (4, 3)]}
+    for run, ranks in lines.items():
+        text = ""
+        for topic, rank in ranks:
+            docs = [f"x{k}" for k in range(1, rank)] + ["d1"]
+            text += "".join(f"{topic} Q0 {d} {i} {10 - i} {run}\n" for i, d in enumerate(docs, 1))
+        (runs / f"{run}.txt").write_text(text)
+    config = tmp_path / "t.prop"
+    config.write_text(f"TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: out\n"
+                      "METRICS: map\nHEADLINE: map\n")
+    code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet")
+    assert code == 0, err
+    index = _text((tmp_path / "site" / "index.html").read_text())
+    board = index[index.index("Leaderboard: trec, map"):]
+    order = [board.index(f" {r} ") for r in ("b", "c", "a")]
+    assert order == sorted(order), board[:300]
+    # a: topics 1, 2 both 0.5: margin 0; c: 1 and 1/3, mean 2/3, margin t(0.975, 1) * s / sqrt(2)
+    low, high = stats.confidence_interval([1.0, 1 / 3])
+    assert f" c 0.6667 &plusmn;{(high - low) / 2:.4f} " in board and " a 0.5000 &plusmn;0.0000 " in board
+    assert "no significance groups: fewer than two topics are common to the runs" in board
+    page = _text((tmp_path / "site" / "trec" / "index.html").read_text())
+    head = page[page.index("Headline"):]
+    assert [head.index(f" {r} ") for r in ("b", "c", "a")] == sorted(head.index(f" {r} ") for r in "bca")

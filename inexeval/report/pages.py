@@ -90,21 +90,27 @@ def task_page(data: TaskData, pages: dict[str, str], curves, reports, comparing:
 
 def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages: dict[str, str],
                     comparing: Comparing) -> str:
-    """The headline outputs of SETTING: each run's mean ± its 95 % t margin of error over the topics every
-    run has, with its significance group as a superscript (Tukey HSD at alpha, docs/measures.md §12);
-    counts as integers.  Runs by the first headline measure that ranks them, best first."""
+    """The headline outputs of SETTING: each run's mean ± its 95 % t margin of error over its topics,
+    with its significance group as a superscript (Tukey HSD at alpha over the topics every run has,
+    docs/measures.md §12; none when fewer than two topics are common to the runs); counts as integers.
+    Runs by the first headline measure that ranks them, best first (by its groups, or by the means
+    when there are none; undefined means last)."""
     from inexeval.compare import runstats
     from inexeval.compare.intervals import IntervalOptions, run_intervals
 
     results = data.results_of(setting)
     facts = data.facts
-    stats = {}
-    for m in headline:
-        if ranked(facts, m) and not (facts.get(m) is not None and facts[m].count):
-            stats[m] = runstats.run_groups(results, setting, m, comparing.stats)
+    means = [m for m in headline if ranked(facts, m) and not (facts.get(m) is not None and facts[m].count)]
+    stats = {m: runstats.run_groups(results, setting, m, comparing.stats) for m in means}
     stats = {m: g for m, g in stats.items() if g}
     first = next(iter(stats), None)
-    order = list(stats[first]) if first else [r.run_id for r in results]
+    if first is not None:
+        order = list(stats[first])
+    elif means:
+        rank = ranks({r.run_id: r.average.get(means[0]) for r in results}, means[0], facts)
+        order = sorted(rank, key=lambda run: (rank[run] is None, rank[run] or 0))  # (stable: file order in a tie)
+    else:
+        order = [r.run_id for r in results]
     order += [r.run_id for r in results if r.run_id not in order]
     by_run = {r.run_id: r for r in results}
     head = [th("Run", sort="text", cls="id"),
@@ -117,21 +123,23 @@ def _headline_table(data: TaskData, setting: str, headline: Sequence[str], pages
         for m in headline:
             v = r.average.get(m)
             g = stats.get(m, {}).get(run)  # the run's significance group
-            if g is not None:
+            if m in means and v is not None:
                 # the interval of the run's own mean (its topics, as the mean); the group over the common ones
                 found, _ = run_intervals(r.per_topic, r.average, [m], IntervalOptions(level=comparing.ci_level))
                 low, high = found.get(m, (None, None))
                 half = (high - low) / 2 if low is not None and low == low else None
                 text = (number(v) + (f' <span class="rank">&plusmn;{number(half)}</span>' if half is not None else "")
-                        + f'<sup class="group">{esc(g)}</sup>')
+                        + (f'<sup class="group">{esc(g)}</sup>' if g is not None else ""))
             else:
                 text = _value_text(v, m, facts)
             row.append(td(text, value=data_value(v), title=f"{esc(m)} = {data_value(v) or 'undefined'}"))
         rows.append(row)
     level = f"{comparing.stats.ci_level * 100:g}&nbsp;%"
-    note = (f'<p class="note">Mean &plusmn; its {level} t margin of error over the run\'s topics; superscript '
-            f"letters: runs sharing one are not significantly different (Tukey HSD at {comparing.alpha}, over the "
-            "topics every run has; docs/measures.md &sect;12). Counts are integers.</p>") if stats else ""
+    groups = (f"superscript letters: runs sharing one are not significantly different (Tukey HSD at "
+              f"{comparing.alpha}, over the topics every run has; docs/measures.md &sect;12)" if stats else
+              "no significance groups: fewer than two topics are common to the runs")
+    note = (f'<p class="note">Mean &plusmn; its {level} t margin of error over the run\'s topics; {groups}. '
+            "Counts are integers.</p>") if means else ""
     return '<div class="scroll">' + table(head, rows, sortable=True, cls="summary headline") + "</div>" + note
 
 
