@@ -63,7 +63,7 @@ def test_validate_trec_reports_what_evaluation_refuses_or_leaves_out(tmp_path):
     report = validate_run(left, task="trec", assessments=assessments_from(str(qrels), task="trec"))
     assert not res.problems and not report.valid
     assert sorted(f.kind for f in report.problems) == ["duplicate", "unknown_topic"]
-    assert {f.message for f in report.problems} <= set(res.warnings)
+    assert {f"{left}: {f.message}" for f in report.problems} <= set(res.warnings)  # evaluation's, the file named
     # without the qrels, the topics cannot be checked: valid as far as validate can tell
     assert [f.kind for f in validate_run(left, task="trec").problems] == []
 
@@ -117,3 +117,25 @@ def test_validate_names_a_directory_given_as_the_qrels_file(tmp_path):
         res = run("validate", "--task", task, "--assessments", tmp_path / "none", TREC / "runs" / "good.txt")
         assert (res.exit_code, res.output.strip()) == (
             2, f"inexeval: error: --assessments: {tmp_path / 'none'}: no such file (the {kind} qrels file of the task)")
+
+
+def test_a_repeated_trec_result_is_named_by_its_line(tmp_path):
+    """Evaluation's warning and validate's problem name the first repeated line (they named none), and
+    validate names the file once (it said 'runs/r.txt: duplicate: runs/r.txt: ...')."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    run_file = runs / "r.txt"
+    run_file.write_text("1 Q0 a 1 3.0 r\n1 Q0 b 2 2.0 r\n2 Q0 c 1 5.0 r\n2 Q0 c 2 1.0 r\n1 Q0 b 3 0.5 r\n")
+    said = "2 duplicate result(s) dropped (first occurrence kept); first at line 4: topic 2, document c"
+    cfg = tmp_path / "t.prop"
+    cfg.write_text("TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: out\nMETRICS: map\n")
+    res = CliRunner().invoke(main, ["-config", str(cfg)])
+    assert res.exit_code == 0, res.output
+    assert f"inexeval: warning: {run_file}: {said}" in res.stderr
+    # map: topic 1 AP 1 (a at rank 1), topic 2 AP 1 (c): the first line of each kept
+    assert res.stdout.strip().splitlines()[-1].split() == ["r", "1.0000"]
+    res = run("validate", "--task", "trec", "--assessments", qrels, run_file)
+    assert res.exit_code == 1
+    assert res.output.splitlines()[1] == f"{run_file}:4: duplicate: {said}"

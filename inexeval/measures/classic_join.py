@@ -206,27 +206,45 @@ def rank_run(
     return ranking, present
 
 
-def ranking_warnings(source: str, unknown_ids: list[bytes] | np.ndarray, dropped: int) -> list[str]:
+@dataclass(frozen=True)
+class Dropped:
+    """The results dropped as a (topic, docno) seen before in the run: how many, and the first of them
+    in the file (its line, topic and docno)."""
+
+    count: int = 0
+    line: int | None = None
+    topic: bytes = b""
+    docno: bytes = b""
+
+    def __add__(self, other: Dropped) -> Dropped:
+        """Both pieces' duplicates: the counts added, the first line of either."""
+        first = self if other.line is None or (self.line is not None and self.line <= other.line) else other
+        return Dropped(self.count + other.count, first.line, first.topic, first.docno)
+
+
+def ranking_warnings(source: str, unknown_ids: list[bytes] | np.ndarray, dropped: Dropped) -> list[str]:
     """What :func:`rank_run` says: the topics not in the qrels (sorted ids), the duplicates dropped."""
     out = []
     if len(unknown_ids):
         unknown = [_decode(q) for q in unknown_ids]
         out.append(f"{source}: {len(unknown)} topic(s) not in the qrels ignored: {', '.join(unknown[:10])}"
                    + (" ..." if len(unknown) > 10 else ""))
-    if dropped:
-        out.append(f"{source}: {dropped} duplicate result(s) dropped (first occurrence kept)")
+    if dropped.count:
+        out.append(f"{source}: {dropped.count} duplicate result(s) dropped (first occurrence kept); first at line "
+                   f"{dropped.line}: topic {_decode(dropped.topic)}, document {_decode(dropped.docno)}")
     return out
 
 
 def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
-           single_precision: bool = False) -> tuple[Ranking, np.ndarray, np.ndarray, int]:
+           single_precision: bool = False) -> tuple[Ranking, np.ndarray, np.ndarray, Dropped]:
     """:func:`rank_run`'s ranking and topics present, and what it would say: the run's topic ids the
-    qrels lack (sorted) and the number of duplicate results dropped."""
+    qrels lack (sorted) and the duplicate results dropped (:class:`Dropped`)."""
     if not run.qid.size:  # a run that retrieved nothing: every topic empty
         return (Ranking(table, np.zeros(table.size + 1, dtype=np.int64), np.empty(0, dtype=np.int64)),
-                np.zeros(table.size, dtype=bool), np.empty(0, dtype="S1"), 0)
+                np.zeros(table.size, dtype=bool), np.empty(0, dtype="S1"), Dropped())
     tidx, unknown_ids = _row_topics(run.qid, table)
     docno, score = run.docno, run.score
+    keep = None
     if unknown_ids.size:
         keep = np.flatnonzero(tidx >= 0)
         tidx, docno, score = tidx[keep], docno[keep], score[keep]
@@ -246,9 +264,14 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
         t_o, s_o = tidx[written], score[written]
         keys = (None, ck[written]) if ck is not None else (dkey[written], None)  # (combined, or in two steps)
         rel = _relevance(table, vkey, db, t_o, *keys)
-        dropped = 0
+        dropped = Dropped()
     else:
-        t_o, rel, s_o, dropped = _sorted_ranking(table, vkey, db, tidx, dkey, ck, score, written)
+        t_o, rel, s_o, first = _sorted_ranking(table, vkey, db, tidx, dkey, ck, score, written)
+        dropped = Dropped()
+        if first is not None:  # (count, row): the row in the file's order
+            count, row = first
+            row = int(row if keep is None else keep[row])
+            dropped = Dropped(count, int(run.line[row]), bytes(run.qid[row]), bytes(run.docno[row]))
     counts = np.bincount(t_o, minlength=table.size)
     present = counts > 0
     if max_results is not None:
@@ -265,11 +288,12 @@ def ranked(run: TrecRun, table: TopicTable, *, max_results: int | None = None,
 
 def _sorted_ranking(table: TopicTable, vkey: np.ndarray, db: int, tidx: np.ndarray, dkey: np.ndarray,
                     ck: np.ndarray | None, score: np.ndarray, written: np.ndarray | None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[int, int] | None]:
     """:func:`ranked`'s rows in trec_eval's order (their topics, relevance codes and score ranks or
-    scores) and the number of duplicates dropped, for a run that must be sorted or may hold a docno
-    twice in a topic: the rows sorted by (topic, docno), each pair's first line kept, then put in
-    trec_eval's order (WRITTEN: the order :func:`as_written` found, if any)."""
+    scores) and the duplicates dropped (their number and the first dropped row, or None), for a run
+    that must be sorted or may hold a docno twice in a topic: the rows sorted by (topic, docno), each
+    pair's first line kept, then put in trec_eval's order (WRITTEN: the order :func:`as_written`
+    found, if any)."""
     n = tidx.size
     # (1) order by (topic, docno): one sort of the key topic·2^b + docno key CK when that fits in 64
     # bits; else docno first, then a stable sort on the topic (radix for int16)
@@ -285,9 +309,14 @@ def _sorted_ranking(table: TopicTable, vkey: np.ndarray, db: int, tidx: np.ndarr
         t_s, d_s = tidx[o], dkey[o]
         same = (t_s[1:] == t_s[:-1]) & (d_s[1:] == d_s[:-1])
     dropped = int(same.sum())
+    first = None
     if dropped:
         gstart = np.flatnonzero(np.concatenate(([True], ~same)))
-        o = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
+        kept = np.minimum.reduceat(o, gstart)  # the first line of every (topic, docno)
+        gone = np.ones(n, dtype=bool)
+        gone[kept] = False
+        first = (dropped, int(np.argmax(gone)))  # the first dropped row, in the file's order
+        o = kept
         n = o.size
         if ck is not None:
             ck_s = ck[o]
@@ -299,11 +328,11 @@ def _sorted_ranking(table: TopicTable, vkey: np.ndarray, db: int, tidx: np.ndarr
     rel = _relevance(table, vkey, db, t_s, d_s, ck_s if ck is not None else None)
 
     # (3) trec_eval order: as written (the rows were all kept), else one sort
-    if written is not None and not dropped:
+    if written is not None and first is None:
         place = np.empty(n, dtype=np.int64)  # each row's place in the (topic, docno) order
         place[o] = np.arange(n)
         fin = place[written]
-        return t_s[fin], rel[fin], score_s[fin], dropped  # (equal scores: equal ranks)
+        return t_s[fin], rel[fin], score_s[fin], first  # (equal scores: equal ranks)
     np.negative(score_s, out=score_s)
     srank, S = dense_rank(score_s)  # rank of the score, descending
     if n and table.size * S * n < 2**62:
@@ -315,7 +344,7 @@ def _sorted_ranking(table: TopicTable, vkey: np.ndarray, db: int, tidx: np.ndarr
         fin = np.argsort(key)
     else:
         fin = np.lexsort((-np.arange(n), srank, t_s))
-    return t_s[fin], rel[fin], srank[fin], dropped
+    return t_s[fin], rel[fin], srank[fin], first
 
 
 def _relevance(table: TopicTable, vkey: np.ndarray, db: int, t: np.ndarray, dkey: np.ndarray | None,

@@ -41,7 +41,7 @@ def ranked_in_pieces(path, table: TopicTable, *, max_results: int | None = None,
                      single_precision: bool = False):
     """The :class:`~inexeval.measures.classic_join.RankedRun` of the run file PATH read in pieces; None:
     read it whole."""
-    from inexeval.measures.classic_join import RankedRun, ranked, ranking_warnings, run_id_of
+    from inexeval.measures.classic_join import Dropped, RankedRun, ranked, ranking_warnings, run_id_of
     from inexeval.readers.trec import BOM_UTF8, TrecRun, run_from_bytes
     from inexeval.readers.trec_chunks import ReadWhole, grouped_runs
 
@@ -54,7 +54,7 @@ def ranked_in_pieces(path, table: TopicTable, *, max_results: int | None = None,
 
     topics, lengths, rels, ties, present = [], [], [], [], []
     unknown: set[bytes] = set()
-    dropped = 0
+    dropped = Dropped()
     tags: dict[str, None] = {}
     first_line = None
     try:
@@ -66,7 +66,7 @@ def ranked_in_pieces(path, table: TopicTable, *, max_results: int | None = None,
                                                    single_precision=single_precision)
             del run
             unknown.update(unknown_ids.tolist())
-            dropped += n
+            dropped = dropped + n
             present.append(np.flatnonzero(here))
             t = np.flatnonzero(ranking.length)
             topics.append(t)

@@ -20,7 +20,7 @@ def validate_trec_run(path: str | Path, task: str, table: TopicTable | None, max
     is its one problem (the reader stops there); with the qrels, what evaluation leaves out (duplicate
     results, topics not in the qrels) are problems, with its messages; several tags are a warning.
     ``max_results`` does not apply (evaluation cuts results off as trec_eval -M does, which no run fails)."""
-    from inexeval.measures.classic_join import rank_run, run_id_of
+    from inexeval.measures.classic_join import Dropped, ranked, ranking_warnings, run_id_of
     from inexeval.readers.trec import read_run as read_trec_run
 
     try:
@@ -39,13 +39,14 @@ def validate_trec_run(path: str | Path, task: str, table: TopicTable | None, max
         report.warnings.append(Finding("run_id", None, None, message))
     if not run.line.size:  # evaluation scores it as a run that retrieved nothing, and warns
         report.warnings.append(Finding("empty", None, None, "the run has no result"))
-    if table is not None:
-        said.clear()
-        rank_run(run, table, warn=said.append)
-        for message in said:  # what evaluation leaves out: the verdict is its own
-            kind = "duplicate" if "duplicate" in message else "unknown_topic" if "not in the qrels" in message \
-                else None
-            (report.problems if kind else report.warnings).append(Finding(kind or "run_id", None, None, message))
+    if table is not None:  # what evaluation leaves out, with its messages: the verdict is its own
+        _, _, unknown_ids, dropped = ranked(run, table)
+        own = f"{run.source}: "  # (the report names the file)
+        for message in ranking_warnings(run.source, unknown_ids, Dropped()):
+            report.problems.append(Finding("unknown_topic", None, None, message.removeprefix(own)))
+        for message in ranking_warnings(run.source, [], dropped):
+            report.problems.append(Finding("duplicate", dropped.topic.decode("utf-8", "replace"), dropped.line,
+                                           message.removeprefix(own)))
         missing_topics([t for t in table.names if t not in report.results_per_topic], "qrels topic(s)", report)
     return report
 
