@@ -278,7 +278,7 @@ def test_compare_pairs_over_different_topics_say_which_and_why(tmp_path):
     res = run("compare", "-config", config, "--test", "randomisation", "--runs", "X,Z")
     assert "X vs Z: compared over the 1 common topic(s): X has no value for topic(s) 3; Z has no value " \
            "for topic(s) 2" in res.output
-    assert "left out, without a value in both runs: 2, 3" in res.output
+    assert "left out (one of the runs has no value there): 2, 3" in res.output
 
 
 def test_trec_topics_selects_qrels_topics(sample):

@@ -197,7 +197,7 @@ def topic_difference_text(results: Sequence[RunResult], setting: str, measure: s
              f"{a} better on {wins_a} topic(s), {b} on {wins_b}, {ties} tied"]
     left_out = [t for t in sorted((set(va) | set(vb)) - set(topics), key=natural_key)]
     if left_out:
-        lines.append(f"left out, without a value in both runs: {', '.join(cell(t) for t in left_out)}")
+        lines.append(f"left out (one of the runs has no value there): {', '.join(cell(t) for t in left_out)}")
     return "\n".join(lines), topics, diffs
 
 

@@ -212,7 +212,7 @@ def differences_table(setting: str, measure: str, a: str, b: str, topics, diffs,
     caption = ["Setting ", Id(setting), ", measure ", Id(measure), ": per-topic difference ", Id(a), " - ", Id(b),
                "; ", Id(a), f" better on {wins_a} topic(s), ", Id(b), f" on {wins_b}, {ties} tied"]
     if left_out:
-        caption += ["; left out, without a value in both runs: ", *ids(left_out)]
+        caption += ["; left out (one of the runs has no value there): ", *ids(left_out)]
     caption.append(".")
     return Table(caption, label("tab", "inexeval", "differences", setting, measure, a, b),
                  ["topic", "difference"], "lr", [[t, Num(d, signed=True)] for t, d in zip(topics, diffs)])
