@@ -134,3 +134,24 @@ def test_read_scores_keeps_order_and_values(tmp_path):
 def test_options_without_effect_are_refused(args, words):
     code, _, err = _run("design", *args)
     assert code == 2 and words in err
+
+
+def test_runs_sharing_one_topic_are_refused_with_what_minus_e_does(tmp_path):
+    """Three runs whose only common topic is 1: the variance is over the topics every run has, so the
+    design is refused (exit 2) and the message says what -e changes; with -e it is computed."""
+    (tmp_path / "qrels.txt").write_text("".join(f"{t} 0 d1 1\n{t} 0 d2 0\n" for t in (1, 2, 3, 4)))
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for run, topics in {"a": (1, 2), "b": (1, 3), "c": (1, 4)}.items():
+        order = ("d2", "d1") if run == "a" else ("d1", "d2")
+        (runs / f"{run}.txt").write_text("".join(f"{t} Q0 {d} {i} {9 - i} {run}\n"
+                                                 for t in topics for i, d in enumerate(order, 1)))
+    config = tmp_path / "t.prop"
+    config.write_text("TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: out\nMETRICS: map\n")
+    code, _, err = _run("design", "-config", config, "--measure", "map", "--min-diff", "0.05")
+    assert code == 2
+    assert err.strip() == (f"inexeval: error: {config}: 1 topic(s) x 3 run(s): the variance needs at least two "
+                           "topics and two runs (the topics every run has a value for; with -e a topic a run lacks "
+                           "scores 0)")
+    code, out, err = _run("design", "-config", config, "--measure", "map", "--min-diff", "0.05", "-e")
+    assert code == 0, err

@@ -102,7 +102,8 @@ def design_figures(matrices: Sequence[Matrix], options: DesignOptions) -> dict:
     for m in matrices:
         if m.x.shape[0] < 2 or m.x.shape[1] < 2:
             raise ConfigError(f"{m.source}: {m.x.shape[0]} topic(s) x {m.x.shape[1]} run(s): the variance needs "
-                              "at least two topics and two runs")
+                              "at least two topics and two runs (the topics every run has a value for; with -e a "
+                              "topic a run lacks scores 0)")
     variance = pooled_variance([m.x for m in matrices])
     if not variance > 0:
         raise ConfigError("the residual variance V_E of the data is 0 (every run differs from another by the same "
