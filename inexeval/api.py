@@ -127,7 +127,7 @@ def evaluate_and_write(config: Config, *, empty_as_zero: bool, jobs: int | None,
 
     plan = plan if plan is not None else plan_config(config)
     evaluated = plan.config  # (its runs: those outside RESULTS_DIR)
-    with staged(config.results_dir, config.task) as root:
+    with staged(config.results_dir, config.task, evaluation=True) as root:
         reuse = None
         if incremental:
             from inexeval.incremental import plan as reuse_plan

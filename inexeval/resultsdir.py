@@ -217,20 +217,23 @@ def _remove(p: Path) -> None:
 
 
 @contextlib.contextmanager
-def staged(results_dir: Path, task: str) -> Iterator[Path]:
+def staged(results_dir: Path, task: str, *, evaluation: bool = False) -> Iterator[Path]:
     """Write a new ``RESULTS_DIR/<TASK>`` and swap it in whole.
 
     Yields the directory to use as RESULTS_DIR while writing (its ``<TASK>``
     sub-directory becomes ``RESULTS_DIR/<TASK>``).  On an exception (Ctrl-C
     included) the staged files are removed and the old directory is left as
     it was.  A write that fails (disk full, permissions) is an OutputError.
+    ``evaluation``: the directory is an evaluation's set, which has a stamp; an existing one
+    without a stamp that holds files (someone else's) is not replaced: an OutputError, before
+    any work.  (The other callers check what they replace themselves.)
     """
     with locked(results_dir, task) as results_dir:
         final = results_dir / task
         if final.is_dir() and not final.is_symlink() and not os.access(final, os.W_OK | os.X_OK):
             # renaming it aside, at the end, would fail: say so before any work
             raise OutputError(f"{task} in RESULTS_DIR is not writable: it cannot be replaced", final)
-        foreign = _not_written_by_inexeval(final)
+        foreign = _not_written_by_inexeval(final) if evaluation else []
         if foreign:
             raise OutputError(f"{task} in RESULTS_DIR holds files that no evaluation wrote ({', '.join(foreign[:3])}"
                               f"{', ...' if len(foreign) > 3 else ''}; no {_stamp_name()}): an evaluation replaces "

@@ -534,3 +534,14 @@ def test_stamp_of_a_config_is_the_same_in_every_process(tmp_path):
             for seed in range(6)}
     assert len(outs) == 1, "one stamp whatever the hash seed"
     assert '"topics": ["202", "203", "205", "299"]' in outs.pop()
+
+
+def test_assessments_replace_their_own_directory_before_and_after_an_evaluation(setup):
+    """inexeval assessments replaces RESULTS_DIR/<TASK>/assessments/ (no stamp there: it is not an
+    evaluation's set), before any evaluation, again, and after one; the evaluation keeps it."""
+    tmp, cfg = setup
+    for args in (["assessments", "-config", cfg], ["assessments", "-config", cfg], ["-config", cfg],
+                 ["assessments", "-config", cfg], ["-config", cfg]):
+        res = CliRunner().invoke(main, [*map(str, args), "--quiet"])
+        assert res.exit_code == 0, (args, res.output)
+    assert (tmp / "results" / TASK / "assessments").is_dir() and (tmp / "results" / TASK / "summary.tsv").is_file()

@@ -544,12 +544,12 @@ def index_page(tasks: Sequence[TaskData], names: Sequence[str], comparing: Compa
              f"{len(tasks)} config(s).</p>"]
     rows = []
     for data, name in zip(tasks, names):
-        topics = {t for r in data.ev.results for t in r.per_topic}
+        topics = {t for r in data.ev.results for t in r.per_topic}  # (those some run has a value for)
         source = esc(Path(str(data.config.source)).name) if data.config.source else "a mapping of config keys"
         rows.append([td(f'<a href="{name}/index.html">{esc(data.config.task)}</a>', cls="id"),
                      td(f"<code>{source}</code>", cls="id"), td(str(len(topics))), td(str(len(data.runs))),
                      td(str(len(data.settings))), td(str(len(data.problems)))])
-    parts.append("<h2>Tasks</h2>\n" + table([th("Task", cls="id"), th("config", cls="id"), th("topics"),
+    parts.append("<h2>Tasks</h2>\n" + table([th("Task", cls="id"), th("config", cls="id"), th("topics scored"),
                                               th("runs"), th("settings"), th("inputs skipped")], rows))
     for data, name in zip(tasks, names):
         if not data.runs:
