@@ -224,9 +224,9 @@ def staged(results_dir: Path, task: str, *, evaluation: bool = False) -> Iterato
     sub-directory becomes ``RESULTS_DIR/<TASK>``).  On an exception (Ctrl-C
     included) the staged files are removed and the old directory is left as
     it was.  A write that fails (disk full, permissions) is an OutputError.
-    ``evaluation``: the directory is an evaluation's set, which has a stamp; an existing one
-    without a stamp that holds files (someone else's) is not replaced: an OutputError, before
-    any work.  (The other callers check what they replace themselves.)
+    ``evaluation``: the directory is an evaluation's set; an existing one that holds files but none
+    of an evaluation's (someone else's: :func:`_not_written_by_inexeval`) is not replaced: an
+    OutputError, before any work.  (The other callers check what they replace themselves.)
     """
     with locked(results_dir, task) as results_dir:
         final = results_dir / task
@@ -236,7 +236,7 @@ def staged(results_dir: Path, task: str, *, evaluation: bool = False) -> Iterato
         foreign = _not_written_by_inexeval(final) if evaluation else []
         if foreign:
             raise OutputError(f"{task} in RESULTS_DIR holds files that no evaluation wrote ({', '.join(foreign[:3])}"
-                              f"{', ...' if len(foreign) > 3 else ''}; no {_stamp_name()}): an evaluation replaces "
+                              f"{', ...' if len(foreign) > 3 else ''}; no stamp or summary): an evaluation replaces "
                               "it as a whole and would delete them; move them, or choose another RESULTS_DIR", final)
         remove_leftovers(results_dir, task)
         try:
@@ -261,21 +261,23 @@ def staged(results_dir: Path, task: str, *, evaluation: bool = False) -> Iterato
             _remove(root)
 
 
-def _stamp_name() -> str:
-    from inexeval.stamp import STAMP
-
-    return STAMP
-
-
 def _not_written_by_inexeval(final: Path) -> list[str]:
-    """The entries of an existing ``RESULTS_DIR/<TASK>`` that is not an evaluation's set (it has no
-    stamp), but for those other commands write there (:data:`CARRIED`); [] for an evaluation's set."""
-    if not final.is_dir() or (final / _stamp_name()).exists():
+    """The entries of an existing ``RESULTS_DIR/<TASK>`` that is not an evaluation's set, but for those
+    other commands write there (:data:`CARRIED`); [] for an evaluation's set: one holding its stamp,
+    its summary or one of its hidden ``.inexeval-*`` files (a set whose stamp was lost is still one)."""
+    if not final.is_dir():
         return []
     try:
-        return sorted(name for name in os.listdir(final) if name not in CARRIED)
+        names = os.listdir(final)
     except OSError:
         return []
+    if any(n in _EVALUATION_FILES or n.startswith(".inexeval-") for n in names):
+        return []
+    return sorted(name for name in names if name not in CARRIED)
+
+
+#: Files only an evaluation writes in its task directory (beside its hidden ``.inexeval-*`` files).
+_EVALUATION_FILES = frozenset({"summary.tsv", "summary.json"})
 
 
 def _umask() -> int:

@@ -295,7 +295,7 @@ def test_a_task_directory_no_evaluation_wrote_is_not_replaced(setup, entries):
     assert res.exit_code == 2
     top = sorted({e.split("/")[0] for e in entries})
     assert res.output.strip() == (f"inexeval: error: {task}: {TASK} in RESULTS_DIR holds files that no evaluation "
-                                  f"wrote ({', '.join(top)}; no .inexeval-stamp.json): an evaluation replaces it as a "
+                                  f"wrote ({', '.join(top)}; no stamp or summary): an evaluation replaces it as a "
                                   "whole and would delete them; move them, or choose another RESULTS_DIR")
     assert snapshot(task) == before
     for e in entries:

@@ -284,4 +284,9 @@ def test_runs_written_in_order_are_taken_as_written(tmp_path, seed, docnos):
     in_order = all(a[2] >= b[2] for a, b in zip(known, known[1:]) if a[0] == b[0]) and len(blocks) == len(set(blocks))
     assert (bool(taken) and taken[0] is not None) == in_order  # (found whether or not a docno is there twice)
     assert (not sorted_) == (in_order and len(pairs) == len(set(pairs)))  # (no sort: in order, each pair once)
-    assert dropped == len(pairs) - len(set(pairs))
+    assert dropped.count == len(pairs) - len(set(pairs))
+    # the first repeated (topic, docno) in the file's order: its line (the file's line i + 1), topic, docno
+    seen_pairs: set = set()
+    first = next(((i + 1, q, d) for i, (q, d, _) in enumerate(run)
+                  if q in set(table.keys.tolist()) and ((q, d) in seen_pairs or seen_pairs.add((q, d)))), None)
+    assert (dropped.line, dropped.topic, dropped.docno) == (first if first else (None, b"", b""))
