@@ -133,7 +133,7 @@ def _evaluation(qrels: Any, runs: Any, *, measures, rel_level: int, gains, q_bet
                   "REL_LEVEL": rel_level,
                   "Q_BETA": q_beta, "TREC_EVAL_VERSION": trec_eval_version}
     if measures is not None:
-        keys["METRICS"] = [measures] if isinstance(measures, str) else list(measures)
+        keys["METRICS"] = _measure_names(measures)
     if max_results is not None:
         keys["MAX_RESULTS"] = max_results
     if gains:
@@ -145,6 +145,29 @@ def _evaluation(qrels: Any, runs: Any, *, measures, rel_level: int, gains, q_bet
                                      runs=tuple(InputFile(Path(p), Path(p)) for _, p in items))
         return engine(config, empty_as_zero=empty_as_zero)
     return _evaluate_data(config, qrels, items, empty_as_zero)
+
+
+def _measure_names(measures: Any) -> list[str]:
+    """The names of ``measures``: a name, an ir_measures measure object (``ir_measures.nDCG@10``: its
+    ``str()``, the name inexeval reads), or an iterable of them; ConfigError for anything else."""
+    def from_ir_measures(m: Any) -> bool:
+        return type(m).__module__.split(".")[0] == "ir_measures"
+
+    def name(m: Any) -> str:
+        if isinstance(m, str):
+            return m
+        if from_ir_measures(m):
+            return str(m)
+        raise ConfigError(f"measures: a measure is a name (str) or an ir_measures measure, not {type(m).__name__} "
+                          f"({m!r})")
+
+    if isinstance(measures, str) or from_ir_measures(measures):
+        return [name(measures)]
+    try:
+        return [name(m) for m in measures]
+    except TypeError:
+        raise ConfigError(f"measures: a name, an ir_measures measure or a list of them, not "
+                          f"{type(measures).__name__}") from None
 
 
 def _run_id(key: Any) -> str:

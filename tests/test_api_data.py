@@ -457,3 +457,24 @@ def test_ir_measures_names_and_data_give_ir_measures_numbers(tmp_path, seed):
     for topic, values in res.per_topic("run").items():
         for n in names:
             assert values[n] == pytest.approx(theirs[topic][n], abs=1e-9), (topic, n)
+
+
+def test_ir_measures_measure_objects_are_taken_by_their_names():
+    """ir_measures users pass measure objects: one raised KeyError: 0 (taken as a list), a list gave a
+    contradictory METRICS error.  They are read by str(), and equal ir_measures' own numbers."""
+    import ir_measures
+
+    qrels = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"d": 1}}
+    run = {"1": {"a": 1.0, "b": 2.0, "c": 0.5}, "2": {"e": 1.0, "d": 0.5}}
+    wanted = [ir_measures.nDCG @ 10, ir_measures.P(rel=2) @ 5, ir_measures.AP]
+    irm = ir_measures.calc_aggregate(wanted, [ir_measures.Qrel(q, d, r) for q, ds in qrels.items() for d, r in ds.items()],
+                                     [ir_measures.ScoredDoc(q, d, s) for q, ds in run.items() for d, s in ds.items()])
+    got = evaluate(qrels, {"r": run}, measures=wanted, trec_eval_version="9.0.8").average("r")
+    assert {str(m): got[str(m)] for m in wanted} == pytest.approx({str(m): v for m, v in irm.items()}, abs=1e-12)
+    one = evaluate(qrels, {"r": run}, measures=ir_measures.nDCG @ 10).average("r")
+    assert one == {"nDCG@10": got["nDCG@10"]}
+    for bad, words in (([5], "a measure is a name (str) or an ir_measures measure, not int (5)"),
+                       (5, "a name, an ir_measures measure or a list of them, not int")):
+        with pytest.raises(ConfigError) as info:
+            evaluate(qrels, {"r": run}, measures=bad)
+        assert str(info.value) == f"measures: {words}"

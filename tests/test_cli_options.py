@@ -423,3 +423,42 @@ def test_an_unknown_measure_is_shown_as_written_with_the_name_it_is_close_to(sam
     n = len(kept) + 1
     res = run("-config", prop, "--results-dir", tmp_path / "out")
     assert (res.exit_code, res.output.strip()) == (2, f"inexeval: error: {prop}:{n}: {line}")
+
+
+@pytest.mark.parametrize("metrics, line", [
+    ("ndcg_cut", "measure 'ndcg_cut': ndcg_cut takes its parameters in the name: write the labels you want "
+                 "(trec_eval's -m ndcg_cut prints ndcg_cut_5, ndcg_cut_10, ndcg_cut_15, ndcg_cut_20, ...) "
+                 "(docs/measures.md §8)"),
+    ("success", "measure 'success': success takes its parameters in the name: write the labels you want "
+                "(trec_eval's -m success prints success_1, success_5, success_10) (docs/measures.md §8)"),
+    ("Rprec_mult", "measure 'Rprec_mult': Rprec_mult takes its parameters in the name: write the labels you want "
+                   "(trec_eval's -m Rprec_mult prints Rprec_mult_0.20, Rprec_mult_0.40, Rprec_mult_0.60, "
+                   "Rprec_mult_0.80, ...) (docs/measures.md §8)"),
+    ("P.10", "measure 'P.10': METRICS names trec_eval's labels: write P_10 (docs/measures.md §8)"),
+    ("dcg@10", "measure 'dcg@10': inexeval's Järvelin–Kekäläinen DCG is now named DCG_JK@k (DCG_JK@10); DCG@k means "
+               "other discounts in other tools (ranx's dcg@k divides the gain at rank r by log2(r + 1)) "
+               "(docs/measures.md §8.6)"),
+    ("DCG@5(b=3)", "measure 'DCG@5(b=3)': inexeval's Järvelin–Kekäläinen DCG is now named DCG_JK@k (DCG_JK@5(b=3)); "
+                   "DCG@k means other discounts in other tools (ranx's dcg@k divides the gain at rank r by "
+                   "log2(r + 1)) (docs/measures.md §8.6)"),
+    ("f1@10", "measure 'f1@10' is not taken (ranx's or a lower-case spelling, whose meaning differs between "
+              "tools): write F@k (the F-measure of P@k and R@k, as ranx's f1@k), or SetF (trec_eval's set_F, over "
+              "every result) (docs/measures.md §8.6)"),
+])
+def test_trec_eval_and_ranx_spellings_say_what_to_write(sample, tmp_path, metrics, line):
+    """pytrec_eval's and trec_eval's -m spellings get the labels to write (the hint named the same
+    rejected name: "unknown measure 'ndcg_cut'; did you mean ndcg_cut?"); ranx's dcg@k, silently
+    inexeval's Järvelin–Kekäläinen DCG before, is refused (it is now DCG_JK@k)."""
+    res = run("-config", sample / "configs" / "trec.prop", "--set", f"METRICS={metrics}",
+              "--results-dir", tmp_path / "out")
+    assert (res.exit_code, res.output.strip()) == (2, f"inexeval: error: --set: METRICS: {line}")
+
+
+def test_dcg_jk_is_the_former_dcg(sample, tmp_path):
+    """DCG_JK@k: a relevant document at rank 2 is not discounted (log2(2) = 1): 1.0, where ranx's
+    dcg@k gives 1/log2(3) = 0.6309."""
+    import inexeval
+
+    res = inexeval.evaluate_trec({"1": {"a": 1, "b": 0}}, {"r": {"1": {"b": 2.0, "a": 1.0}}},
+                                 measures=["DCG_JK@10", "DCG_JK@10(b=3)"])
+    assert res.average("r") == {"DCG_JK@10": 1.0, "DCG_JK@10(b=3)": 1.0}

@@ -315,7 +315,7 @@ def inex2006_case(strategy: str, ideal_ranking) -> Callable[[int, Path], Case]:
 #: A sample of the names the classic resolver builds (with TREC_ONE_WHEN_EMPTY, every family of
 #: classic.FAMILIES, several parameters); the default set (trec_eval's) is added to it.
 TREC_PATTERNS = [
-    "nDCG_JK@10", "nDCG_JK@3(b=3)", "nDCG_JK@5(agr)", "DCG@5", "DCG@4(b=3,agr)", "CG@5", "CG@3(agr)",
+    "nDCG_JK@10", "nDCG_JK@3(b=3)", "nDCG_JK@5(agr)", "DCG_JK@5", "DCG_JK@4(b=3,agr)", "CG@5", "CG@3(agr)",
     "AWP", "AWP(agr)", "AGR", "R-WP", "R-WP(agr)", "Q", "Q(beta=0.5)", "Q(agr)", "R", "R(beta=0.5,agr)",
     "F@5(b=0.5)", "F@10", "MRR@3", "MRR", "P_3", "recall_7", "ndcg_cut_2", "iprec_at_recall_0.35",
     "infAP", "gm_bpref", "Rprec_mult_0.40", "utility", "11pt_avg", "11pt_avg_.25,.5", "binG", "G", "G_1=2,2=1",

@@ -177,7 +177,7 @@ CG_AVG = [0.5, 0.5, 2.0, 2.0, 2.0, 3.5, 3.5, 4.0, 4.0, 5.0, 5.0, 5.0, 5.0, 5.0, 
 
 
 def test_seed004_cg_and_dcg_vectors(seed004):
-    names = [f"CG@{k}" for k in range(1, 16)] + [f"DCG@{k}" for k in range(1, 16)] + [f"nDCG_JK@{k}" for k in range(1, 16)]
+    names = [f"CG@{k}" for k in range(1, 16)] + [f"DCG_JK@{k}" for k in range(1, 16)] + [f"nDCG_JK@{k}" for k in range(1, 16)]
     (res,), _ = evaluate_trec(seed004[0], [seed004[1]], measures=names, warn=lambda m: None)
     q1, q2 = res.per_topic["q1"], res.per_topic["q2"]
     assert [q1[f"CG@{k}"] for k in range(1, 16)] == CG1
@@ -185,12 +185,12 @@ def test_seed004_cg_and_dcg_vectors(seed004):
     assert [res.average[f"CG@{k}"] for k in range(1, 16)] == CG_AVG
     # exact DCG, e.g. DCG1[15] = 1 + 1/log2 3 + 3/log2 6 + 2/log2 10 + 3/log2 15
     exact = 1 + 1 / math.log2(3) + 3 / math.log2(6) + 2 / math.log2(10) + 3 / math.log2(15)
-    assert q1["DCG@15"] == pytest.approx(exact, **TOL)
-    assert [round(q1[f"DCG@{k}"], 1) for k in range(1, 16)] == DCG1
-    assert [round(q2[f"DCG@{k}"], 1) for k in range(1, 16)] == DCG2
+    assert q1["DCG_JK@15"] == pytest.approx(exact, **TOL)
+    assert [round(q1[f"DCG_JK@{k}"], 1) for k in range(1, 16)] == DCG1
+    assert [round(q2[f"DCG_JK@{k}"], 1) for k in range(1, 16)] == DCG2
     # nDCG_JK = DCG / IDCG; recover the ideal vectors the seed prints
-    idcg1 = [q1[f"DCG@{k}"] / q1[f"nDCG_JK@{k}"] for k in range(1, 16)]
-    idcg2 = [q2[f"DCG@{k}"] / q2[f"nDCG_JK@{k}"] for k in range(3, 16)]
+    idcg1 = [q1[f"DCG_JK@{k}"] / q1[f"nDCG_JK@{k}"] for k in range(1, 16)]
+    idcg2 = [q2[f"DCG_JK@{k}"] / q2[f"nDCG_JK@{k}"] for k in range(3, 16)]
     assert [round(x, 1) for x in idcg1] == IDCG1
     assert [round(x, 1) for x in idcg2] == IDCG2[2:]
     # ideal 3, 3, 3, 2, ...: IDCG1[3] = 3 + 3 + 3/log2 3
@@ -200,11 +200,11 @@ def test_seed004_cg_and_dcg_vectors(seed004):
 def test_dcg_log_base():
     # base 3: ranks 1 and 2 undiscounted, rank 3 divided by log3(3) = 1, rank 9 by 2
     ranking = one_topic([1] * 9, [1] * 9)
-    v = values(ranking, ["DCG@9(b=3)", "nDCG_JK@9(b=3)", "DCG@9"])
+    v = values(ranking, ["DCG_JK@9(b=3)", "nDCG_JK@9(b=3)", "DCG_JK@9"])
     want = 2 + sum(1 / (math.log(i) / math.log(3)) for i in range(3, 10))
-    assert v["DCG@9(b=3)"] == pytest.approx(want, **TOL)
+    assert v["DCG_JK@9(b=3)"] == pytest.approx(want, **TOL)
     assert v["nDCG_JK@9(b=3)"] == pytest.approx(1.0, **TOL)
-    assert v["DCG@9"] == pytest.approx(2 + sum(1 / math.log2(i) for i in range(3, 10)), **TOL)
+    assert v["DCG_JK@9"] == pytest.approx(2 + sum(1 / math.log2(i) for i in range(3, 10)), **TOL)
 
 
 def test_unjudged_results_gain_nothing():

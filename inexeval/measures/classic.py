@@ -507,8 +507,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
            lambda k, s: k.graded().e_measure(s.k, s.param("b", 1.0)), lower_is_better=True),
     Family("CG", (Graded("needed", flags=("agr",)),), "CG@k", "seed 004: cumulated gain at rank k (GAINS)",
            lambda k, s: k.graded(_agr(s)).cg_at(s.k), bounded=False),
-    Family("DCG", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "DCG@k(b=2)",
-           "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b",
+    Family("DCG_JK", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "DCG_JK@k(b=2)",
+           "seed 004: Jarvelin-Kekalainen DCG at rank k, log base b (formerly DCG@k, a name that means another "
+           "discount in ranx)",
            lambda k, s: k.graded(_agr(s)).dcg_at(s.k, s.param("b", 2.0)), bounded=False),
     Family("nDCG_JK", (Graded("needed", {"b": _LOG_BASE}, ("agr",)),), "nDCG_JK@k(b=2)",
            "seed 004: Jarvelin-Kekalainen DCG@k over the ideal DCG@k (formerly nDCG@k, which is now ir_measures' nDCG)",
@@ -522,7 +523,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("R", (Graded("none", {"beta": _BETA}, ("agr",)),), "R(beta=Q_BETA)", "seed 003: Sakai's R-measure",
            lambda k, s: k.graded(_agr(s)).r_measure(s.param("beta", k.q_beta)), ideal=_gains_follow_levels),
     Family("AGR", (Graded("none", implies=(("agr", 1.0),)),), "AGR",
-           "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG, nDCG_JK",
+           "seed 003: average gain ratio, AWP with topic-adjusted gains; 'agr' flag on AWP, R-WP, Q, R, CG, DCG_JK, nDCG_JK",
            lambda k, s: k.graded(_agr(s)).awp(), ideal=_gains_follow_levels),
     Family("MRR", (Graded("optional"),), "MRR@k", "seed 004: reciprocal rank with rank threshold k (MRR: no threshold)",
            lambda k, s: k.graded().mrr(s.k), ideal=_always),
@@ -565,7 +566,8 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
     §8.6); then trec_eval's labels and inexeval's graded names, case-insensitively.  A name that is
     ir_measures' but malformed there may still be an inexeval name (``R``, ``R(beta=0.5)``: Sakai's R).
     ``ndcg@k`` in any other case, once inexeval's Järvelin–Kekäläinen nDCG, is refused with the names
-    to write (``nDCG_JK@k``, ``nDCG@k``), as are ranx's spellings (``map@100``, ``precision@5``)."""
+    to write (``nDCG_JK@k``, ``nDCG@k``), and so is ``dcg@k`` in any case (now ``DCG_JK@k``), as are
+    ranx's spellings (``map@100``, ``precision@5``)."""
     text = raw.strip()
     irm = parse_ir_measures(text, source, line)
     if isinstance(irm, tuple):
@@ -580,6 +582,11 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
             f"measure {text!r}: inexeval's Järvelin–Kekäläinen nDCG is now named nDCG_JK@k "
             f"({re.sub(r'^ndcg', 'nDCG_JK', low)}); nDCG@k, in ir_measures' case, is ir_measures' nDCG "
             "(trec_eval's ndcg_cut_k); ranx's ndcg@k is neither (docs/measures.md §8.6)", source, line)
+    if re.match(r"^dcg(@|\()", low):
+        raise ConfigError(
+            f"measure {text!r}: inexeval's Järvelin–Kekäläinen DCG is now named DCG_JK@k "
+            f"({re.sub(r'^dcg', 'DCG_JK', low)}); DCG@k means other discounts in other tools (ranx's dcg@k divides "
+            "the gain at rank r by log2(r + 1)) (docs/measures.md §8.6)", source, line)
     bare, rest = _tables()
     if low in bare:
         return MeasureSpec(bare[low].name, bare[low].name)
@@ -587,6 +594,10 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
         m = syntax.match(fam.name.lower(), low)
         if m:
             return syntax.spec(fam, m, _Name(text, source, line))
+    if "." in text or irm is None:
+        labels = _trec_eval_labels(text)
+        if labels is not None:
+            raise ConfigError(f"measure {text!r}: {labels} (docs/measures.md §8)", source, line)
     if isinstance(irm, ConfigError):
         raise irm
     head = re.match(r"^([a-z_\-0-9]*?)(@|$)", low)
@@ -599,14 +610,34 @@ def parse_measure(raw: str, *, source: object | None = None, line: int | None = 
     raise ConfigError(f"unknown measure {text!r}{hint} (see 'inexeval metrics')", source, line)
 
 
+def _trec_eval_labels(text: str) -> str | None:
+    """For trec_eval's ``-m`` spelling of a measure that takes parameters (``ndcg_cut``, ``P.5,10``),
+    which METRICS writes as the labels trec_eval prints: what to write instead, or None."""
+    from inexeval.measures.trec_catalogue import BY_NAME, labels
+
+    written, _, params = text.partition(".")
+    name = {n.lower(): n for n in BY_NAME}.get(written.lower())  # (METRICS is read lower-cased)
+    m = BY_NAME.get(name)
+    if m is None or m.kind in ("plain", "special"):
+        return None
+    try:
+        written = labels(name, params or None)
+    except ValueError:
+        return None
+    if params:
+        return f"METRICS names trec_eval's labels: write {', '.join(written)}"
+    return (f"{name} takes its parameters in the name: write the labels you want (trec_eval's -m {name} "
+            f"prints {', '.join(written[:4])}{', ...' if len(written) > 4 else ''})")
+
+
 def _close_name(low: str) -> str | None:
     """A trec_eval or inexeval measure name close to the unknown name ``low``, with its parameters
-    (``mapp`` -> ``map``, ``ndcg_cutt_10`` -> ``ndcg_cut_10``), or None."""
+    (``mapp`` -> ``map``, ``ndcg_cutt_10`` -> ``ndcg_cut_10``), or None (never ``low`` itself)."""
     import difflib
 
     names = {f.name.lower(): f.name for f in FAMILIES.values() if not f.name.startswith("irm:")}
     head, tail = re.match(r"(.*?)((?:_[0-9.,=+-]+)*)\Z", low).groups()
-    close = difflib.get_close_matches(head, list(names), n=1, cutoff=0.75)
+    close = difflib.get_close_matches(head, [n for n in names if n != head], n=1, cutoff=0.75)
     return names[close[0]] + tail if close else None
 
 

@@ -12,7 +12,7 @@ trec_eval's ndcg), R = number of relevant documents:
 - ``F@k(b)`` = (1 + b²)·P·Rc / (b²·P + Rc), P = count(k)/k, Rc = count(k)/R,
   0 if P = Rc = 0; ``E@k(b)`` = 1 − F@k(b) (seed 004, "E-Measure"; b = 1
   gives F, the harmonic mean).
-- ``CG@k`` = cg(k); ``DCG@k(b)``: Järvelin–Kekäläinen discounting, a gain
+- ``CG@k`` = cg(k); ``DCG_JK@k(b)``: Järvelin–Kekäläinen discounting, a gain
   at rank i < b undiscounted, at i >= b divided by log_b(i) (seed 004
   "DCG", base 2: ranks 1 and 2 undiscounted); ``nDCG@k(b)`` = DCG@k /
   ideal DCG@k (0 if the ideal is 0).

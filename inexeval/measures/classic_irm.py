@@ -117,7 +117,7 @@ RANX = {
     "r-precision": "Rprec",
     "hit_rate": "Success@k",
     "hits": "P@k times k",
-    "f1": "SetF",
+    "f1": "F@k (the F-measure of P@k and R@k, as ranx's f1@k), or SetF (trec_eval's set_F, over every result)",
     "rr": "RR",
 }
 
