@@ -146,3 +146,16 @@ def test_compare_of_a_fol_config_with_a_topic_without_relevant_judgement(tmp_pat
     assert r.exit_code == 0, r.output
     assert "left out (a run has no value there, or NaN): 1 topic(s): C" in r.output
     assert "Tukey HSD" in r.output and "two-way ANOVA" in r.output
+
+
+def test_significance_table_prints_tiny_p_values_as_below_the_last_decimal():
+    """p = 1/20001 (a randomisation test's least, 20,000 samples) printed as 0.0000 beside a Holm
+    value of 0.0005; a p-value of 0 is impossible there, and the Tukey tables print <0.0001."""
+    from inexeval.compare.tables import format_significance
+
+    row = {"task": "trec", "setting": "default", "measure": "map", "test": "randomisation", "run_a": "a",
+           "run_b": "b", "topics": 40, "mean_a": 0.5, "mean_b": 0.25, "diff": 0.25, "p": 1 / 20001,
+           "p_holm": 10 / 20001, "significant": True, "note": ""}
+    lines = format_significance([row, dict(row, run_b="c", p=0.00005, p_holm=0.5, significant=False)], 0.05)
+    assert lines.splitlines()[3].split() == ["a", "b", "40", "0.5000", "0.2500", "0.2500", "<0.0001", "0.0005", "*"]
+    assert lines.splitlines()[4].split() == ["a", "c", "40", "0.5000", "0.2500", "0.2500", "0.0001", "0.5000"]

@@ -181,7 +181,7 @@ def _num(v, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
-def _p(v) -> str:
+def p_text(v) -> str:
     """A p-value: 4 decimals, or ``<0.0001``."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
@@ -226,13 +226,13 @@ def format_stats(st: SettingStats, fmt: str = "table") -> str:
     if st.left_out:
         shown = ", ".join(cell(t) for t in st.left_out[:10]) + (", ..." if len(st.left_out) > 10 else "")
         blocks[-1] += f"\nleft out (a run has no value there, or NaN): {len(st.left_out)} topic(s): {shown}"
-    rows = [[r["source"], _num(r["ss"], 6), str(r["df"]), _num(r["ms"], 6), _num(r["f"]), _p(r["p"])]
+    rows = [[r["source"], _num(r["ss"], 6), str(r["df"]), _num(r["ms"], 6), _num(r["f"]), p_text(r["p"])]
             for r in anova_rows(st)]
     blocks.append(head + ": two-way ANOVA without replication (runs x topics); residual MS = V_E ==\n"
                   + tabulate(rows, headers=["source", "SS", "df", "MS", "F", "p"], disable_numparse=True,
                              colalign=("left", "right", "right", "right", "right", "right")))
     rows = [[cell(r["run_a"]), cell(r["run_b"]), _num(r["diff"]), f"[{_num(r['ci_lower'])}, {_num(r['ci_upper'])}]",
-             _p(r["p"]), "*" if r["significant"] else "", _num(r["es_e"]), _num(r["d_z"]),
+             p_text(r["p"]), "*" if r["significant"] else "", _num(r["es_e"]), _num(r["d_z"]),
              f"[{_num(r['d_z_lower'])}, {_num(r['d_z_upper'])}]"] for r in tukey_rows(st)]
     blocks.append(head + f": {_tukey_name(o, st.tukey)}, {_level(1 - o.alpha)} simultaneous intervals of A - B; "
                   f"* = significant at {o.alpha}; ES_E = (A - B)/sqrt(V_E); d_z = mean/sd of the paired "

@@ -158,11 +158,13 @@ def format_significance(rows: Sequence[dict], alpha: float, fmt: str = "table", 
         return paper_text(fmt, [significance_table(rows, alpha, samples, seed)])
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
+    from inexeval.compare.runstats import p_text
+
     def num(v: float) -> str:
         return "-" if v is None or np.isnan(v) else f"{v:.4f}"
 
-    table = [[cell(r["run_a"]), cell(r["run_b"]), r["topics"],
-              *(num(r[k]) for k in ("mean_a", "mean_b", "diff", "p", "p_holm")),
+    table = [[cell(r["run_a"]), cell(r["run_b"]), r["topics"], *(num(r[k]) for k in ("mean_a", "mean_b", "diff")),
+              *(p_text(r[k]) for k in ("p", "p_holm")),
               "*" if r["significant"] else ""] for r in rows]
     text = head + "\n" + tabulate(table, headers=["run A", "run B", "topics", "mean A", "mean B", "A - B", "p",
                                                   "p (Holm)", ""], disable_numparse=True,
