@@ -539,6 +539,7 @@ def _read_and_score(scorer: Scorer, config: Config, inputs, path, empty_as_zero:
     except InputError as e:  # e.g. a document one of its results needs that the collection cannot give
         # the run is named with what it needs (the document, its line): only this run is lost
         out.problem = e if e.file in (None, run.source) else InputError(f"run skipped: {e}", run.source)
+        out.warnings.clear()  # (how it would have been scored: the run is reported once, as skipped)
     out.undefined = scorer.undefined
     return True
 

@@ -565,3 +565,15 @@ def test_an_unreadable_assessment_file_is_reported_and_the_rest_scored(tmp_path)
     assert (code, out) == (1, only_topic_1[1])
     assert _skipped(err) == [f"{locked}: cannot read assessment file: Permission denied; file skipped, so topic 2 "
                              "is left out"]
+
+
+def test_a_rejected_run_is_reported_once_without_how_it_would_have_been_scored(tmp_path):
+    """A TREC run given to a FOL task: inex_eval rejects it (fields missing); the warning that its
+    topics are not in the recall-base, about a run that is not scored, was printed beside the error."""
+    runs = _write(tmp_path / "runs" / "trec.txt", b"301 Q0 FR940202-2-00150 104 2.129133 STANDARD\n").parent
+    code, _, err = _cli("-config", ROOT / "configs" / "fol-focused.prop", "--set", f"SUBMISSIONRUNS_DIR={runs}",
+                        "--results-dir", tmp_path / "out")
+    assert code == 1
+    assert err.splitlines()[0] == (f"inexeval: error: {runs}/trec.txt:1: inex_eval rejects this run: fields missing "
+                                   "in line 1: 301 Q0 FR940202-2-00150 104 2.129133 STANDARD")
+    assert "recall-base" not in err and "warning" not in err
