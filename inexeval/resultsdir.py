@@ -42,7 +42,6 @@ from inexeval.interrupts import STOP_SIGNALS
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
 
-
 try:  # POSIX; elsewhere evaluations of one task directory are not kept apart
     import fcntl
 except ImportError:  # pragma: no cover
