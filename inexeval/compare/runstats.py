@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from inexeval.compare.tables import p_text
 from inexeval.names import cell
 
 TUKEY_METHODS = ("classic", "randomised")
@@ -179,13 +180,6 @@ def _num(v, digits: int = 4) -> str:
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return f"{v:.{digits}f}"
-
-
-def p_text(v) -> str:
-    """A p-value: 4 decimals, or ``<0.0001``."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "-"
-    return "<0.0001" if 0 < v < 0.00005 else f"{v:.4f}"
 
 
 def _level(level: float) -> str:

@@ -144,6 +144,13 @@ def significance_rows(task: str, results: Sequence[RunResult], setting: str, mea
     return [{"task": task, "setting": setting, "measure": measure, "test": test, **r._asdict()} for r in rows]
 
 
+def p_text(v) -> str:
+    """A p-value as the tables print it: 4 decimals, or ``<0.0001`` (a p-value is never 0)."""
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return "-"
+    return "<0.0001" if 0 < v < 0.00005 else f"{v:.4f}"
+
+
 def format_significance(rows: Sequence[dict], alpha: float, fmt: str = "table", *, samples: int | None = None,
                         seed: int | None = None) -> str:
     """The significance ROWS of one setting as text: FMT ``table`` (compare's own), ``latex`` or
@@ -158,8 +165,6 @@ def format_significance(rows: Sequence[dict], alpha: float, fmt: str = "table", 
         return paper_text(fmt, [significance_table(rows, alpha, samples, seed)])
     head = f"== {rows[0]['task']}  {rows[0]['setting']}  {rows[0]['measure']}  {rows[0]['test']} test, " \
            f"Holm-corrected, * = significant at {alpha} =="
-    from inexeval.compare.runstats import p_text
-
     def num(v: float) -> str:
         return "-" if v is None or np.isnan(v) else f"{v:.4f}"
 
