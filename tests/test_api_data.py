@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import inexeval
@@ -382,7 +383,7 @@ def test_wrong_shapes():
     _fails(QRELS, [(None, "d1", 1.0)], "row 1: query id None is a NoneType, not a str")
     _fails(QRELS, [("q1", "", 1.0)], "document id ''", "non-empty")
     _fails({"q1": {"d1": 1}, 1: {}}, {1: RUN, "1": RUN}, "the keys 1 and '1' are the same run id '1'")
-    _fails({"1": {"d1": 1}, 1: {"d1": 0}}, RUN, "duplicate judgement for topic 1, document d1")
+    _fails({"1": {"d1": 1}, 1: {"d1": 0}}, RUN, "query ids '1' and 1 are one id once converted to str")
     _fails([("q1", "d1", 1), ("q1", "d2", 0), ("q1", "d1", 2)], RUN,
            "qrels: duplicate judgement for topic q1, document d1 (rows 1 and 3)")
     _fails({}, RUN, "qrels: no judgement")
@@ -478,3 +479,16 @@ def test_ir_measures_measure_objects_are_taken_by_their_names():
         with pytest.raises(ConfigError) as info:
             evaluate(qrels, {"r": run}, measures=bad)
         assert str(info.value) == f"measures: {words}"
+
+
+@pytest.mark.parametrize("qrels, runs, named", [
+    ({1: {"d1": 1}, "1": {"d2": 1}}, {"r": {"1": {"d1": 1.0}}}, "qrels: query ids 1 and '1'"),
+    ({"1": {"d1": 1}}, {"r": {1: {"d1": 1.0}, "1": {"d2": 0.5}}}, "run 'r': query ids 1 and '1'"),
+    ({"1": {"d1": 1}}, {"r": {np.int64(1): {"d1": 1.0}, "1": {"d2": 0.5}}}, "run 'r': query ids np.int64(1) and '1'"),
+])
+def test_query_ids_equal_once_converted_are_an_error(qrels, runs, named):
+    """A dict whose query ids 1 and "1" are one topic once converted: their judgements (or results)
+    were merged silently when the documents differed (a researcher's review)."""
+    with pytest.raises(InputError) as info:
+        evaluate(qrels, runs, measures=["map"])
+    assert str(info.value) == f"{named} are one id once converted to str: give each query once"

@@ -148,7 +148,16 @@ class _Reader:
                 f"iterable of (query_id, doc_id, {v}) tuples")
 
     def _nested(self, data: Mapping) -> tuple[list, list, list]:
+        """A dict's columns; two query ids that are one once converted to str (``1`` and ``"1"``) are an
+        error: their judgements or results would be merged into one topic."""
         qids, docs, values = [], [], []
+        converted: dict[Any, Any] = {}
+        for q in data:
+            text = str(int(q)) if isinstance(q, (int, np.integer)) and not isinstance(q, (bool, np.bool_)) else q
+            other = converted.setdefault(text, q)
+            if other is not q:
+                raise self.error(f"query ids {_shown(other)} and {_shown(q)} are one id once converted to str: "
+                                 "give each query once")
         for q, inner in data.items():
             if not isinstance(inner, Mapping):
                 raise self.error(f"a dict maps each query id to a {{doc_id: {self.value}}} dict; query "
