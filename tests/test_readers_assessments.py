@@ -393,3 +393,21 @@ def test_count_beyond_any_document_is_an_error(tmp_path):
     p.write_text(f'<assessments pool="1" topic="1"><file name="x"><element path="/article[1]" exhaustivity="2" '
                  f'size="{MAX_COUNT}" rsize="{MAX_COUNT}"/></file></assessments>')
     assert load_assessments([InputFile(p, tmp_path)]).topics["1"].files["x"].elements["/article[1]"].size == MAX_COUNT
+
+
+def test_an_entity_reference_of_an_unread_external_dtd_is_refused(tmp_path):
+    """exhaustivity="&two;" under an external DTD (never read) was read as "" (libxml2 drops the
+    reference without an error), and refused for a value it did not have (an EvalJ user's review)."""
+    doctype = '<!DOCTYPE assessments SYSTEM "assessments.dtd">\n'
+    body = ('<file name="f">\n<element path="/article[1]" exhaustivity="&two;" size="10" rsize="10"/>\n'
+            '</file>')
+    p = write(tmp_path / "a" / "p.xml", pool_xml(body=body).replace("<assessments", doctype + "<assessments", 1))
+    with pytest.raises(InputError) as info:
+        load(tmp_path / "a")
+    assert (info.value.file, info.value.line) == (str(p), 6)
+    assert info.value.message == ("entity reference &two; in a document whose DTD is external (assessments.dtd), "
+                                  "which is never read: its value is unknown; write the text itself")
+    # the predefined references and a character reference are read as ever
+    write(tmp_path / "a" / "p.xml", pool_xml(body=body.replace("&two;", "&#50;")).replace(
+        "<assessments", doctype + "<assessments", 1))
+    assert load(tmp_path / "a").topics["202"].files

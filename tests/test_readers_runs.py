@@ -796,12 +796,10 @@ def test_result_tags_in_comments_or_cdata_are_not_results(tmp_path):
         ("f<b/>x", "f"),  # the text before the first child element
         ("<b/>f", None),  # none: missing
         ("", None),
-        ("&ent;f", None),  # an unresolved entity reference ends the text
-        ("f&ent;g", "f"),
     ],
 )
 def test_a_field_is_the_text_of_its_last_element_before_any_child(tmp_path, monkeypatch, file_xml, expected):
-    # (an external DTD that is not read: undeclared entities are references, not errors)
+    # (an external DTD that is not read: its entity references are refused, below)
     doctype = '<!DOCTYPE inex-submission SYSTEM "/nonexistent/inex.dtd">\n'
     body = f'<topic topic-id="1"><result><file>x</file><file>{file_xml}</file><path>/a</path></result></topic>'
     p = write(tmp_path, "run.xml", submission(body).replace("<inex-submission", doctype + "<inex-submission"))
@@ -810,6 +808,27 @@ def test_a_field_is_the_text_of_its_last_element_before_any_child(tmp_path, monk
     assert one_at_a_time(monkeypatch, outcome, p)[2] == want
     if expected is None:
         assert outcome(p)[3] == [f"{p}: 1 invalid result skipped (topic 1); first at line 4: missing <file>"]
+
+
+@pytest.mark.parametrize("body, line, name", [
+    ('<topic topic-id="1"><result><file>f&ent;g</file><path>/a</path></result></topic>', 4, "ent"),
+    ('<topic topic-id="1"><result><file>f</file>\n<path>/article[1]/&sec;</path></result></topic>', 5, "sec"),
+    ('<topic topic-id="&t;"><result><file>f</file><path>/a</path></result></topic>', 4, "t"),
+])
+def test_an_entity_reference_of_an_unread_external_dtd_refuses_the_run(tmp_path, monkeypatch, body, line, name):
+    """The external DTD is never read, so the value of &ent; is unknown; libxml2 dropped the reference
+    without an error: '/article[1]/&sec;' was scored as '/article[1]/' (another element), and
+    topic-id="&t;" was an empty id (an EvalJ user's review).  The run is refused at the line."""
+    doctype = '<!DOCTYPE inex-submission SYSTEM "/nonexistent/inex.dtd">\n'
+    p = write(tmp_path, "run.xml", submission(body).replace("<inex-submission", doctype + "<inex-submission"))
+    want = ("error", str(p), line, f"entity reference &{name}; in a document whose DTD is external "
+            "(/nonexistent/inex.dtd), which is never read: its value is unknown; write the text itself")
+    assert outcome(p) == want
+    assert one_at_a_time(monkeypatch, outcome, p) == want
+    # the same text in a comment or a CDATA section, and the predefined and character references, are read
+    quiet = body.replace(f"&{name};", "&amp;&#102;") + f"<!-- &{name}; --><x><![CDATA[&{name};]]></x>"
+    p = write(tmp_path, "run.xml", submission(quiet).replace("<inex-submission", doctype + "<inex-submission"))
+    assert outcome(p)[0] != "error"
 
 
 def test_rank_and_rsv_texts_handed_over(tmp_path):

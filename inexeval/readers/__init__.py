@@ -117,17 +117,18 @@ def safe_iterparse(
     """
     from lxml import etree  # here, not at import: TREC jobs never load lxml
 
-    parser = etree.iterparse(stream, events=events, tag=tag, **_SAFE_OPTIONS)
+    watch = _ReferenceWatch(stream, source)
+    parser = etree.iterparse(watch, events=events, tag=tag, **_SAFE_OPTIONS)
     etree.clear_error_log()  # lxml's global log: only this parse's errors in it
     first = True
     try:
         for event, elem in parser:
             if first:
                 first = False
-                _check_docinfo(elem, source)
+                _check_docinfo(elem, source, watch)
             yield event, elem
         if first and parser.root is not None:
-            _check_docinfo(parser.root, source)
+            _check_docinfo(parser.root, source, watch)
     except etree.XMLSyntaxError as exc:  # the pull parser logs its errors on the exception
         raise xml_error(exc, list(exc.error_log or ()) or parser.error_log, source) from None
 
@@ -545,11 +546,12 @@ def safe_pullparse(
 
     parser = etree.XMLPullParser(events=events, tag=tag, **_SAFE_OPTIONS)
     etree.clear_error_log()  # the exception's log is lxml's global one: only this parse's errors in it
+    watch = _ReferenceWatch(stream, source)
     first = True
     root = None
     try:
         while True:
-            data = stream.read(FEED_BYTES)
+            data = watch.read(FEED_BYTES)
             if data:
                 parser.feed(data)
             else:
@@ -557,21 +559,82 @@ def safe_pullparse(
             for event, elem in parser.read_events():
                 if first:
                     first = False
-                    _check_docinfo(elem, source)
+                    _check_docinfo(elem, source, watch)
                 yield event, elem
             if not data:
                 break
             yield None, None
         if first and root is not None:
-            _check_docinfo(root, source)
+            _check_docinfo(root, source, watch)
     except etree.XMLSyntaxError as exc:  # the pull parser logs its errors on the exception
         raise xml_error(exc, list(exc.error_log or ()) or parser.error_log, source) from None
 
 
-def _check_docinfo(elem: etree._Element, source: object) -> None:
-    dtd = elem.getroottree().docinfo.internalDTD
+def _check_docinfo(elem: etree._Element, source: object, watch: _ReferenceWatch) -> None:
+    """Refuse entity declarations in the internal DTD subset; watch the references of a document whose
+    DTD is external (:class:`_ReferenceWatch`)."""
+    docinfo = elem.getroottree().docinfo
+    dtd = docinfo.internalDTD
     if dtd is not None and any(True for _ in dtd.entities()):
         raise InputError(ENTITY_MESSAGE, source, None)
+    watch.decide(bool(docinfo.system_url or docinfo.public_id), docinfo.system_url or docinfo.public_id)
+
+
+#: An entity reference other than XML's five predefined ones and character references; comments
+#: and CDATA sections are matched first so that what they hold is not taken for a reference.
+_REFERENCE = re.compile(rb"<!--.*?-->|<!\[CDATA\[.*?\]\]>|&(?!(?:amp|lt|gt|quot|apos);)([^#;\s<>&][^;\s<>&]*);",
+                        re.S)
+#: Where such a reference may be (found at C speed; most documents have none, and are not scanned further).
+_MAYBE_REFERENCE = re.compile(rb"&(?!(?:amp|lt|gt|quot|apos);|#)")
+
+
+class _ReferenceWatch:
+    """The stream of an XML document, read through, that refuses an entity reference (``&sec;``) in a
+    document whose DTD is external (``<!DOCTYPE x SYSTEM "…">``).
+
+    That DTD is never read (no network, no files beyond the input), so its entities are unknown, and
+    libxml2 then drops an undeclared reference without an error: ``<path>/article[1]/&sec;</path>``
+    would be read as ``/article[1]/``, ``exhaustivity="&two;"`` as ``""``.  Without an external DTD
+    such a reference is a well-formedness error the parser reports itself.  Until the parser's first
+    event says which (:meth:`decide`), what was read is kept; then it and what follows are scanned
+    (a reference cut between two reads is kept whole for the next scan), or nothing more is."""
+
+    def __init__(self, stream: IO[bytes], source: object):
+        self.stream, self.source = stream, source
+        self.kept: bytes | None = b""  # read and not scanned yet; None: the document needs no watch
+        self.armed = False
+        self.lines = 0  # lines before ``kept``
+        self.dtd = ""
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.stream.read(n)
+        if self.kept is not None:
+            self.kept += data
+            if self.armed:
+                self._scan(final=not data)
+        return data
+
+    def decide(self, external: bool, dtd: str | None) -> None:
+        if self.kept is None or self.armed:
+            return
+        if not external:
+            self.kept = None
+            return
+        self.armed, self.dtd = True, dtd or ""
+        self._scan(final=False)
+
+    def _scan(self, final: bool) -> None:
+        data = self.kept
+        # keep a tail that may hold the start of a reference, comment or CDATA section cut by the read
+        cut = len(data) if final else max(data.rfind(b"&"), data.rfind(b"<"), 0)
+        for m in _REFERENCE.finditer(data, 0, cut) if _MAYBE_REFERENCE.search(data, 0, cut) else ():
+            if m.group(1) is not None:
+                name = m.group(1).decode("utf-8", "replace")
+                line = self.lines + data.count(b"\n", 0, m.start()) + 1
+                raise InputError(f"entity reference &{name}; in a document whose DTD is external ({self.dtd}), "
+                                 "which is never read: its value is unknown; write the text itself", self.source, line)
+        self.lines += data.count(b"\n", 0, cut)
+        self.kept = data[cut:]
 
 
 def release(elem: etree._Element) -> None:
