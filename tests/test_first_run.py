@@ -21,7 +21,7 @@ def test_first_run_warns_only_about_the_run_of_quirks(tmp_path):
     assert warnings == [
         f"inexeval: warning: {poor}: 1 invalid result skipped (topic 203); first at line 39: "
         "invalid path step '' in '/article[1]//p[2]'",
-        f"inexeval: warning: {poor}: 1 duplicate result dropped (topic 202)",
+        f"inexeval: warning: {poor}: 1 duplicate result dropped (topic 202; first at line 13)",
         f"inexeval: warning: {poor}: 1 topic(s) not in the recall-base ignored: 299",
         f"inexeval: warning: {poor}: run task 'CO.Focussed' differs from TASK CO.Thorough",
     ]

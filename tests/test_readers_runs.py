@@ -185,7 +185,7 @@ def test_truncation_comes_before_duplicate_removal(tmp_path):
     assert run.topics["1"] == [("f", A), ("f", S1)]
     assert run.warnings == [
         f"{p}: 1 result beyond MAX_RESULTS=3 dropped (topic 1)",
-        f"{p}: 1 duplicate result dropped (topic 1)",
+        f"{p}: 1 duplicate result dropped (topic 1; first at line 3)",
     ]
 
 
@@ -198,7 +198,7 @@ def test_duplicates_aggregated_once_per_run_with_topics(tmp_path):
     p = write(tmp_path, "run.xml", submission(body))
     run = read_run(p)
     assert run.topics == {"202": [("f", A)], "203": [("g", S1)]}
-    assert run.warnings == [f"{p}: 3 duplicate results dropped (topics 202, 203)"]
+    assert run.warnings == [f"{p}: 3 duplicate results dropped (topics 202, 203; first at line 3)"]
 
 
 def test_invalid_results_keep_their_place_then_are_skipped(tmp_path):
@@ -256,7 +256,7 @@ def test_empty_topic_is_absent_and_repeated_topic_continues(tmp_path):
     assert run.topics == {"1": [("f", A), ("f", S1)]}
     assert run.warnings == [
         f"{p}: 1 result beyond MAX_RESULTS=3 dropped (topic 1)",
-        f"{p}: 1 duplicate result dropped (topic 1)",
+        f"{p}: 1 duplicate result dropped (topic 1; first at line 6)",
     ]
 
 
@@ -269,7 +269,8 @@ def test_topic_whose_results_are_all_invalid_is_present_and_empty(tmp_path):
 def test_topic_list_in_warning_is_capped(tmp_path):
     body = "".join(f'<topic topic-id="{t}">{result("f", A)}{result("f", A)}</topic>' for t in range(1, 13))
     run = read_run(write(tmp_path, "run.xml", submission(body)))
-    assert run.warnings[0].endswith("12 duplicate results dropped (topics 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more)")
+    assert run.warnings[0].endswith("12 duplicate results dropped (topics 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more; "
+                                   "first at line 3)")
 
 
 # --------------------------------------------------------------------------- XML errors
@@ -580,7 +581,7 @@ def test_text_run_hygiene_and_rank_warning(tmp_path):
     run = read_run(p, max_results=2)
     assert run.topics == {"1": [("f", A)]}
     assert run.warnings[0] == f"{p}: 1 result beyond MAX_RESULTS=2 dropped (topic 1)"
-    assert run.warnings[1] == f"{p}: 1 duplicate result dropped (topic 1)"
+    assert run.warnings[1] == f"{p}: 1 duplicate result dropped (topic 1; first at line 2)"
     assert run.warnings[2].startswith(f"{p}: rank disagrees with document order for 1 result (topic 1; first at line 2)")
 
 
@@ -683,7 +684,7 @@ def test_clean_submission_is_read_in_lists_with_exact_warnings(tmp_path, monkeyp
         {"7": [("f", f"/article[1]/p[{i}]") for i in (1, 2, 3, 4)], "8": [("g", A)]},
         [
             f"{p}: 1 result beyond MAX_RESULTS=4 dropped (topic 7)",
-            f"{p}: 1 duplicate result dropped (topic 8)",
+            f"{p}: 1 duplicate result dropped (topic 8; first at line 12)",
             f"{p}: rank disagrees with document order for 3 results (topics 7, 8; first at line 6); document order used",
         ],
     )
@@ -988,7 +989,7 @@ def test_another_unit_goes_through_the_same_hygiene(tmp_path):
     assert builder.warnings(reader.run_id) == [
         f"{t}: 1 result beyond MAX_RESULTS=3 dropped (topic 5)",
         f"{t}: 1 invalid result skipped (topic 5); first at line 2: bad passage x:20",
-        f"{t}: 1 duplicate result dropped (topic 5)",
+        f"{t}: 1 duplicate result dropped (topic 5; first at line 3)",
     ]
     x = write(tmp_path, "fol.xml", submission(
         '<topic topic-id="5"><result><file>a</file><fol offset="10" length="20"/></result>'

@@ -1061,7 +1061,8 @@ class _RunBuilder(RunObserver):
                        f"first at line {c.first.line}: {c.first.message}")
         c = self._counts["duplicate"]
         if c.n:
-            out.append(f"{src}: {c.n} duplicate {_plural(c.n, 'result')} dropped ({_topic_list(c)})")
+            out.append(f"{src}: {c.n} duplicate {_plural(c.n, 'result')} dropped ({_topic_list(c)}; first at line "
+                       f"{c.first.line})")
         c = self._counts["rank_order"]
         if c.n:
             out.append(f"{src}: rank disagrees with document order for {c.n} {_plural(c.n, 'result')} "
