@@ -496,3 +496,13 @@ def test_sample_data_2006_topic_294_judged_twice(tmp_path):
     # second [1543, 1766), [1351, 1451) in 2326325, [2521, 2730): either 639 + 100 + 2490 + 1311 + 408 = 4948,
     # both 223 + 209 = 432
     assert [rows["agreement", "294", "text", "all", q] for q in ("union", "intersection")] == ["4948", "432"]
+
+
+def test_agreement_names_no_run_when_no_rank_changes(tmp_path):
+    """The sample's Best in Context topic judged twice ranks the runs alike under both assessors: the
+    ranking table said 'max rank change 0.0 of run BicGood' (an EvalJ user's review)."""
+    res = CliRunner().invoke(main, ["assessments", "-config", str(REPO / "configs" / "best-in-context.prop"),
+                                    "--agreement", "--quiet", "--results-dir", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    table = res.output[res.output.index("Run rankings under"):].splitlines()[3:]
+    assert table and all(line.split()[-2:] == ["0.0", "-"] for line in table if line.strip())

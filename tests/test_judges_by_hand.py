@@ -80,6 +80,9 @@ def test_tau_ap_of_the_worked_example():
     assert f["tau_b"] == pytest.approx(0.6)
     assert f["tau_top_k"] == pytest.approx(-1.0)  # r1 and r2 swapped
     assert f["max_rank_change"] == 1.0 and f["max_rank_change_run"] == "r1"
+    # no rank changes: no run is named (it named the first run, r1, for a change of 0)
+    f = ranking_figures(["r1", "r2", "r3"], [0.5, 0.4, 0.3], [0.6, 0.2, 0.1], top=2)
+    assert f["max_rank_change"] == 0.0 and f["max_rank_change_run"] is None
 
 
 def test_tau_ap_asymmetric_and_tie_aware():

@@ -10,7 +10,7 @@ Over the runs with a defined mean under both sets (means over the topics both se
 * ``pearson``: Pearson's r of the means, Σ (x − x̄)(y − ȳ) / √(Σ (x − x̄)² Σ (y − ȳ)²);
 * ``tau_top_k``: τ-b over the K best runs under A (every run tied with the K-th included);
 * ``max_rank_change`` and ``max_rank_change_run``: the largest change of a run's rank (1 the best,
-  tied runs sharing their mean rank), the first such run in the runs' order;
+  tied runs sharing their mean rank), the first such run in the runs' order (none when no rank changes);
 * ``runs``: how many runs are compared.
 
 A measure where lower is better is ranked that way (its means negated).  Scores within the
@@ -73,7 +73,7 @@ def ranking_figures(runs: Sequence[str], x: Sequence[float], y: Sequence[float],
     ra, rb = analysis.average_ranks(-vx), analysis.average_ranks(-vy)
     change = np.abs(ra - rb)
     k = int(np.argmax(change))
-    out.update(max_rank_change=float(change[k]), max_rank_change_run=runs[k])
+    out.update(max_rank_change=float(change[k]), max_rank_change_run=runs[k] if change[k] > 0 else None)
     return {q: _none(v) for q, v in out.items()}
 
 

@@ -345,7 +345,7 @@ def ranking_rows(results_a, results_b, columns: Sequence[str]) -> list[Row]:
                 rb = analysis.average_ranks([-v for v in y])
                 diff = np.abs(ra - rb)
                 k = int(np.argmax(diff))
-                change, who = float(diff[k]), pairs[k][0]
+                change, who = float(diff[k]), pairs[k][0] if diff[k] > 0 else None  # (no run: no rank changed)
             rows += [("ranking", "all", s, m, "kendall_tau_b", None if math.isnan(tau) else tau),
                      ("ranking", "all", s, m, "spearman_rho", None if math.isnan(rho) else rho),
                      ("ranking", "all", s, m, "max_rank_change", change),
