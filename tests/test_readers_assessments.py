@@ -411,3 +411,23 @@ def test_an_entity_reference_of_an_unread_external_dtd_is_refused(tmp_path):
     write(tmp_path / "a" / "p.xml", pool_xml(body=body.replace("&two;", "&#50;")).replace(
         "<assessments", doctype + "<assessments", 1))
     assert load(tmp_path / "a").topics["202"].files
+
+
+@pytest.mark.parametrize("parse", ["iterparse", "pullparse"])
+@pytest.mark.parametrize("events, tag", [(("start", "end"), None), (("end",), "no-such-tag")])
+@pytest.mark.parametrize("doc, line", [
+    (b'<!DOCTYPE a SYSTEM "x.dtd">\n<a c="&e;"/>', 2),  # in the last tag: what a read leaves for the next
+    (b'<?xml version="1.0"?>\n<!DOCTYPE a SYSTEM "x.dtd">\n<a>\n<b>x&e;y</b></a>', 4),
+    (b'<!DOCTYPE a PUBLIC "-//X//DTD x//EN" "x.dtd">\n<a>' + b"<b/>\n" * 20000 + b'<b c="&e;"/></a>', 20002),
+])
+def test_the_reference_watch_reads_every_byte(parse, events, tag, doc, line):
+    """Wherever the reference is (the last tag, past the first reads) and whenever the parser says the
+    DTD is external (its first event, or only at the end when no event is asked for), it is refused."""
+    from inexeval.readers import safe_pullparse
+
+    parser = safe_iterparse if parse == "iterparse" else safe_pullparse
+    with pytest.raises(InputError) as info:
+        list(parser(io.BytesIO(doc), "doc.xml", events=events, tag=tag))
+    assert (info.value.line, info.value.message.split(" in ")[0]) == (line, "entity reference &e;")
+    fine = doc.replace(b"&e;", b"&amp;&#101;")
+    assert list(parser(io.BytesIO(fine), "doc.xml", events=events, tag=tag)) is not None

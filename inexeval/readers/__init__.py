@@ -603,11 +603,13 @@ class _ReferenceWatch:
         self.stream, self.source = stream, source
         self.kept: bytes | None = b""  # read and not scanned yet; None: the document needs no watch
         self.armed = False
+        self.ended = False  # the stream has given its last byte
         self.lines = 0  # lines before ``kept``
         self.dtd = ""
 
     def read(self, n: int = -1) -> bytes:
         data = self.stream.read(n)
+        self.ended = self.ended or not data or n is None or n < 0
         if self.kept is not None:
             self.kept += data
             if self.armed:
@@ -621,7 +623,7 @@ class _ReferenceWatch:
             self.kept = None
             return
         self.armed, self.dtd = True, dtd or ""
-        self._scan(final=False)
+        self._scan(final=self.ended)  # (decided at the end: no read follows to scan the rest)
 
     def _scan(self, final: bool) -> None:
         data = self.kept
