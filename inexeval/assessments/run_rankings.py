@@ -70,11 +70,18 @@ def ranking_figures(runs: Sequence[str], x: Sequence[float], y: Sequence[float],
         out.update(tau_b=analysis.kendall_tau_b(vx, vy), tau_ap=tau_ap(vx, vy), tau_ap_b=tau_ap_b(vx, vy),
                    rho=analysis.spearman_rho(vx, vy), pearson=pearson(vx, vy),
                    tau_top_k=analysis.kendall_tau_b(vx[chosen], vy[chosen]) if chosen.size >= 2 else math.nan)
-    ra, rb = analysis.average_ranks(-vx), analysis.average_ranks(-vy)
+    out["max_rank_change"], out["max_rank_change_run"] = max_rank_change(runs, vx, vy)
+    return {q: _none(v) for q, v in out.items()}
+
+
+def max_rank_change(runs: Sequence[str], x: Sequence[float], y: Sequence[float]) -> tuple[float, str | None]:
+    """The largest change of a run's rank between the means X and Y of RUNS (larger better; rank 1 the
+    best, tied runs sharing their mean rank) and the first run that changes so (None: no rank changes)."""
+    ra = analysis.average_ranks(-np.asarray(x, dtype=float))
+    rb = analysis.average_ranks(-np.asarray(y, dtype=float))
     change = np.abs(ra - rb)
     k = int(np.argmax(change))
-    out.update(max_rank_change=float(change[k]), max_rank_change_run=runs[k] if change[k] > 0 else None)
-    return {q: _none(v) for q, v in out.items()}
+    return float(change[k]), runs[k] if change[k] > 0 else None
 
 
 def ranking_rows(name: str, level: str, means_a: Mapping[str, float | None], means_b: Mapping[str, float | None],

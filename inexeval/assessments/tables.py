@@ -324,6 +324,7 @@ def ranking_rows(results_a, results_b, columns: Sequence[str]) -> list[Row]:
     """How the run ranking depends on the assessor: per setting and measure, Kendall's τ-b and
     Spearman's ρ between the run averages under each assessor's judgements (:mod:`inexeval.compare.stats`),
     and the largest change of a run's rank (rank 1 the best, ties sharing their mean rank)."""
+    from inexeval.assessments.run_rankings import max_rank_change
     from inexeval.compare import stats as analysis
 
     by_a = {(r.run_id, r.setting): r for r in results_a}
@@ -339,13 +340,7 @@ def ranking_rows(results_a, results_b, columns: Sequence[str]) -> list[Row]:
             y = [p[2] for p in pairs]
             tau = analysis.kendall_tau_b(x, y) if len(pairs) >= 2 else math.nan
             rho = analysis.spearman_rho(x, y) if len(pairs) >= 2 else math.nan
-            change, who = None, None
-            if pairs:
-                ra = analysis.average_ranks([-v for v in x])
-                rb = analysis.average_ranks([-v for v in y])
-                diff = np.abs(ra - rb)
-                k = int(np.argmax(diff))
-                change, who = float(diff[k]), pairs[k][0] if diff[k] > 0 else None  # (no run: no rank changed)
+            change, who = max_rank_change([p[0] for p in pairs], x, y) if pairs else (None, None)
             rows += [("ranking", "all", s, m, "kendall_tau_b", None if math.isnan(tau) else tau),
                      ("ranking", "all", s, m, "spearman_rho", None if math.isnan(rho) else rho),
                      ("ranking", "all", s, m, "max_rank_change", change),

@@ -609,7 +609,7 @@ class _ReferenceWatch:
 
     def read(self, n: int = -1) -> bytes:
         data = self.stream.read(n)
-        self.ended = self.ended or not data or n is None or n < 0
+        self.ended = self.ended or not data or n < 0
         if self.kept is not None:
             self.kept += data
             if self.armed:

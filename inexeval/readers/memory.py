@@ -151,10 +151,9 @@ class _Reader:
         """A dict's columns; two query ids that are one once converted to str (``1`` and ``"1"``) are an
         error: their judgements or results would be merged into one topic."""
         qids, docs, values = [], [], []
-        converted: dict[Any, Any] = {}
+        converted: dict[str, Any] = {}
         for q in data:
-            text = str(int(q)) if isinstance(q, (int, np.integer)) and not isinstance(q, (bool, np.bool_)) else q
-            other = converted.setdefault(text, q)
+            other = converted.setdefault(self.ident(q, "query id", None), q)
             if other is not q:
                 raise self.error(f"query ids {_shown(other)} and {_shown(q)} are one id once converted to str: "
                                  "give each query once")
