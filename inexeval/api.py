@@ -24,12 +24,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ContextManager
 
 from inexeval.config.source import ConfigSource, load, override_strings  # noqa: F401  (the API's names)
 from inexeval.names import one_line  # ids in messages: each message one line
+from inexeval.records import record
 from inexeval.writers.formats import FORMATS as _FORMAT_TABLE
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ Progress = Callable[[int], ContextManager[Callable[[str], None]]]
 FORMATS = tuple(_FORMAT_TABLE)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EvalOptions:
     """How one evaluation runs, what it writes and what it prints: the command line's options as one value."""
 
@@ -314,7 +314,7 @@ def evaluate(config: ConfigSource, *, empty_as_zero: bool = False, jobs: int = 1
     return Results(engine(load(config, sets, results_dir), empty_as_zero=empty_as_zero, jobs=jobs))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MeasureInfo:
     """One measure that METRICS can name."""
 

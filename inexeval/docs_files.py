@@ -11,11 +11,11 @@ subsections included; lines in fenced code blocks are never headings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from inexeval.errors import ConfigError, OutputError
+from inexeval.records import record
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
 _NUMBER = re.compile(r"(\d+(?:\.\d+)*)\.?(?=\s|$)")
@@ -33,7 +33,7 @@ def docs_root() -> Path:
                       "reinstall inexeval from its wheel or a clone")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Heading:
     """A Markdown heading: its level (the number of ``#``), its title, the section number its title
     starts with ("9.2" for ``### 9.2 Outputs``; None when unnumbered) and its line (0-based)."""

@@ -15,7 +15,6 @@ import gc
 import os
 import stat
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -27,6 +26,7 @@ from inexeval.measures.registry import Measure, Params, RunInput, Setting, Topic
 from inexeval.model import FileAssessment, RunResult, TopicAssessment
 from inexeval.names import NameTable, file_component
 from inexeval.plan import ConfigPlan, params_of, plan_config
+from inexeval.records import field, record
 from inexeval.resultsdir import held_fds
 from inexeval.topic_columns import TopicColumns
 from inexeval.tasks import same_task
@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # (imported where a process is forked or runs are read ahead:
 _CAN_FORK = hasattr(os, "fork")
 
 
-@dataclass
+@record
 class Evaluation:
     """Everything one config produced: results, runs skipped and warnings."""
 
@@ -460,7 +460,7 @@ def _remove_pending(write_to: Path, task: str, settings: list[Setting], tag: str
             discard_pending(p)
 
 
-@dataclass
+@record
 class Outcome:
     """What scoring one run file gave: results, or the problem that stopped it."""
 

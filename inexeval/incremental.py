@@ -50,7 +50,6 @@ import stat
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from inexeval.config.schema import Config
@@ -58,6 +57,7 @@ from inexeval.engine import Outcome
 from inexeval.model import RunResult
 from inexeval.names import one_line, uncell
 from inexeval.readers import STDIN
+from inexeval.records import field, record
 from inexeval.stamp import config_key
 from inexeval.writers.files import FILE_MODE, commit_pending, discard_pending, run_file_path, write_pending
 
@@ -154,7 +154,7 @@ def runtime() -> str:
 
 # ------------------------------------------------------------------ the plan
 
-@dataclass
+@record
 class Plan:
     """What an incremental evaluation reuses, and what it records for the next one."""
 

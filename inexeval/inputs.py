@@ -26,13 +26,13 @@ import contextlib
 import importlib
 import io
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from inexeval.config.schema import Config
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError, EmptySelection, InputError
+from inexeval.records import field, record
 
 
 def placed(err: EmptySelection, config: Config) -> EmptySelection:
@@ -41,7 +41,7 @@ def placed(err: EmptySelection, config: Config) -> EmptySelection:
     return EmptySelection(err.key, err.detail, file, line)
 
 
-@dataclass
+@record
 class RecallBase:
     """The judged topics of an evaluation: ``topics`` maps each topic id to what its measures
     read (a TopicAssessment for INEX; None for TREC, whose ``data`` is the qrels table)."""
@@ -163,7 +163,7 @@ class DocumentInputs(Unit):
 def _select_qrels_topics(qrels, config: Config):
     """The TREC qrels rows of the TOPICS, and a warning naming the TOPICS the qrels lack;
     EmptySelection when none is in the qrels."""
-    import dataclasses
+    from inexeval.records import replace
 
     import numpy as np
 
@@ -176,7 +176,7 @@ def _select_qrels_topics(qrels, config: Config):
                                               f"({', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"),
                      config)
     keep = np.isin(qrels.qid, np.array([t.encode("utf-8") for t in chosen], dtype=qrels.qid.dtype))
-    qrels = dataclasses.replace(qrels, qid=qrels.qid[keep], docno=qrels.docno[keep], rel=qrels.rel[keep],
+    qrels = replace(qrels, qid=qrels.qid[keep], docno=qrels.docno[keep], rel=qrels.rel[keep],
                                 line=qrels.line[keep], vocab=None, code=None)  # docnos sorted again
     missing = [t for t in wanted if t not in have]
     return qrels, [f"TOPICS without a judgement in the qrels: {', '.join(missing)}"] if missing else []
@@ -201,7 +201,7 @@ class PassageInputs(Unit):
             qrels = read_fol_qrels(path)
         _prefetch_stdin(config)
         if config.topics is not None:
-            import dataclasses
+            from inexeval.records import replace
 
             chosen = {t: v for t, v in qrels.topics.items() if t in config.topics}
             if qrels.topics and not chosen:
@@ -209,7 +209,7 @@ class PassageInputs(Unit):
                 raise placed(EmptySelection("TOPICS", f"selects none of the {len(shown)} topic(s) of the qrels "
                                                       f"({', '.join(shown[:10])}{', ...' if len(shown) > 10 else ''})"),
                              config)
-            qrels = dataclasses.replace(qrels, topics=chosen)
+            qrels = replace(qrels, topics=chosen)
         warnings = []
         nothing = [t for t, v in qrels.topics.items() if v.num_rel == 0]
         if nothing:

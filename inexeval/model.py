@@ -6,9 +6,10 @@ Readers build these once; every measure and setting shares them.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
+
+from inexeval.records import field, record
 
 #: Exhaustivity codes. ``?`` (too small) is kept apart from an explicit 0
 #: because genLifted treats it as relevant (docs/measures.md §4.1); ``None`` is unknown
@@ -16,13 +17,14 @@ from typing import NamedTuple
 E_TOO_SMALL = -1
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Judgement:
     """One assessed element: exhaustivity code, size and highlighted size.
 
-    Treated as read-only.  Not ``frozen``: a frozen dataclass sets each field through
+    Treated as read-only.  Not ``frozen``: a frozen record sets each field through
     ``object.__setattr__``, which made building the 291,687 judgements of an INEX 2005-sized
-    recall-base 0.1 s slower (0.46 against 0.13 µs each).
+    recall-base 0.1 s slower (0.46 against 0.13 µs each).  Its ``__init__`` is written out for the
+    same reason: a record's own binds its arguments in a loop (0.5 µs).
     """
 
     path: str  # normalised, docs/formats.md §1.1
@@ -31,18 +33,28 @@ class Judgement:
     rsize: int
     line: int = 0  # line in the assessment file, for messages
 
+    def __init__(self, path: str, e: int | None, size: int, rsize: int, line: int = 0):
+        self.path, self.e, self.size, self.rsize, self.line = path, e, size, rsize, line
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class FileAssessment:
-    """The assessments of one document within one topic."""
+    """The assessments of one document within one topic.  (``__init__`` written out, as
+    :class:`Judgement`'s: one is made for every document of every pool file.)"""
 
     file: str  # normalised file id
     elements: dict[str, Judgement] = field(default_factory=dict)  # path -> judgement, file order
     beps: list[str] = field(default_factory=list)  # best entry points, file order
     line: int = 0
 
+    def __init__(self, file: str, elements: dict[str, Judgement] | None = None, beps: list[str] | None = None,
+                 line: int = 0):
+        self.file, self.line = file, line
+        self.elements = {} if elements is None else elements
+        self.beps = [] if beps is None else beps
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class TopicAssessment:
     """A topic's selected assessment file (one pool)."""
 
@@ -53,7 +65,7 @@ class TopicAssessment:
     files: dict[str, FileAssessment] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Assessments:
     """All recall-base topics (docs/formats.md §1.2), keyed by topic id."""
 
@@ -61,7 +73,7 @@ class Assessments:
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Run:
     """A submission after run hygiene (docs/formats.md §1.3).
 
@@ -81,7 +93,7 @@ class Run:
     run_id_line: int | None = None  # where the run id was read (None: from the file name)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class RunResult:
     """Scores of one run under one setting (docs/formats.md §9.2).
 

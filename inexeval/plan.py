@@ -7,16 +7,16 @@ read it instead of resolving each of these from the config again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from inexeval.config.schema import PARAM_DEFAULTS, Config
 from inexeval.errors import ConfigError
 from inexeval.measures import registry
 from inexeval.measures.registry import Measure, Params, Setting
+from inexeval.records import record
 from inexeval.resultsdir import runs_outside_results
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConfigPlan:
     """What evaluating one config means (see the module notes)."""
 

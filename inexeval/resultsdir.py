@@ -25,7 +25,6 @@ none of them can be in use) and are never read.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import errno
 import os
 import shutil
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from inexeval.errors import OutputError
 from inexeval.interrupts import STOP_SIGNALS
+from inexeval.records import replace
 
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
@@ -88,7 +88,7 @@ def runs_outside_results(config: Config) -> tuple[Config, int]:
     keep = tuple(f for f in config.runs if not output(f.path))
     if len(keep) == len(config.runs):
         return config, 0
-    return dataclasses.replace(config, runs=keep), len(config.runs) - len(keep)
+    return replace(config, runs=keep), len(config.runs) - len(keep)
 
 
 def _within(path: str, directory: str) -> bool:

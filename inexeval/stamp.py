@@ -20,7 +20,6 @@ drops it otherwise, with a warning naming it.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shutil
@@ -32,6 +31,7 @@ from inexeval.config.schema import Config
 from inexeval.errors import InexevalError
 from inexeval.model import RunResult
 from inexeval.names import file_component, uncell
+from inexeval.records import fields, is_record
 from inexeval.writers.files import atomic_write, run_file_path
 
 STAMP = ".inexeval-stamp.json"
@@ -59,8 +59,8 @@ def _norm(v):
         return str(v)
     if isinstance(v, dict):
         return [[_norm(k), _norm(x)] for k, x in sorted(v.items(), key=lambda kv: repr(_norm(kv[0])))]
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        return {f.name: _norm(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if is_record(v) and not isinstance(v, type):
+        return {f.name: _norm(getattr(v, f.name)) for f in fields(v)}
     if v is None or isinstance(v, (bool, int, str)):
         return v
     return repr(v)
@@ -68,7 +68,7 @@ def _norm(v):
 
 def config_key(config: Config) -> dict:
     """Every config field that can change a run's numbers or messages, normalised."""
-    return {f.name: _norm(getattr(config, f.name)) for f in dataclasses.fields(config) if f.name not in NOT_KEYED}
+    return {f.name: _norm(getattr(config, f.name)) for f in fields(config) if f.name not in NOT_KEYED}
 
 
 def fingerprint(config: Config, empty_as_zero: bool) -> dict:

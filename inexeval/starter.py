@@ -18,11 +18,11 @@ import os
 import shutil
 import tempfile
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval._version import __version__
 from inexeval.errors import ConfigError, OutputError
+from inexeval.records import record
 from inexeval.tasks import TASKS, Task, find_task, unknown_task_message
 
 #: the task of ``inexeval init`` without --task (the README's first evaluation)
@@ -138,7 +138,7 @@ def starter_text(task: Task, *, sample: dict[str, str] | None = None, base: Path
     return "\n".join(lines) + "\n"
 
 
-@dataclass
+@record
 class Written:
     """What :func:`init` wrote: the config, and the sample data directory (None without --sample)."""
 

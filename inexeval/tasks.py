@@ -14,7 +14,8 @@ a kernel module that registers its measures for that strategy, plus the row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from inexeval.records import record
+
 
 #: Default cut-offs of the measures "at k" (docs/config.md, DCV).
 DEFAULT_DCV: tuple[int, ...] = (10, 25, 50)
@@ -31,7 +32,7 @@ RUN_CHECKS = ("overlap", "one_per_article", "contiguous_articles")
 class UnitFacts:
     """One row of the unit table: what a result unit means for the config keys and the commands, so
     that no code compares unit names (how its inputs are read: :data:`inexeval.inputs.UNITS`).
-    (A plain class: a dataclass costs every command about 1 ms to import.)
+    (A plain class: every command loads this table.)
 
     - ``pools``: the judgements come in pool files (INEX): POOLS and QUERY_TYPE select them;
     - ``qrels_file``: the judgements are one file (a qrels or answer file), not a directory of pools;
@@ -67,7 +68,7 @@ UNIT_FACTS: dict[str, UnitFacts] = {u.name: u for u in (
 )}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Task:
     """One row of the task table."""
 

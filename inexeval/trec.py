@@ -15,7 +15,6 @@ same code as a file (docs/formats.md §8.1).
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import numbers
 import os
@@ -29,6 +28,7 @@ from inexeval.model import InputFile
 from inexeval.errors import ConfigError, InexevalError, InputError
 from inexeval.measures.classic import DEFAULT_MEASURES, MEASURES
 from inexeval.model import RunResult
+from inexeval.records import replace
 from inexeval.writers import trec_eval as _writer
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def _evaluation(qrels: Any, runs: Any, *, measures, rel_level: int, gains, q_bet
     config = load_config_mapping(keys, source="evaluate_trec")
     items = _run_items(runs)
     if is_path(qrels) and all(rid is None and is_path(v) for rid, v in items):
-        config = dataclasses.replace(config, assessments=(InputFile(Path(qrels), Path(qrels)),),
+        config = replace(config, assessments=(InputFile(Path(qrels), Path(qrels)),),
                                      runs=tuple(InputFile(Path(p), Path(p)) for _, p in items))
         return engine(config, empty_as_zero=empty_as_zero)
     return _evaluate_data(config, qrels, items, empty_as_zero)
@@ -282,7 +282,7 @@ def _evaluate_data(config: Config, qrels: Any, items: list[tuple[str | None, Any
         while label in labels:  # (the same file under two run ids)
             label += f" ({rid})"
         labels.append(label)
-    config = dataclasses.replace(config, assessments=(InputFile(Path(q.source), Path(q.source)),),
+    config = replace(config, assessments=(InputFile(Path(q.source), Path(q.source)),),
                                  runs=tuple(InputFile(Path(x), Path(x)) for x in labels))
     plan = plan_config(config)
     scorer = engine.Scorer(plan.config, list(plan.measures), list(plan.settings), plan.params)

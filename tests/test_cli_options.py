@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import shutil
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from inexeval import records
 from inexeval.cli.command import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -326,7 +326,7 @@ def test_the_api_refuses_what_the_command_line_refuses(sample, tmp_path):
              f"--incremental-from {config}: not a directory (give the RESULTS_DIR of an --incremental "
              "evaluation of the same config)")):
         with pytest.raises(ConfigError) as info:  # the option named once
-            run_evaluation(config, dataclasses.replace(options, results_dir=tmp_path / "out"))
+            run_evaluation(config, records.replace(options, results_dir=tmp_path / "out"))
         assert str(info.value) == message
     with pytest.raises(ConfigError, match="two runs"):
         run_compare([config], CompareOptions(gnuplot=True, runs=("good",), results_dir=tmp_path / "out"))

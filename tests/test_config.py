@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
+from inexeval import records
 from inexeval.config import (
     Config,
     InputFile,
@@ -698,7 +698,7 @@ def test_yaml_gives_the_same_config_as_prop(tmp_path: Path):
     a, b = load_config(prop), load_config(yml)
     assert b.source == yml and b.line_of("GAINS") == 14 and b.line_of("DCV") == 8
     strip = dict(source=None, key_lines=())
-    assert dataclasses.replace(a, **strip) == dataclasses.replace(b, **strip)
+    assert records.replace(a, **strip) == records.replace(b, **strip)
     assert b.overlap == ("on", "off") and b.bep_a == ("0.01", "100") and b.pools == frozenset("123")
 
 

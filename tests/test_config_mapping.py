@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
+from inexeval import records
 from inexeval.config import Config, load_config, load_config_mapping
 from inexeval.errors import ConfigErrors
 from test_config import MINIMAL, make_inputs, touch, write_prop
@@ -15,7 +15,7 @@ BASIC = {"TASK": "CO.Thorough", "ASSESSMENTS_DIR": "assess", "SUBMISSIONRUNS_DIR
 
 
 def without_origin(c: Config) -> Config:
-    return dataclasses.replace(c, source=None, key_lines=())
+    return records.replace(c, source=None, key_lines=())
 
 
 def dict_errors(mapping: object, **kwargs) -> list[tuple[str | None, int | None, str]]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
+from inexeval import records
 from inexeval.config import (
     BOOKKEEPING_FIELDS,
     KEY_ALIASES,
@@ -24,7 +24,7 @@ from test_config import MINIMAL, make_inputs, write_prop
 
 
 def test_config_fields_and_the_key_table_agree():
-    fields = [f.name for f in dataclasses.fields(Config)]
+    fields = [f.name for f in records.fields(Config)]
     key_fields = [k.field for k in SCHEMA]
     assert len(set(key_fields)) == len(key_fields), "two keys fill the same Config field"
     missing = set(key_fields) - set(fields)
@@ -61,7 +61,7 @@ def test_every_key_is_documented_in_one_line():
 
 
 def test_per_task_defaults_are_task_table_columns():
-    task_fields = {f.name for f in dataclasses.fields(Task)}
+    task_fields = {f.name for f in records.fields(Task)}
     per_task = [k.name for k in SCHEMA if k.default is PER_TASK]
     assert per_task == ["METRICS", "OVERLAP", "DCV", "MAX_RESULTS"]
     for name in per_task:
@@ -163,7 +163,7 @@ def test_params_is_a_frozen_value():
     assert p == Params(gains=((1, 2.0),), dcv=(5,)) and hash(p) == hash(Params(dcv=(5,), gains=((1, 2.0),)))
     assert p != Params() and pickle.loads(pickle.dumps(p)) == p
     assert repr(Params(dcv=(5,))).startswith("Params(dcv=(5,), max_results=1500, ")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(records.FrozenInstanceError):
         p.dcv = (10,)
     with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
         Params(bogus=1)

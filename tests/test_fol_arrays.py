@@ -11,7 +11,6 @@ the arrays must read the run (at least up to the comeback).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 
@@ -19,6 +18,7 @@ import pytest
 from fol_helpers import read_random_fol_case, write
 from folgen import qrels_text, random_qrels, random_run, run_text
 
+from inexeval import records
 from inexeval.measures import fol_arrays
 from inexeval.measures.fol import FOL_TASKS, score_fol_run
 from inexeval.readers.fol import read_fol_qrels, read_fol_run
@@ -26,7 +26,7 @@ from inexeval.readers.fol_run_arrays import field_bounds
 
 
 def _outcome(o) -> list[str]:
-    return [repr(getattr(o, f.name)) for f in dataclasses.fields(o)]
+    return [repr(getattr(o, f.name)) for f in records.fields(o)]
 
 
 def _both(qrels, run, task, **options):

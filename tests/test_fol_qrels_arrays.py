@@ -12,7 +12,6 @@ file and line).
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import numpy as np
@@ -20,6 +19,7 @@ import pytest
 from fol_helpers import topics_by_loop, write
 from fol_oracle_gen import random_qrels_text, random_run_text
 
+from inexeval import records
 from inexeval.errors import InputError
 from inexeval.measures import fol_arrays
 from inexeval.readers import fol
@@ -169,7 +169,7 @@ def test_the_arrays_decline_what_the_loop_reads_with_care():
 def test_judged_columns_from_the_reader_equal_those_from_the_objects(seed):
     text = clean_qrels_text(random.Random(6100 + seed))
     q = fol._qrels_of_columns(read(text), "q.txt")
-    without = dataclasses.replace(q)
+    without = records.replace(q)
     assert q.columns is not None and without.columns is None  # a copy does not keep the columns
     a, b = fol_arrays._Judged(q), fol_arrays._Judged(without)
     made = [a.judgements[j] for j in range(len(a.judgements))]  # a JudgementStore: made when asked for

@@ -5,14 +5,13 @@ without --force."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from inexeval import starter
+from inexeval import records, starter
 from inexeval.cli.command import main
 from inexeval.config import BOOKKEEPING_FIELDS, SCHEMA, load_config, parse_prop_text
 from inexeval.tasks import TASKS
@@ -27,7 +26,7 @@ def invoke(*args):
 def _fields(config, root: Path) -> dict:
     """A Config's key-filled fields, paths relative to ``root`` (to compare configs in two places)."""
     out = {}
-    for f in dataclasses.fields(config):
+    for f in records.fields(config):
         if f.name in BOOKKEEPING_FIELDS:
             continue
         v = getattr(config, f.name)

@@ -31,7 +31,6 @@ meta-test until it has a generator in :data:`GENERATORS`.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -40,6 +39,7 @@ from typing import Any, Callable
 
 import pytest
 
+from inexeval import records
 from inexeval.aggregate import natural_key
 from inexeval.config.load import load_config
 from inexeval.engine import Scorer, evaluate
@@ -618,7 +618,7 @@ def _recording(m: Measure, log: dict[str, list]) -> Measure:
             v = f(ti)
             log.setdefault(m.name, []).append(v)
             return v
-        return dataclasses.replace(m, compute=compute)
+        return records.replace(m, compute=compute)
 
     def compute_all(ri, topics, f=m.compute_all):
         vs = f(ri, topics)
@@ -628,7 +628,7 @@ def _recording(m: Measure, log: dict[str, list]) -> Measure:
         else:
             log.setdefault(m.name, []).extend(vs)
         return vs
-    return dataclasses.replace(m, compute_all=compute_all)
+    return records.replace(m, compute_all=compute_all)
 
 
 def _nan_as_text(values: dict) -> dict:

@@ -20,21 +20,20 @@ QUERY_TYPE for pools) select the topics of every set.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError, InputError
+from inexeval.records import field, record, replace
 
 #: the option naming the other sets, in messages
 OPTION = "--judgements-b"
 
 
-@dataclass
+@record
 class JudgementSet:
     """One set of judgements of the selected topics, graded per item."""
 
@@ -53,7 +52,7 @@ class JudgementSet:
         return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Kind:
     """How the judgement sets of one result unit are read, and what they allow."""
 
@@ -261,8 +260,8 @@ def scoring_config(config, s: JudgementSet, topics) -> object:
     """CONFIG with the judgements of set S (A: unchanged) and only TOPICS, for scoring the runs."""
     keep = frozenset(topics)
     if s.label == "A":
-        return dataclasses.replace(config, topics=keep)
-    return dataclasses.replace(config, topics=keep, assessments=s.assessments, pools=None)
+        return replace(config, topics=keep)
+    return replace(config, topics=keep, assessments=s.assessments, pools=None)
 
 
 __all__ = ["JudgementSet", "Kind", "KINDS", "kind_of", "read_sets", "fill_set", "scoring_config", "set_names",

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -36,11 +35,12 @@ from inexeval.assessments import label_rows as LR
 from inexeval.assessments.run_rankings import ranking_rows
 from inexeval.errors import ConfigError
 from inexeval.names import one_line
+from inexeval.records import field, record
 
 SECTIONS = ("labels", "ranking", "runs", "significance", "judged")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JudgesOptions:
     """What :func:`compare_judgements` computes (the options of ``inexeval assessments``)."""
 
@@ -58,7 +58,7 @@ class JudgesOptions:
     quiet: bool = False
 
 
-@dataclass
+@record
 class JudgesResult:
     """What :func:`compare_judgements` found: the rows, the sets, and the exit status."""
 
@@ -177,7 +177,7 @@ class _Scorer:
     ``ranking``, ``runs``, ``significance`` and ``judged`` to RESULT."""
 
     def __init__(self, config, kind, options: JudgesOptions, say, result: JudgesResult):
-        import dataclasses
+        from inexeval.records import replace
 
         from inexeval.compare.tables import tested_measure
         from inexeval.measures.registry import default_metrics, output_facts
@@ -200,7 +200,7 @@ class _Scorer:
         self.judged = f"Judged@{options.judged_k}"
         if options.fill and self.judged not in columns:
             metrics = config.metrics or tuple(default_metrics(config.strategy))
-            config = dataclasses.replace(config, metrics=(*metrics, self.judged))
+            config = replace(config, metrics=(*metrics, self.judged))
         self.config = config
         self.cache: dict[tuple, list] = {}
         self.seen: set[str] = set()

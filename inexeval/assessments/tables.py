@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from inexeval.aggregate import natural_key
+from inexeval.records import field, record
 
 E_GRADES = ("E?", "E1", "E2")
 S_GRADES = ("S1", "S2", "S3")
@@ -43,7 +43,7 @@ _E_CODE = {"E?": -1, "E1": 1, "E2": 2}
 Row = tuple  # (section, topic, level, grade, quantity, value)
 
 
-@dataclass
+@record
 class Items:
     """The judged items of one level of one topic for one assessor."""
 
@@ -58,7 +58,7 @@ class Items:
         return self.keys[self.relevant if grade == "all" else self.grades[grade]]
 
 
-@dataclass
+@record
 class Judged:
     """One assessor's judgements of one topic, as :class:`Items` per level."""
 

@@ -18,10 +18,8 @@ are written with these; the first of them is then the second assessor of qrels.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,11 +31,12 @@ from inexeval.api import Echo
 from inexeval.config.source import ConfigSource, load
 from inexeval.errors import ConfigError, InputError
 from inexeval.names import cell, one_line
+from inexeval.records import field, record, replace
 
 FORMATS = ("table", "tsv", "json")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AssessOptions:
     """The options of ``inexeval assessments`` as one value."""
 
@@ -55,7 +54,7 @@ class AssessOptions:
     jobs: int = 1
 
 
-@dataclass
+@record
 class Loaded:
     """Both assessors' judgements of every selected topic, and how to compare them."""
 
@@ -299,12 +298,12 @@ def ranking(config, loaded: Loaded, qrels_b, jobs: int, say: Echo, quiet: bool) 
             raise ConfigError("--agreement selects each assessor's files by pool id: every pool file of the "
                               "topics judged twice needs its own pool id (pool attribute or pool-NNN.xml name)",
                               config.source)
-        cfg_a = dataclasses.replace(config, topics=keep, pools=frozenset(pa), query_type=None)
-        cfg_b = dataclasses.replace(config, topics=keep, pools=frozenset(pb), query_type=None)
+        cfg_a = replace(config, topics=keep, pools=frozenset(pa), query_type=None)
+        cfg_b = replace(config, topics=keep, pools=frozenset(pb), query_type=None)
     else:
         path = Path(qrels_b)
-        cfg_a = dataclasses.replace(config, topics=keep)
-        cfg_b = dataclasses.replace(config, topics=keep, assessments=(InputFile(path, path),))
+        cfg_a = replace(config, topics=keep)
+        cfg_b = replace(config, topics=keep, assessments=(InputFile(path, path),))
     ev_a = evaluate(cfg_a, jobs=jobs)
     ev_b = evaluate(cfg_b, jobs=jobs)
     report(ev_a, say, quiet)
@@ -386,7 +385,7 @@ def run_assessments(config: ConfigSource, options: AssessOptions = AssessOptions
         from inexeval.assessments.judges import JudgesOptions, compare_judgements
 
         jo = options.judges if options.judges is not None else JudgesOptions()
-        jo = dataclasses.replace(jo, quiet=options.quiet, jobs=options.jobs)
+        jo = replace(jo, quiet=options.quiet, jobs=options.jobs)
         judged = compare_judgements(config, others, jo, echo=say)
     loaded = load_judgements(config, second_qrels(config, others) if others else options.qrels_b)
     status = 1 if loaded.problems or (judged is not None and judged.status) else 0

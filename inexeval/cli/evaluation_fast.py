@@ -84,7 +84,7 @@ def options(params: dict):
     """The :class:`inexeval.api.EvalOptions` of the click command's parameters PARAMS (all of them, or
     only those given): the one translation the click command and this module share.  An absent
     ``jobs`` is the command line's automatic choice (None), not the API's 1."""
-    from dataclasses import fields
+    from inexeval.records import fields
 
     from inexeval.api import EvalOptions
 

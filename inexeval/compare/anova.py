@@ -23,7 +23,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import special
@@ -31,6 +30,7 @@ from scipy import special
 from inexeval.compare import ptukey
 from inexeval.compare.roots import illinois
 from inexeval.numeric import TOLERANCE, check_magnitude, is_count
+from inexeval.records import record
 
 #: random numbers (and gathered scores) per batch of permutations: memory is a few times this many
 #: 8-byte values, whatever the number of permutations
@@ -73,7 +73,7 @@ def significance_level(level: float) -> float:
 # ---------------------------------------------------------------- ANOVA ----
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Anova2:
     """A two-way ANOVA without replication (runs × topics, one score per cell)."""
 
@@ -144,7 +144,7 @@ def anova2(x) -> Anova2:
 # ---------------------------------------------------------------- Tukey HSD ----
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class TukeyHSD:
     """Tukey HSD over every pair of runs: runs × runs arrays, entry (i, j) about mean_i − mean_j."""
 

@@ -18,16 +18,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.api import Echo
 from inexeval.config.source import ConfigSource, load
+from inexeval.records import record
 
 DESIGN_FORMATS = ("table", "tsv", "json")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DesignOptions:
     """The options of ``inexeval design`` as one value."""
 
@@ -47,7 +47,7 @@ class DesignOptions:
     jobs: int = 1
 
 
-@dataclass
+@record
 class Matrix:
     """One past topics × runs matrix: where it comes from, its measure and its values."""
 

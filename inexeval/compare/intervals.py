@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from inexeval.numeric import check_magnitude, is_count
+from inexeval.records import record
 
 CI_METHODS = ("t", "bootstrap")
 
@@ -35,7 +35,7 @@ CI_METHODS = ("t", "bootstrap")
 _BATCH = 2048
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class IntervalOptions:
     """How the intervals are computed: ``--ci``, ``--ci-level``, ``--samples``, ``--seed``."""
 

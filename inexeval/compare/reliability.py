@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
 from inexeval.numeric import TOLERANCE
+from inexeval.records import record
 
 RELIABILITY_TESTS = ("bootstrap", "randomised-tukey")
 
@@ -59,7 +59,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 # Discriminative power
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class DiscriminativePower:
     """Sakai's discriminative power of one measure over a topics × runs matrix.
 
@@ -158,7 +158,7 @@ def discriminative_power(x, test: str = "bootstrap", alpha: float = 0.05, sample
 # Swap rate
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class SwapRate:
     """Voorhees and Buckley's swap rates of one measure, by the size of the difference.
 

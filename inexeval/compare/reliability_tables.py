@@ -15,17 +15,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from inexeval.names import cell
+from inexeval.records import record
 
 DP_TESTS = ("bootstrap", "randomised-tukey")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReliabilityOptions:
     """``--dp-test``, ``--alpha``, ``--samples``, ``--seed``, ``--subset-size`` (None: half the topics)."""
 
@@ -36,7 +36,7 @@ class ReliabilityOptions:
     subset_size: int | None = None
 
 
-@dataclass
+@record
 class MeasureReliability:
     """One measure's reliability under one setting (a NOTE when it cannot be computed)."""
 

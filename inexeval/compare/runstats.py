@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from inexeval.compare.tables import p_text
 from inexeval.names import cell
+from inexeval.records import field, record
 
 TUKEY_METHODS = ("classic", "randomised")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatsOptions:
     """compare's ``--ci``, ``--ci-level``, ``--tukey``, ``--alpha``, ``--samples``, ``--seed``."""
 
@@ -34,7 +34,7 @@ class StatsOptions:
     seed: int = 0
 
 
-@dataclass
+@record
 class SettingStats:
     """The statistics of MEASURE under SETTING (a note instead when fewer than two runs or topics)."""
 

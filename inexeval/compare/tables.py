@@ -10,7 +10,6 @@ written to ``correlations.tsv/json`` and ``significance.tsv/json``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -21,10 +20,11 @@ from inexeval.aggregate import natural_key
 from inexeval.errors import ConfigError
 from inexeval.model import RunResult
 from inexeval.names import cell
+from inexeval.records import record
 from inexeval.writers.files import atomic_write, fmt
 
 
-@dataclass
+@record
 class CorrelationTable:
     """One matrix: the correlation of run rankings between ``names`` (measures or quantisations)."""
 

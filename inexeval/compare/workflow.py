@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 from inexeval.api import Echo, evaluate_and_write, report
 from inexeval.config.source import ConfigSource, load
+from inexeval.records import record
 
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CompareOptions:
     """The options of ``inexeval compare`` as one value."""
 

@@ -23,9 +23,7 @@ parsers and the checks between keys).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.config.values import (
@@ -58,13 +56,14 @@ from inexeval.config.values import (
     parse_title,
     parse_trec_eval_version,
 )
+from inexeval.records import fields, record
 from inexeval.tasks import TASKS, Task
 
 __all__ = ["Config", "InputFile", "Key", "Computed", "PER_TASK", "SCHEMA", "KEY_TABLE", "KEYS", "KEY_ALIASES",
            "REQUIRED_KEYS", "PARAM_DEFAULTS", "BOOKKEEPING_FIELDS", "OVERRIDE_SOURCE", "value_as_written"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """A checked configuration.  Every field but the bookkeeping ones
     (:data:`BOOKKEEPING_FIELDS`) is filled by one key of :data:`SCHEMA`, which
@@ -151,7 +150,7 @@ def value_as_written(value: object) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Computed:
     """A default computed from the base directory (the config file's, or a dict's ``base``)."""
 
@@ -159,7 +158,7 @@ class Computed:
     doc: str  # how docs/config.md states it
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Key:
     """One configuration key: what the loader and docs/config.md know about it."""
 
@@ -366,7 +365,7 @@ def _param_default(key: Key) -> object:
     """The default of KEY's Params attribute: its default, or for a per-task default the task
     table's own (the default of the Task field, what a row that does not set it takes)."""
     if key.default is PER_TASK:
-        return {f.name: f.default for f in dataclasses.fields(Task)}[key.field]
+        return {f.name: f.default for f in fields(Task)}[key.field]
     if isinstance(key.default, Computed):
         raise TypeError(f"{key.name}: a key the measures read (param=True) has no computed default")
     return key.default

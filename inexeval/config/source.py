@@ -37,9 +37,9 @@ def load(config: ConfigSource, overrides: Sequence[str] = (), results_dir: str |
                             "not a loaded Config")
         if results_dir is None:
             return config
-        import dataclasses
+        from inexeval.records import replace
 
-        return dataclasses.replace(config, results_dir=Path(os.path.abspath(os.path.expanduser(results_dir))))
+        return replace(config, results_dir=Path(os.path.abspath(os.path.expanduser(results_dir))))
     if isinstance(config, Mapping):
         from inexeval.config.load import load_config_mapping
 

@@ -47,12 +47,12 @@ from __future__ import annotations
 
 import argparse
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
 from inexeval.paths import is_ancestor, parent
+from inexeval.records import field, record
 
 __all__ = ["SCALES", "SMALL", "generate_sample", "generate_workload", "main"]
 
@@ -137,7 +137,7 @@ def _short_form(path: str) -> str:
 # documents and highlighting (sample scale)
 
 
-@dataclass
+@record
 class _Doc:
     """A parsed collection document: its elements by normalised path, in document order."""
 
@@ -226,7 +226,7 @@ def _pick_disjoint(rng, candidates: list[str], k: int, taken: list[str]) -> list
     return picked
 
 
-@dataclass
+@record
 class _FileJudgement:
     fid: str
     elements: list[tuple[str, str | None, int, int]]  # (path, e or None, size, rsize), document order
@@ -234,7 +234,7 @@ class _FileJudgement:
     partial: list[str] = field(default_factory=list)
 
 
-@dataclass
+@record
 class _Pool:
     topic: str
     pool: str

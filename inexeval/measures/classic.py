@@ -22,7 +22,6 @@ import functools
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -35,6 +34,7 @@ from inexeval.measures.classic_trec import ELEVEN_LEVELS, TrecState, relstrings
 from inexeval.measures.classic_trec_gains import GainState, Levels, ndcg_cut, rbp_resid
 from inexeval.measures.trec_catalogue import CATALOGUE, measure_labels
 from inexeval.readers.trec_numbers import atol
+from inexeval.records import field, record
 
 if TYPE_CHECKING:  # (the trec-eval drop-in loads no registry)
     from inexeval.measures.registry import Params
@@ -47,7 +47,7 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MeasureSpec:
     """A parsed measure name: its family, cut-off and parameters."""
 
@@ -65,7 +65,7 @@ class MeasureSpec:
 #
 # Each syntax recognises the names of a family (KEY: its name in lower case) in a name written in
 # lower case without blanks (``match``), and builds the parsed name from the match (``spec``),
-# raising ConfigError for a bad parameter.  (Plain classes, not dataclasses: the trec-eval drop-in
+# raising ConfigError for a bad parameter.  (Plain classes, not records: the trec-eval drop-in
 # imports this module, and a class is quicker to create.)
 
 class _Name:
@@ -250,7 +250,7 @@ def _never(p: Params, s: MeasureSpec) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Family:
     """One classic measure family: its names, its ``inexeval metrics`` line, its kernel, how it averages
     and how trec_eval prints it."""

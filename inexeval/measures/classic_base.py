@@ -24,9 +24,10 @@ takes numpy's ``cumsum`` along them (an accumulation is always sequential);
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
+
+from inexeval.records import field, record
 
 NOT_JUDGED = -1
 JUDGED_NEGATIVE = -2
@@ -34,7 +35,7 @@ JUDGED_NEGATIVE = -2
 BOGUS_DOCNO = b"ceci_nest_pas_un_docno"
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class TopicTable:
     """Per-topic facts of the qrels that every run shares.
 
@@ -75,7 +76,7 @@ class TopicTable:
                           self.vocab, self.qkey[a:b] - lo * max(self.vocab.size, 1))
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Ranking:
     """One run over every topic of a :class:`TopicTable` (absent topics: empty)."""
 

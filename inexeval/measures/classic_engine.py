@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from inexeval.measures.classic import FAMILIES
 from inexeval.measures.classic_base import BOGUS_DOCNO, Ranking, c_log
 from inexeval.measures.classic_trec import MIN_GEO_MEAN
+from inexeval.records import field, record
 
 __all__ = ["BOGUS_DOCNO", "MISSING_ZSCORE", "Column", "ClassicEvaluation", "evaluate", "summarise", "accumulated",
            "summary_value", "reset_stand_in", "judgements_above_zero"]
@@ -39,7 +39,7 @@ __all__ = ["BOGUS_DOCNO", "MISSING_ZSCORE", "Column", "ClassicEvaluation", "eval
 MISSING_ZSCORE = -1000000.0
 
 
-@dataclass
+@record
 class Column:
     """One label's per-topic values over the evaluated topics, and how trec_eval prints and sums it."""
 
@@ -50,7 +50,7 @@ class Column:
     per_topic: bool = True  # False: trec_eval -q does not print it per topic (gm_map)
 
 
-@dataclass
+@record
 class ClassicEvaluation:
     """The evaluated topics (table indices, in order), one column per label, and the summary."""
 

@@ -18,22 +18,21 @@ ir_measures': over every qrels topic, a topic the run lacks scoring 0 (counts su
 from __future__ import annotations
 
 import ast
-import dataclasses
 import math
 import re
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from inexeval.errors import ConfigError
 from inexeval.measures.classic_base import JUDGED_NEGATIVE, NOT_JUDGED, Ranking
 from inexeval.readers.trec_numbers import LONG_MAX
+from inexeval.records import field, record, replace
 
 #: a parameter without a default (ir_measures' NOT_PROVIDED)
 NONE = object()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class IrmFamily:
     """One ir_measures measure: its name, its ``@`` parameter (``cutoff``, IPrec's ``recall``; None:
     none), whether that is required, its other parameters (key -> (type, default)), what trec_eval
@@ -278,7 +277,7 @@ def variant_ranking(ranking: Ranking, rel: int, judged_only: bool = False,
         topic = np.repeat(np.arange(table.size), np.diff(table.qstart))
         num_rel = np.bincount(topic[qrel >= max(rel, 0)], minlength=table.size).astype(np.int64)
         num_nonrel = np.bincount(topic[(qrel >= 0) & (qrel < rel)], minlength=table.size).astype(np.int64)
-        table = dataclasses.replace(table, qrel=qrel, rel_level=rel, num_rel=num_rel, num_nonrel=num_nonrel,
+        table = replace(table, qrel=qrel, rel_level=rel, num_rel=num_rel, num_nonrel=num_nonrel,
                                     cache={})
     start = ranking.start
     if judged_only:

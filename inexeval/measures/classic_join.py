@@ -17,7 +17,6 @@ to it; :class:`RankedRun` is what the classic measures score.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from inexeval.readers.bytekeys import (
     GOLDEN_MIX, Packing, alphabet, block_starts, byte_matrix, dense_rank, pack, pair_codes, short_keys, used_width,
 )
 from inexeval.readers.trec import Qrels, TrecRun, read_run
+from inexeval.records import field, record
 
 __all__ = ["topic_table", "rank_run", "join_ordered", "join_sorted", "RankedRun", "read_ranked_run"]
 
@@ -206,7 +206,7 @@ def rank_run(
     return ranking, present
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Dropped:
     """The results dropped as a (topic, docno) seen before in the run: how many, and the first of them
     in the file (its line, topic and docno)."""
@@ -583,7 +583,7 @@ def run_id_of(run: TrecRun, say: Callable[[str], None]) -> str:
     return name
 
 
-@dataclass
+@record
 class RankedRun:
     """A TREC run joined to the qrels: the :class:`Ranking` over every qrels topic, and the
     topics the run has (``topics``: names, table order), as the evaluator's run interface wants."""

@@ -54,11 +54,11 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, field
 
 from inexeval.errors import InputError
 from inexeval.readers.fol import (UNKNOWN_SIZE, UNKNOWN_START, FolJudgement, FolQrels, FolRunFile, java_int,
                                   wrap_int)
+from inexeval.records import field, record
 
 __all__ = [
     "FOL_TASKS",
@@ -108,7 +108,7 @@ _FOCUSED_IRCL = tuple(f"ircl_prn.{_label(p, 100)}" for p in range(101))
 _CONTEXT_IRCL = tuple(f"ircl_prn.{_label(p, 10)}" for p in range(11))
 
 
-@dataclass
+@record
 class FolOutcome:
     """What the tool makes of one run (see FOL_API: names and order as the tool prints them).
 
@@ -135,7 +135,7 @@ class FolOutcome:
     curves: dict[str, list[float]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FolFinding:
     """One reason why the tool rejects a run or dies on it (``docs/inex_eval.md §3.5``, ``§10``).
 

@@ -22,7 +22,6 @@ gain; a question with R = 0 has no value (docs/measures.md §10.2).
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -31,6 +30,7 @@ from inexeval.measures.registry import Measure, Params, TopicContext, TopicInput
 from inexeval.measures.xcg import q_measure, r_measure
 from inexeval.errors import InputError
 from inexeval.readers.answers import LETTER_LEVELS, NIL, AnswerSet, AnswerString, Question
+from inexeval.records import record
 
 __all__ = ["match_key", "MatchTable", "Mark", "match_table", "mark", "qa_values", "count_values",
            "DEFAULT_GAINS", "MATCH_MODES", "AnswerClash"]
@@ -71,14 +71,14 @@ class AnswerClash(ValueError):
         self.line = line
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Entry:
     synset: int  # index of its synset
     string: AnswerString
     gain: float
 
 
-@dataclass
+@record
 class MatchTable:
     """A question prepared for marking: match key -> the string it matches, and the ideal list."""
 
@@ -128,7 +128,7 @@ def leave_out_clashes(answers: AnswerSet, mode: str, gains: dict[str, float]) ->
             answers.left_out.add(qid)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Mark:
     """The marking of one answer at position r: its gain (0: not marked) and why."""
 

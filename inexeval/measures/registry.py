@@ -41,8 +41,9 @@ Families whose names are patterns (``P_10``, ``nDCG_JK@10(b=3)``) register a
 from __future__ import annotations
 
 import importlib
-from dataclasses import FrozenInstanceError, dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from inexeval.records import FrozenInstanceError, field, record
 
 if TYPE_CHECKING:
     from inexeval.model import TopicAssessment
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 AGGREGATIONS = ("mean", "sum", "gmean", "run")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Setting:
     """One evaluation setting: quantisation and overlap (None where the task has none)."""
 
@@ -92,7 +93,7 @@ class Params:
 
     ``Params(dcv=(10,), max_results=100)`` takes keyword arguments only, each
     an attribute; those not given keep their default, an unknown one is a
-    TypeError.  Like the frozen dataclass it replaces, a Params cannot be
+    TypeError.  Like a frozen record (:mod:`inexeval.records`), a Params cannot be
     changed, and two are equal (and hash alike) when their values are.
     """
 
@@ -122,7 +123,7 @@ class Params:
         return f"Params({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Curve:
     """A curve a measure draws: its output names at x values, and the axes of its graph."""
 
@@ -153,7 +154,7 @@ class TopicContext:
             return value
 
 
-@dataclass
+@record
 class TopicInput:
     """What a per-topic measure sees for one (run, topic, setting).
 
@@ -176,7 +177,7 @@ class TopicInput:
         return self.context.assessment
 
 
-@dataclass
+@record
 class RunInput:
     """What a run-level measure (``compute_all``) sees: the run as read, and a memo shared by
     the measures of one (run, setting).
@@ -201,7 +202,7 @@ def _mean(name: str) -> str:
     return "mean"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Measure:
     """A measure as its family declares it (:func:`register`; the module notes say what each field
     means): its name in METRICS, the strategies (tasks) it serves, its outputs and how each is computed,
@@ -380,7 +381,7 @@ def names_for(strategy: str) -> list[str]:
     return [m.name for m in REGISTRY if strategy in m.strategies]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OutputFacts:
     """What the measures declare about one output: direction, whether runs are ranked on it, a count."""
 

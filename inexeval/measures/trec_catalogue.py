@@ -15,15 +15,15 @@ writer) and ``relstring``/``relstring_k`` (a string per topic).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from inexeval.readers.trec_numbers import atof, atol  # C's, as trec_eval reads cut-offs
+from inexeval.records import record
 
 #: trec_eval's measure sets (``-m official``), in the order the drop-in's help lists them.
 NICKNAME_ORDER = ("official", "set", "all_trec", "all_prefs", "prefs", "qrels_jg")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TrecMeasure:
     """One row of trec_eval's measure table.
 

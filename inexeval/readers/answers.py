@@ -26,11 +26,11 @@ are kept.  A file that cannot be read at all is one problem.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
 from inexeval.errors import InputError
+from inexeval.records import field, record
 
 __all__ = ["AnswerString", "Synset", "Question", "AnswerSet", "read_answer_files", "parse_level",
            "LETTER_LEVELS", "NIL", "text_lines", "read_bytes"]
@@ -42,7 +42,7 @@ NIL = "NIL"
 _HEADER_ID = re.compile(r"(?i)(q(uestion)?[-_ ]?id|question|topic([-_ ]?id)?|#?qid)")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AnswerString:
     """One line of the answer file: a string a(i, j) with its level x(i, j)."""
 
@@ -51,7 +51,7 @@ class AnswerString:
     line: int
 
 
-@dataclass
+@record
 class Synset:
     """An answer synset AS(i): its id as written and its strings in file order."""
 
@@ -59,7 +59,7 @@ class Synset:
     strings: list[AnswerString] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Question:
     """The answer data of one question."""
 
@@ -79,7 +79,7 @@ class Question:
         return len(self.synsets) == 1 and all(s.text == NIL for s in self.synsets[0].strings)
 
 
-@dataclass
+@record
 class AnswerSet:
     """The questions of the answer files, and what was found wrong in them."""
 

@@ -36,7 +36,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.aggregate import natural_key
@@ -45,6 +44,7 @@ from inexeval.errors import EmptySelection, InputError, InvalidPath
 from inexeval.model import E_TOO_SMALL, Assessments, FileAssessment, Judgement, TopicAssessment
 from inexeval.paths import normalise_file_id, normalise_path
 from inexeval.readers import STDIN, refuse_entity_declarations, release, safe_iterparse, whole_input
+from inexeval.records import record
 
 __all__ = ["ASSESSMENT_NAMES", "PoolHeader", "RawPassage", "load_assessments", "read_header", "read_passages",
            "read_pool_file"]
@@ -61,7 +61,7 @@ ASSESSMENT_NAMES = (".xml", ".xml.gz")
 _NAMES = ASSESSMENT_NAMES  # the old name
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PoolHeader:
     """What the first pass learns about one assessment file."""
 
@@ -592,7 +592,7 @@ def _warn_inconsistent(ta: TopicAssessment, source: str, warnings: list[str]) ->
 # --------------------------------------------------------------------------- highlighted passages (2006)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class RawPassage:
     """One ``<passage start="…" end="…"/>`` of a pool file, as written (resolved against the
     collection by :mod:`inexeval.assessments.highlights`; docs/formats.md §10.1)."""

@@ -30,12 +30,12 @@ import io
 import operator
 import re
 import sys
-from dataclasses import dataclass, field
 from collections.abc import Iterator, MutableMapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from inexeval.errors import InputError
+from inexeval.records import field, record
 
 __all__ = [
     "FolJudgement",
@@ -253,7 +253,7 @@ class LazyFields(Sequence):
 # --------------------------------------------------------------------------- qrels
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class FolJudgement:
     """One (topic, article) judgement: the first line's REL_CHARS and DOC_LENGTH, the last BEP, every passage.
 
@@ -269,7 +269,7 @@ class FolJudgement:
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class FolTopic:
     """A qrels topic: ``num_rel`` relevant lines, ``rel_size`` their REL_CHARS, judgements by article id.
 
@@ -281,7 +281,7 @@ class FolTopic:
     judgements: dict[str, FolJudgement] = field(default_factory=dict)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class FolQrels:
     """Every topic that has a qrels line, in file order; ``source`` names the file.
 
@@ -293,7 +293,7 @@ class FolQrels:
     source: str
     int_problem: InputError | None = None
     #: The judgements as columns (``fol_qrels_arrays.QrelsColumns``) when read with numpy; not copied by
-    #: ``dataclasses.replace`` (a copy with other topics has none).
+    #: ``records.replace`` (a copy with other topics has none).
     columns: object = field(default=None, init=False, repr=False, compare=False)
 
 

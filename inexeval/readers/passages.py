@@ -31,13 +31,13 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Hashable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inexeval.errors import InputError
 from inexeval.model import Run
 from inexeval.readers.runs import BOM, Block, RunInput, RunReader, _RunBuilder, empty_run_warning, run_id_from_name
+from inexeval.records import record
 
 __all__ = ["PassageRun", "read_passage_run", "run_kind", "element_run_as_fol", "paused_gc", "topic_lines"]
 
@@ -48,7 +48,7 @@ _CHUNK = 1 << 16
 _ELEMENT_COLUMNS = 7
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PassageRun(Run):
     """A run of a FOL task: ``topics`` maps each topic of the run to the indices of its lines in
     ``fol.lines`` (file order); ``fol`` is what the kernel scores."""

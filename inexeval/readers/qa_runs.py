@@ -25,11 +25,11 @@ line refuses the run (InputError with file and line).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from inexeval.errors import InputError
 from inexeval.model import Run
+from inexeval.records import field, record
 
 __all__ = ["Answer", "QaRunFile", "read_answer_lines", "read_qa_run", "DEFAULT_QA_MAX_RESULTS"]
 
@@ -37,7 +37,7 @@ __all__ = ["Answer", "QaRunFile", "read_answer_lines", "read_qa_run", "DEFAULT_Q
 DEFAULT_QA_MAX_RESULTS = 5
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Answer:
     """One answer of a run as read: its rank, text, line and its position after sorting."""
 
@@ -47,7 +47,7 @@ class Answer:
     position: int = 0  # 1-based, after sorting by rank then line
 
 
-@dataclass
+@record
 class QaRunFile:
     """Everything read from one QA run file."""
 

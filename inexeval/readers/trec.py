@@ -43,7 +43,6 @@ comparisons, so the padding changes no comparison.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -54,6 +53,7 @@ from inexeval.readers.bytekeys import Packing, distinct_grouped, distinct_keyed
 from inexeval.readers.trec_numbers import (
     BLOCK_ROWS, c_integer, c_number, c_reading, only_decimal_bytes, plain_decimals, plain_integers,
 )
+from inexeval.records import field, record
 
 if TYPE_CHECKING:  # (pathlib costs the drop-in 2.4 ms to import)
     from pathlib import Path
@@ -69,7 +69,7 @@ _LOW = np.array([(1 << (8 * m)) - 1 for m in range(9)], dtype=np.uint64)
 _WORD = np.dtype("<u8")
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Qrels:
     """Judgements, sorted by (qid, docno) in byte order; one row a judgement."""
 
@@ -84,7 +84,7 @@ class Qrels:
     packing: Packing | None = None  # ... and how they were made
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class TrecRun:
     """A run in file order; one row a result."""
 

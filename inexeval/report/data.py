@@ -10,10 +10,11 @@ reuses them).  Nothing here writes HTML.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
+
+from inexeval.records import field, record
 
 if TYPE_CHECKING:
     from inexeval.config.schema import Config
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from inexeval.validate import RunReport
 
 
-@dataclass
+@record
 class TaskData:
     """Everything the pages of one config show."""
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from inexeval.aggregate import natural_key
 from inexeval.ranks import lower_is_better, ranked, ranks
+from inexeval.records import record
 from inexeval.report.data import TaskData, display_path
 from inexeval.report.html import data_value, esc, esc_id, number, page, table, td, th, value_text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparing:
     """What the comparison tables use (``inexeval compare``'s options, same defaults)."""
 

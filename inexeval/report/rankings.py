@@ -30,10 +30,10 @@ current-state rule, docs/inex_eval.md §4.4, is not followed).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from inexeval.errors import ConfigError, InputError
+from inexeval.records import field, record
 
 __all__ = ["Piece", "Result", "RunRanking", "Rankings", "read_rankings", "RELEVANT", "NOT_RELEVANT",
            "UNJUDGED", "MALFORMED"]
@@ -42,7 +42,7 @@ __all__ = ["Piece", "Result", "RunRanking", "Rankings", "read_rankings", "RELEVA
 RELEVANT, NOT_RELEVANT, UNJUDGED, MALFORMED = "relevant", "not relevant", "unjudged", "malformed"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Piece:
     """One part of a result: an element (its path), a passage (``offset:length`` as written), or the
     whole of a document or answer (``where`` empty); its relevant characters of its length where the
@@ -54,7 +54,7 @@ class Piece:
     note: str = ""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Result:
     """One ranked result of a run for a topic."""
 
@@ -75,7 +75,7 @@ class Result:
         return sum(known) if known else None
 
 
-@dataclass
+@record
 class RunRanking:
     """One run: its id, its file, and its results per topic asked for (a topic it lacks is absent)."""
 
@@ -84,7 +84,7 @@ class RunRanking:
     topics: dict[str, list[Result]] = field(default_factory=dict)
 
 
-@dataclass
+@record
 class Rankings:
     """The runs asked for, with what the page says of their results."""
 

@@ -14,7 +14,6 @@ INEX element run.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ from inexeval.names import NameTable, file_component
 from inexeval.readers.answers import AnswerSet
 from inexeval.readers.fol import FolQrels
 from inexeval.readers.runs import run_id_from_name
+from inexeval.records import record
 from inexeval.tasks import DEFAULT_MAX_RESULTS, TASKS
 from inexeval.validate import answer, document, element, passage
 from inexeval.validate.report import Finding, RunReport
@@ -33,7 +33,7 @@ from inexeval.validate.task import fol_task_letter, required_task
 __all__ = ["UNIT_CHECKS", "UnitChecks", "validate_run", "validate_runs", "assessments_from"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UnitChecks:
     """How ``inexeval validate`` checks the runs of one result unit (``Task.unit``)."""
 

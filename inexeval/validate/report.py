@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 
 from inexeval.errors import cut_long
 from inexeval.names import cell, one_line
+from inexeval.records import asdict, field, record
 
 __all__ = [
     "Finding",
@@ -36,7 +36,7 @@ WARNING_KINDS = (
 _MAX_LISTED = 20
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     """One thing found in a run: ``kind`` (the table of :mod:`inexeval.validate`), topic, file line, message."""
 
@@ -50,7 +50,7 @@ class Finding:
         object.__setattr__(self, "message", cut_long(self.message))
 
 
-@dataclass
+@record
 class RunReport:
     """What ``validate_run`` found in one run file.
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 class Format:
     """One output format: NAME, TEXT(evaluation, digits, per_query), the UNITS it serves (None: all),
     and whether it takes ``--digits`` (decimals of the values).  (A plain class: the command line
-    imports this table, and a dataclass costs about 1 ms to import.)"""
+    imports this table at its start.)"""
 
     __slots__ = ("name", "text", "units", "digits")
 

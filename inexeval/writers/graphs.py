@@ -13,12 +13,12 @@ one-to-one directory name (:mod:`inexeval.names`); run ids are cells in the ``.d
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from inexeval.aggregate import natural_key
 from inexeval.names import NameTable, cell
+from inexeval.records import record
 from inexeval.writers.files import atomic_write, fmt
 
 #: the colours of both writers: Okabe and Ito's colour-blind-safe palette (its yellow left out: too pale
@@ -53,7 +53,7 @@ def gp_style(i: int) -> str:
             f"pointtype {GP_POINTTYPES[i % len(GP_POINTTYPES)]}")
 
 
-@dataclass
+@record
 class Curve:
     """One graph: x values and one y series per run (None where undefined), with the axes the
     measure declares (measures.registry.Curve)."""
@@ -122,7 +122,7 @@ Y_TOP = 1.05
 LOG_TICKS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Axes:
     """The axes both writers draw a curve on (docs/decisions.md: readable graph axes)."""
 

@@ -87,7 +87,7 @@ def _render_intervals(task: str, setting: str, results: Sequence[RunResult], col
                       per_topic: bool, fmt: str, intervals: dict, symmetric: bool,
                       counts: frozenset[str] = frozenset()) -> str:
     """:func:`render` with each mean's confidence interval (docs/measures.md §12.1)."""
-    from dataclasses import replace
+    from inexeval.records import replace
 
     from inexeval.compare.intervals import interval_text
 

@@ -91,7 +91,7 @@ def format_evaluation(ev, digits: int | None = None, *, per_query: bool = False)
 def _trec_default_set(ev) -> list[RunResult]:
     """The measures of a ``trec`` evaluation in trec_eval's printing order; without METRICS,
     trec_eval's own default set, not inexeval's larger default (docs/measures.md §8.5)."""
-    from dataclasses import replace
+    from inexeval.records import replace
 
     from inexeval.measures.classic import STRATEGIES, printing_order
     from inexeval.measures.trec_catalogue import trec_eval_set

@@ -262,7 +262,7 @@ def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
     topic the run lacks, without -c: trec_eval says so before it computes anything.  Otherwise the
     measures before the wrong one, in trec_eval's order, are computed on that topic first, and one
     of them may stop first (a docno twice); then WRONG."""
-    import dataclasses
+    from inexeval.records import replace
 
     import numpy as np
 
@@ -278,7 +278,7 @@ def _format_stop(rel_info, run: RawRun, opts: Options, selected: list[Selected],
         return not_found(first)
     before = selected[:wrong_format_at(selected, opts.rel_format)]
     if any(s.measure.kind != "special" for s in before):
-        one = dataclasses.replace(opts, debug_query=first.decode("utf-8", "surrogateescape"), query=False)
+        one = replace(opts, debug_query=first.decode("utf-8", "surrogateescape"), query=False)
         stop = _evaluate(rel_info, run, one, before).stop
         if stop is not None:
             return stop

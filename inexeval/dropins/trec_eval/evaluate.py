@@ -11,7 +11,6 @@ program (status 4) unless ``-c`` is given, and so does a document twice in the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +20,7 @@ from inexeval.measures.classic_engine import BOGUS_DOCNO, Column
 from inexeval.measures.classic_join import as_written as _as_written
 from inexeval.measures.classic_join import maybe_twice as _maybe_twice
 from inexeval.readers.bytekeys import block_starts, dense_rank, distinct_grouped, order_codes
+from inexeval.records import record
 
 __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_codes", "first_measure",
            "drop_unjudged", "wrong_format", "wrong_format_at", "not_found", "specs_of", "score_ranking",
@@ -30,7 +30,7 @@ __all__ = ["Column", "Evaluation", "evaluate_qrels", "prepare_topics", "topic_co
 _KEY_LIMIT = 2**62
 
 
-@dataclass
+@record
 class Evaluation:
     """What the rel format's evaluator returns: topics evaluated, one column per label (the classic
     engine's :class:`~inexeval.measures.classic_engine.Column`), and the error that stopped it

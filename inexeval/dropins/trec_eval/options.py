@@ -18,11 +18,11 @@ Errors are :class:`TrecEvalExit` carrying trec_eval's message and exit status.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from inexeval.measures.classic_base import glibc_msort
 from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, measure_labels
 from inexeval.readers.trec_numbers import atof, atol
+from inexeval.records import field, record
 
 __all__ = ["VERSION", "USAGE", "NUMBERS_OF", "TrecEvalExit", "Options", "parse_args", "atol", "atof", "Selected",
            "mark_measures", "select_measures"]
@@ -71,7 +71,7 @@ def _takes_value(letter: str) -> bool | None:
     return _SHORT[i + 1 : i + 2] == ":"
 
 
-@dataclass
+@record
 class Options:
     """trec_eval's settings after the command line (its ``EPI``)."""
 
@@ -196,7 +196,7 @@ def _apply(opts: Options, letter: str, value: str | None) -> None:
 # ------------------------------------------------------------------ measures ----
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Selected:
     """A measure to compute: its catalogue row and the labels it prints (with their cut-off values)."""
 

@@ -29,15 +29,15 @@ counts, as trec_eval defines them (docs/trec-eval.md §4 gives each).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
 from inexeval.dropins.trec_eval.read import RawRun, qrels_lines
+from inexeval.records import record
 
 
-@dataclass
+@record
 class Prefs:
     """Preference lines in file order: topic, group, sub-group, docno (bytes arrays) and level."""
 
@@ -62,7 +62,7 @@ def read_prefs(data: bytes, path: str, fmt: str) -> Prefs:
     return Prefs(*cols, np.array([atof(x.decode("latin-1")) for x in level], dtype=np.float64))
 
 
-@dataclass
+@record
 class GroupCounts:
     """One judgement group's preference counts (trec_eval's JG)."""
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 
 import numpy as np
 
 from inexeval.readers import trec as _trec
 from inexeval.dropins.trec_eval.options import TrecEvalExit, atof, atol
+from inexeval.records import record
 
 _BLANK_LINE = re.compile(rb"(?:^|\n)[ \t\v\f\r]*(?:\n|\Z)")
 #: Bytes that do not make a line non-blank: the blank line's white space above, and the newline.
@@ -86,7 +86,7 @@ def _malformed(label: str, n: int, path: str) -> TrecEvalExit:
 # ------------------------------------------------------------------ qrels ----
 
 
-@dataclass
+@record
 class RawQrels:
     """Qrels rows in file order: topic, docno (bytes arrays) and judgement."""
 
@@ -149,7 +149,7 @@ def read_qrels(data: bytes, path: str, label: str = "get_qrels", group: bool = F
 # ------------------------------------------------------------------ runs ----
 
 
-@dataclass
+@record
 class RawRun:
     """Run rows in file order, and the run id (the last line's)."""
 
