@@ -181,13 +181,13 @@ def _process(cls: type, frozen: bool, eq: bool, slots: bool) -> type:
     setattr(cls, _FIELDS, every)
     setattr(cls, "__record_frozen__", frozen)
     own = cls.__dict__
+    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)  # (before __eq__ is added)
     ordered = list(every.values())
     _set_new(cls, "__init__", _init(cls, ordered, frozen))
     _set_new(cls, "__repr__", _repr(tuple(f.name for f in ordered if f.repr)))
     compared = tuple(f.name for f in ordered if f.compare)
     if eq:
         _set_new(cls, "__eq__", _eq(compared))
-    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     if eq and not explicit_hash:
         cls.__hash__ = _hash(compared) if frozen else None  # type: ignore[method-assign,assignment]
     if frozen:

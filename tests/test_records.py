@@ -178,6 +178,9 @@ def test_methods_the_class_writes_are_kept_as_dataclasses():
     for case in ("plain", "frozen"):
         a, b = make("dataclasses", case, body)(1, 2), make("records", case, body)(1, 2)
         assert repr(a) == repr(b) == "mine" and (a == 3) == (b == 3) is True and hash(a) == hash(b) == 5
+    unhashable = {"__hash__": None}  # set by the class itself: kept
+    assert outcome(hash, make("dataclasses", "frozen", unhashable)(1, 2))[0] == \
+           outcome(hash, make("records", "frozen", unhashable)(1, 2))[0] == "TypeError"
     eq_only = {"__eq__": lambda self, other: True}  # (Python sets __hash__ = None beside it)
     assert outcome(hash, make("dataclasses", "frozen", eq_only)(1, 2))[0] == \
            outcome(hash, make("records", "frozen", eq_only)(1, 2))[0] == "ok"
