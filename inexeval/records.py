@@ -20,6 +20,12 @@ the same behaviour for what inexeval uses (tests/test_records.py checks it again
 - :func:`fields`, :func:`replace`, :func:`asdict` and :func:`is_record`, as ``dataclasses.fields``,
   ``replace``, ``asdict`` and ``is_dataclass``.
 
+Where Python's versions differ, records behave as 3.11's dataclasses: a slots class holds only the
+slots its bases do not (3.10 repeated them), ``replace`` given a field ``__init__`` does not take
+raises a ValueError (3.13: a TypeError), and a frozen slots instance refuses any attribute with
+:class:`FrozenInstanceError` (3.11's dataclasses raise a TypeError from ``super()`` there).  The
+tests pass on 3.10–3.13.
+
 Not supported (inexeval has none): ``ClassVar`` and ``InitVar`` annotations, ``kw_only``, ``order``,
 ``unsafe_hash``.  ``__init__`` takes its arguments as ``*args, **kwargs`` and binds them itself; the
 errors for missing, unexpected or repeated arguments say what Python's would.

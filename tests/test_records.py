@@ -153,6 +153,8 @@ def test_replace_and_asdict_as_dataclasses(case):
     assert state(dataclasses.replace(a)) == state(records.replace(b))
     for name in [f.name for f in dataclasses.fields(dc)] + ["zzz"]:
         d, r = outcome(dataclasses.replace, a, **{name: 7}), outcome(records.replace, b, **{name: 7})
+        if d[0] == "TypeError" and "init=False" in d[1]:  # Python 3.13's dataclasses; 3.10-3.12 (and records):
+            d = ("ValueError", d[1])  # a ValueError
         assert d[0] == r[0], (name, d, r)
         if d[0] == "ok":
             assert state(d[1]) == state(r[1])
@@ -201,7 +203,9 @@ def test_slots_inheritance_as_dataclasses():
         sub = decorate(slots=True)(type("Sub", (base,), {"__annotations__": {"c": "int"}, "c": 0,
                                                         "__module__": __name__}))
         x = sub(1)
-        assert (x.a, x.b, x.c) == (1, [], 0) and sub.__slots__ == ("c",) and not hasattr(x, "__dict__")
+        assert (x.a, x.b, x.c) == (1, [], 0) and not hasattr(x, "__dict__")
+        # only the slot the base does not hold (Python 3.10's dataclasses made all three again)
+        assert sub.__slots__ == ("c",) or (lib is dataclasses and sys.version_info < (3, 11))
         assert [f.name for f in lib.fields(sub)] == ["a", "b", "c"]
         assert repr(x).endswith("Sub(a=1, b=[], c=0)")
 
