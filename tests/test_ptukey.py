@@ -202,3 +202,37 @@ def test_properties():
     for bad in ((1, 10), (2.5 - 1, 10), (3, 0), (3, -1), (3, math.nan)):
         with pytest.raises(ValueError):
             ptukey.cdf(1.0, *bad)
+
+
+def test_log_ndtr_off_by_an_ulp_gives_no_nan(monkeypatch):
+    """scipy 1.15's log_ndtr is not monotone to the last bit: at z = −1 and w = 1.15e-16 (a q near 0,
+    the outer grid's smallest s), log Φ(z − w) came out an ulp above log Φ(z), so r = Φ(z − w)/Φ(z) > 1
+    and log1p(−r) was NaN, and with it a Tukey p value (``inexeval compare`` with scipy 1.15, the last
+    release for Python 3.10).  The same error made here with scipy's own function, log Φ(z − w) nudged
+    up an ulp: the values stay finite and within 1e-12 of the exact ones."""
+    q = np.concatenate(([2e-15, 1e-14, 1e-13, 1e-12], np.linspace(0.05, 8.0, 60)))  # w = q·s down to 1e-16
+    exact_c, exact_s = ptukey.cdf(q, 4, 12), ptukey.sf(q, 4, 12)
+    real = ptukey.special.log_ndtr
+
+    class NudgedSpecial:
+        calls = 0
+
+        def log_ndtr(self, x):
+            out = np.asarray(real(x), dtype=float)
+            NudgedSpecial.calls += 1
+            if NudgedSpecial.calls > 1:  # (the grid's log Φ(z) is cached: nudge log Φ(z − w) only)
+                out = np.nextafter(out, np.inf)
+            return out
+
+        def __getattr__(self, name):
+            return getattr(ptukey.special, name)
+
+    ptukey._z_grid.cache_clear()
+    monkeypatch.setattr(ptukey, "special", NudgedSpecial())
+    try:
+        c, s = ptukey.cdf(q, 4, 12), ptukey.sf(q, 4, 12)
+    finally:
+        ptukey._z_grid.cache_clear()
+    assert NudgedSpecial.calls > 1
+    assert np.isfinite(c).all() and np.isfinite(s).all()
+    assert np.abs(c - exact_c).max() <= 1e-12 and np.abs(s - exact_s).max() <= 1e-12

@@ -92,9 +92,10 @@ def _range_cdf_sf(w: np.ndarray, k: float, scale: float = 1.0) -> tuple[np.ndarr
     rows = max(1, _BLOCK // z.size)
     for start in range(0, w.size, rows):
         ww = w[start:start + rows, None]
-        # log1p(−r), r = Φ(z − w)/Φ(z): log(D/Φ(z)) with D = Φ(z) − Φ(z − w)
+        # log1p(−r), r = Φ(z − w)/Φ(z): log(D/Φ(z)) with D = Φ(z) − Φ(z − w); log r ≤ 0 as w ≥ 0, kept
+        # so where log Φ is off by an ulp (scipy 1.15's log_ndtr: r = 1 + 2e-16 made NaN of the p value)
         with np.errstate(divide="ignore"):
-            log_ratio = np.log1p(-np.exp(special.log_ndtr(z - ww) - log_cdf))
+            log_ratio = np.log1p(-np.exp(np.minimum(special.log_ndtr(z - ww) - log_cdf, 0.0)))
         e = (k - 1.0) * log_ratio
         cdf[start:start + rows] = np.exp(e) @ a
         sf[start:start + rows] = -np.expm1(e) @ a
