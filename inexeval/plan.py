@@ -7,7 +7,6 @@ read it instead of resolving each of these from the config again.
 
 from __future__ import annotations
 
-
 from inexeval.config.schema import PARAM_DEFAULTS, Config
 from inexeval.errors import ConfigError
 from inexeval.measures import registry

@@ -15,7 +15,6 @@ writer) and ``relstring``/``relstring_k`` (a string per topic).
 
 from __future__ import annotations
 
-
 from inexeval.readers.trec_numbers import atof, atol  # C's, as trec_eval reads cut-offs
 from inexeval.records import record
 

@@ -11,7 +11,6 @@ program (status 4) unless ``-c`` is given, and so does a document twice in the r
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof

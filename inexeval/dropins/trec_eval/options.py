@@ -18,7 +18,6 @@ Errors are :class:`TrecEvalExit` carrying trec_eval's message and exit status.
 
 from __future__ import annotations
 
-
 from inexeval.measures.classic_base import glibc_msort
 from inexeval.measures.trec_catalogue import BY_NAME, CATALOGUE, NICKNAMES, TrecMeasure, measure_labels
 from inexeval.readers.trec_numbers import atof, atol

@@ -29,7 +29,6 @@ counts, as trec_eval defines them (docs/trec-eval.md §4 gives each).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from inexeval.dropins.trec_eval.options import Options, Selected, TrecEvalExit, atof
