@@ -99,7 +99,7 @@ def generate(topics: int, results: int, runs: int, seed: int = 20240601) -> tupl
                         f"{401 + t} Q0 D{t}-{x} {k + 1} {s} run{i:02d}\n"
                         for k, (x, s) in enumerate(zip(docs.tolist(), scores.tolist()))
                     ))
-        prop.write_text(f"TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs/\nRESULTS_DIR: results\n")
+        prop.write_text("TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs/\nRESULTS_DIR: results\n")
     return qrels, run_paths
 
 
@@ -196,7 +196,6 @@ def whole_process(qrels: Path, runs: list[Path], jobs: int, repeat: int, label: 
     results = d / "results"
     pytrec = d / "pytrec_whole.py"
     pytrec.write_text(PYTREC_SCRIPT)
-    rows = []
     # alternate the commands, so that a change of load hits all of them alike
     cmds = {
         "pytrec_eval": [sys.executable, str(pytrec), str(qrels), *map(str, runs)],

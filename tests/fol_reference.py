@@ -179,7 +179,7 @@ def reference(qrels, lines, task, complete=False, n=500, beta=0.25, irr=300):
                 size = 0
                 if not unknown:
                     size = len(novel)
-                    run_start = None
+                    run_start = last = None  # (last is read only once run_start is set)
                     for p in sorted(novel) + [None]:
                         if run_start is not None and (p is None or p != last + 1):
                             rel += _rel(run_start, last + 1, j["spans"])

@@ -36,7 +36,7 @@ import inexeval.config.values as config_module
 from inexeval.cli.command import main
 from inexeval.config import MAX_RANK, InputFile, load_config
 from inexeval.errors import ConfigErrors, EmptySelection, InexevalError, InputError, InvalidPath
-from inexeval.paths import is_ancestor, normalise_path
+from inexeval.paths import normalise_path
 from inexeval.readers.assessments import load_assessments
 from inexeval.readers.runs import read_run
 from inexeval.validate import RunReport, format_reports, validate_run

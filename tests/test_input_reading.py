@@ -437,7 +437,7 @@ def test_an_empty_run_is_warned_about_and_keeps_the_table_at_4_decimals(tmp_path
 @pytest.mark.parametrize("text", [b"", b"# only a comment\n\n"])
 def test_an_empty_trec_run_is_a_warning_as_for_inex(tmp_path, text):
     """It was an error (exit 1) where INEX and FOL runs were scored as retrieving nothing, with a warning."""
-    qrels = _write(tmp_path / "qrels.txt", b"1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n")
+    _write(tmp_path / "qrels.txt", b"1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n")
     _write(tmp_path / "runs" / "empty.run", text)
     _write(tmp_path / "runs" / "r.run", b"1 Q0 d2 1 2.0 r\n1 Q0 d1 2 1.0 r\n2 Q0 d3 1 1.0 r\n")
     cfg = _write(tmp_path / "t.prop", b"TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\n"

@@ -117,7 +117,7 @@ def test_png_legends_and_renames_are_reported(tmp_path):
     cfg = write_inex(tmp_path, ["a/b", "a_b", "$\\frac$", "_under", "007"], ["../x"])
     res = CliRunner().invoke(main, ["-config", str(cfg), "-q", "-png", "--topic-graphs"])
     assert res.exit_code == 0, res.output
-    assert f"r0.xml:2: run id 'a/b' written as 'a_b'" in res.stderr  # line 2: <inex-submission run-id=...>
+    assert "r0.xml:2: run id 'a/b' written as 'a_b'" in res.stderr  # line 2: <inex-submission run-id=...>
     assert f"r1.xml:2: run id 'a_b' written as 'a_b~{id_hash('a_b')}', as run id 'a/b' (" in res.stderr
     assert "topic '../x': its graphs are written to topics/_.._x" in res.stderr
     assert (tmp_path / "out" / "CO.Thorough" / "graphs" / "topics" / "_.._x" / "ep-gr_gen_off.png").exists()
@@ -145,7 +145,7 @@ def test_trec_runs_with_one_tag(tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "qrels").write_text("1 0 d1 1\n1 0 d2 0\n")
     for name in ("a", "b"):
-        (tmp_path / "runs" / name).write_text(f"1 Q0 d1 1 2.0 tag\n1 Q0 d2 2 1.0 tag\n")
+        (tmp_path / "runs" / name).write_text("1 Q0 d1 1 2.0 tag\n1 Q0 d2 2 1.0 tag\n")
     (tmp_path / "c.prop").write_text("TASK: trec\nMETRICS: map\nASSESSMENTS_DIR: qrels\nSUBMISSIONRUNS_DIR: runs/\n"
                                      "RESULTS_DIR: out\n")
     res = CliRunner().invoke(main, ["-config", str(tmp_path / "c.prop"), "--format", "tsv"])

@@ -472,7 +472,6 @@ def qa_case(seed: int, tmp_path: Path) -> Case:
     """Random answer data (a question whose synsets all have gain 0: nothing relevant; a NIL question;
     synsets of letter and numeric levels) and runs with repeats, NIL, wrong answers, case variants,
     tied and gapped ranks, read as inexeval reads them."""
-    from inexeval.inputs import RecallBase as _RB  # noqa: F401 (the case builds its own)
     from inexeval.measures.qa import gains_of, match_key
     from inexeval.readers.answers import read_answer_files
     from inexeval.readers.qa_runs import read_qa_run

@@ -156,7 +156,7 @@ def test_headline_without_groups_is_still_best_first_with_margins(tmp_path):
             text += "".join(f"{topic} Q0 {d} {i} {10 - i} {run}\n" for i, d in enumerate(docs, 1))
         (runs / f"{run}.txt").write_text(text)
     config = tmp_path / "t.prop"
-    config.write_text(f"TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: out\n"
+    config.write_text("TASK: trec\nASSESSMENTS_DIR: qrels.txt\nSUBMISSIONRUNS_DIR: runs\nRESULTS_DIR: out\n"
                       "METRICS: map\nHEADLINE: map\n")
     code, _, err = _run("report", "-config", config, "--html", tmp_path / "site", "--quiet")
     assert code == 0, err

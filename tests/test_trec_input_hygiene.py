@@ -84,7 +84,7 @@ def long_workload(long_len: int, rows: int = 400):
     also repeated (a duplicate)."""
     long_doc = "L" + "x" * (long_len - 2) + "z"
     q = [f"q1 0 {long_doc} 2", "q1 0 M1 1", "q1 0 A0 0"] + [f"q2 0 D{i} {i % 3}" for i in range(0, rows, 7)]
-    r = [f"q1 Q0 M1 1 5.0 r", f"q1 Q0 {long_doc} 2 5.0 r", "q1 Q0 A0 3 4.0 r", f"q1 Q0 {long_doc} 4 1.0 r"]
+    r = ["q1 Q0 M1 1 5.0 r", f"q1 Q0 {long_doc} 2 5.0 r", "q1 Q0 A0 3 4.0 r", f"q1 Q0 {long_doc} 4 1.0 r"]
     r += [f"q2 Q0 D{i} {i + 1} {(i * 37) % 11}.5 r" for i in range(rows)]
     return long_doc, ("\n".join(q) + "\n").encode(), ("\n".join(r) + "\n").encode()
 

@@ -40,7 +40,7 @@ def drop_in(argv: list[str]) -> tuple[int, str]:
 
 def config_output(tmp_path: Path, qrels: Path, run: Path, keys: dict[str, str], flags: list[str]) -> str:
     cfg = tmp_path / "c.prop"
-    lines = [f"TASK: trec", f"ASSESSMENTS_DIR: {qrels}", f"SUBMISSIONRUNS_DIR: {run}",
+    lines = ["TASK: trec", f"ASSESSMENTS_DIR: {qrels}", f"SUBMISSIONRUNS_DIR: {run}",
              f"RESULTS_DIR: {tmp_path / 'results'}"] + [f"{k}: {v}" for k, v in keys.items()]
     cfg.write_text("\n".join(lines) + "\n")
     res = CliRunner().invoke(cli_main, ["-config", str(cfg), "--format", "trec_eval", "--digits", "4", "--quiet",
