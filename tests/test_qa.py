@@ -16,6 +16,7 @@ from pyNTCIREVAL.metrics import QMeasure
 
 import inexeval
 from inexeval.cli.command import main
+from inexeval.errors import InputError
 from inexeval.qa import marking
 from inexeval.measures.qa import DEFAULT_GAINS, gains_of, mark, match_table, qa_values
 from inexeval.readers.answers import AnswerString, Question, Synset, parse_level, read_answer_files
@@ -429,10 +430,19 @@ def test_marking_lists_the_dropped_answers(tmp_path):
         ("Ringo", "B", "first answer of synset 4"), ("John Lennon", "-", "dropped: beyond MAX_RESULTS=1")]
 
 
-def _left_out_by_evaluation(ans: Path, run: Path, mode: str) -> set[str]:
-    """The questions an evaluation leaves out for errors of the answer file (from its problems)."""
-    res = inexeval.evaluate({"TASK": "qa", "ASSESSMENTS_DIR": str(ans), "SUBMISSIONRUNS_DIR": str(run),
-                             "ANSWER_MATCH": mode})
+def _left_out_by_evaluation(ans: Path, run: Path, mode: str, questions: set[str] | None = None) -> set[str]:
+    """The questions an evaluation leaves out for errors of the answer file (from its problems).  When it
+    leaves out every question (QUESTIONS: those of the file) there is nothing to evaluate: it stops with
+    an input error that lists what it skipped, from which they are read."""
+    try:
+        res = inexeval.evaluate({"TASK": "qa", "ASSESSMENTS_DIR": str(ans), "SUBMISSIONRUNS_DIR": str(run),
+                                 "ANSWER_MATCH": mode})
+    except InputError as e:
+        assert questions is not None and str(e).startswith("no assessed topic selected from "), e
+        skipped = str(e).split("; skipped: ")[1:]
+        left = {_left_out_question(p) for p in skipped if p.endswith("left out")}
+        assert left == questions, (left, questions, str(e))
+        return left
     return {_left_out_question(p.message) for p in res.problems if p.message.endswith("left out")}
 
 
@@ -446,9 +456,16 @@ def _left_out_question(message: str) -> str:
 
 
 def _left_out_by_validate(ans: Path, run: Path, mode: str) -> tuple[int, set[str], str]:
+    """Validate's status, the questions it lists as left out, and its output.  When it leaves out every
+    question, the error that stops it lists them."""
     res = CliRunner().invoke(main, ["validate", "--task", "qa", "--answer-match", mode,
                                     "--assessments", str(ans), str(run)])
     left = {_left_out_question(ln) for ln in res.output.splitlines() if ": left_out_question: " in ln}
+    stopped = f"inexeval: error: {ans}: no question is left to check the runs against: every one has a problem"
+    if stopped in res.output:
+        assert not left, res.output
+        error = next(ln for ln in res.output.splitlines() if ln.startswith(stopped))
+        left = {_left_out_question(p) for p in error.split("; skipped: ")[1:] if p.endswith("left out")}
     return res.exit_code, left, res.output
 
 
@@ -472,10 +489,32 @@ def test_answer_match_option_is_for_qa_only(tmp_path):
     assert res.exit_code == 2 and "--answer-match applies to qa runs only" in res.output
 
 
+def test_every_question_left_out_validate_lists_them_and_evaluation_stops(tmp_path):
+    """Nothing left to check or evaluate: validate and evaluation each stop with an input error naming
+    the answer file and every question left out, with its line (validate named only the first)."""
+    ans = tmp_path / "a.tsv"
+    ans.write_text("Q1\t1\tZ\tParis\nQ2\t1\tS\tNIL\nQ2\t1\tS\tRome\n")
+    run = write_run(tmp_path / "r.tsv", [("Q1", 1, "Paris"), ("Q2", 1, "Rome")], tag="r")
+    status, left, out = _left_out_by_validate(ans, run, "normalised")
+    assert status == 1 and left == {"Q1", "Q2"}, out
+    assert (f"inexeval: error: {ans}: no question is left to check the runs against: every one has a problem; "
+            f"skipped: {ans}:1: level 'Z' is not S, A, B or a positive number; question Q1 left out; skipped: "
+            f"{ans}:2: NIL beside 1 other answer string(s) of question Q2: a NIL question has one synset holding "
+            "only NIL; question Q2 left out") in out
+    with pytest.raises(InputError) as e:
+        inexeval.evaluate({"TASK": "qa", "ASSESSMENTS_DIR": str(ans), "SUBMISSIONRUNS_DIR": str(run)})
+    message = str(e.value)
+    assert message.startswith(f"no assessed topic selected from {ans} "), message
+    assert f"skipped: {ans}:1: level 'Z' is not S, A, B or a positive number; question Q1 left out" in message
+    assert f"skipped: {ans}:2: NIL beside 1 other answer string(s) of question Q2" in message
+    assert _left_out_by_evaluation(ans, run, "normalised", {"Q1", "Q2"}) == {"Q1", "Q2"}
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_validate_and_evaluation_leave_out_the_same_questions(tmp_path, seed):
     """Random answer files (case, width and space variants across and within synsets, malformed lines,
-    NIL beside answers): the questions validate lists as left out are those evaluation leaves out."""
+    NIL beside answers): the questions validate lists as left out are those evaluation leaves out
+    (every one of them for some seeds, 100003 of a longer campaign: evaluation stops then)."""
     rng = random.Random(seed)
     variants = ["Paris", "paris", "PARIS", " Paris ", "Par is", "Ｐａｒｉｓ", "Rome", "rome", "Oslo", "NIL"]
     lines, qids = [], [f"Q{i}" for i in range(1, 7)]
@@ -490,5 +529,5 @@ def test_validate_and_evaluation_leave_out_the_same_questions(tmp_path, seed):
     run = write_run(tmp_path / "r.tsv", [(q, 1, "Paris") for q in qids], tag="r")
     for mode in ("normalised", "exact"):
         status, left, out = _left_out_by_validate(ans, run, mode)
-        assert left == _left_out_by_evaluation(ans, run, mode), out
+        assert left == _left_out_by_evaluation(ans, run, mode, {line.split("\t")[0] for line in lines}), out
         assert status == (1 if left else 0), out

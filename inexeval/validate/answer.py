@@ -93,7 +93,8 @@ def validate_qa_run(path: str | Path, task: str, data: AnswerSet | None, max_res
 def read_answer_assessments(path: str | Path, source: str, answer_match: str = "normalised") -> AnswerSet:
     """The answer files under ``path`` (file, directory or glob, docs/config.md) as evaluation reads
     them with ANSWER_MATCH ``answer_match``: the questions it leaves out are in ``problems`` (each
-    run's report lists them); when no question is left at all, the first problem is raised."""
+    run's report lists them); when no question is left at all, an input error lists every problem,
+    as evaluation's does (:func:`inexeval.engine._require_topics`)."""
     from inexeval.measures.qa import DEFAULT_GAINS, leave_out_clashes
     from inexeval.readers.answers import read_answer_files
 
@@ -103,7 +104,8 @@ def read_answer_assessments(path: str | Path, source: str, answer_match: str = "
                             for f in files if f.problem is not None]
     leave_out_clashes(answers, answer_match, dict(DEFAULT_GAINS))
     if answers.problems and not answers.questions:
-        raise answers.problems[0]
+        raise InputError("no question is left to check the runs against: every one has a problem"
+                         + "".join(f"; skipped: {p}" for p in answers.problems), _shown(path))
     return answers
 
 
