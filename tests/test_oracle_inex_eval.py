@@ -460,7 +460,7 @@ def test_config_format_inex_eval_is_the_jar(jar, tmp_path, monkeypatch, task, se
             # §1.7), an input error, while --format inex_eval prints what the tool prints
             bounded = score_fol_run(qrels, read_fol_run(path), task, n=n, beta=beta, irr=irr, bounded=True)
             rejected |= bounded.death is not None
-    complete = seed == 1
+    complete = seed % 2 == 1  # (odd seeds: the same two cases here, both kinds in a longer campaign)
     cfg = tmp_path / "c.prop"
     cfg.write_text(f"TASK: {CONFIG_TASKS[task]}\nASSESSMENTS_DIR: {tmp_path / 'qrels.txt'}\n"
                    f"SUBMISSIONRUNS_DIR: {', '.join(map(str, paths))}\nRESULTS_DIR: {tmp_path / 'out'}\n"

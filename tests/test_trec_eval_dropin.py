@@ -221,6 +221,30 @@ def test_run_reading(files):
     assert status == 2 and err == f"trec_eval.get_results: Malformed line 2\ntrec_eval: Quit in file '{r}'\n"
 
 
+@pytest.mark.parametrize("results", [b"\n", b"# c\n\n  # c\n", b"\0", b"\0\n" + RUN, b"\0" + RUN, b"#c\n\0" + RUN])
+def test_a_run_without_data_lines(files, results):
+    """Blank and ``#`` lines only, or a NUL byte that starts the file or the line after them (it ends
+    the file, docs/trec-eval.md §3): no result.  trec_eval then reads a record it never filled (§7);
+    what it prints without -c is the first qrels topic "not found" (status 4), as here; with -c the
+    topics are scored on stand-in rankings, and the run id (trec_eval: leftover bytes) is empty."""
+    q, r = files(results=results)
+    status, out, err = run(["-m", "runid", "-m", "num_ret", q, r])
+    assert (status, out, err) == (4, b"", "trec_eval: result qid '1' not found in qrels\n")
+    status, out, err = run(["-c", "-m", "runid", "-m", "num_ret", "-m", "num_q", q, r])
+    assert status == 0 and err == "", err
+    assert out == b"runid                 \tall\t\nnum_q                 \tall\t3\nnum_ret               \tall\t0\n"
+
+
+@pytest.mark.parametrize("qrels", [b"\0", b"\0 0 a 1\n" + QRELS, b"\0\n" + QRELS])
+def test_qrels_whose_first_line_starts_with_nul(files, qrels):
+    """The NUL ends the file before its first line (docs/trec-eval.md §3): no judgement, so no topic to
+    evaluate (status 7).  trec_eval reads one topic it never filled there (§7)."""
+    q, r = files(qrels=qrels)
+    for extra in ([], ["-c"]):
+        status, out, err = run([*extra, "-m", "map", q, r])
+        assert (status, out, err) == (7, b"", "trec_eval: No queries with both results and relevance info\n")
+
+
 def test_unreadable_and_empty_files(files, tmp_path):
     q, r = files(results=b"")
     status, _, err = run([q, r])

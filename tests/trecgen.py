@@ -338,11 +338,13 @@ def zscores_file(rng: random.Random, topics: list[str], labels: list[str]) -> st
 
 
 def nul_places(text: str, judgements: bool) -> list[int]:
-    """The lines of TEXT (not the first) before which a NUL byte may start a line: trec_eval ends the
-    file there (docs/trec-eval.md §3).  Not a line after a ``#`` line (trec_eval reads it as data
-    without looking: past its buffer); of judgements (qrels or qrels_jg, the judgement fourth) only a
-    line before which every topic has a judgement >= 0, as the cut file must keep clear of
-    :data:`NEGATIVE_ONLY`.  Judgements are read as C's atol reads them."""
+    """The lines of TEXT before which a NUL byte may start a line: trec_eval ends the file there
+    (docs/trec-eval.md §3).  Only after the first data line (a line neither blank nor ``#``): a file
+    without one leaves trec_eval a record it never filled, with no defined output (§7).  Not a line
+    after a ``#`` line (trec_eval reads it as data without looking: past its buffer); of judgements
+    (qrels or qrels_jg, the judgement fourth) only a line before which every topic has a judgement
+    >= 0, as the cut file must keep clear of :data:`NEGATIVE_ONLY`.  Judgements are read as C's atol
+    reads them."""
     from inexeval.readers.trec_numbers import atol
 
     lines = text.split("\n")  # (only a newline ends a line for trec_eval; splitlines also cuts at \v, \f)
@@ -350,11 +352,15 @@ def nul_places(text: str, judgements: bool) -> list[int]:
         lines.pop()
     # (nor after a "#" line: trec_eval skips it and reads the next line without looking for the NUL)
     after_comment = {k + 1 for k, line in enumerate(lines) if line.lstrip(" \t\v\f\r").startswith("#")}
+    data = [k for k, line in enumerate(lines)
+            if line.strip(" \t\v\f\r") and not line.lstrip(" \t\v\f\r").startswith("#")]
+    if not data:
+        return []
     if not judgements:
-        return [k for k in range(1, len(lines)) if k not in after_comment]
+        return [k for k in range(data[0] + 1, len(lines)) if k not in after_comment]
     places, negative_only, judged = [], set(), set()
     for k, line in enumerate(lines):
-        if k and not negative_only and k not in after_comment:
+        if k > data[0] and not negative_only and k not in after_comment:
             places.append(k)
         f = line.split()
         if len(f) < 4 or line.startswith("#"):

@@ -72,9 +72,12 @@ def until_nul_line(data: bytes) -> bytes:
     string, line by line while the next byte is not NUL (``while (*ptr)`` in get_qrels.c,
     get_trec_results.c and the others), so such a line ends the file for them.  A NUL anywhere else
     makes trec_eval read past its buffer (it counts the lines only up to the first NUL), where it has
-    no defined result; that NUL is read here as any other byte, as is one that starts the file."""
+    no defined result; that NUL is read here as any other byte.  A NUL that starts the file ends it
+    before its first line: nothing is read (docs/trec-eval.md §7 says what trec_eval does then)."""
     if b"\0" not in data:
         return data
+    if data[:1] == b"\0":
+        return b""
     cut = data.find(b"\n\0")
     return data if cut < 0 else data[:cut + 1]
 
