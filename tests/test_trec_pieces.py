@@ -125,11 +125,15 @@ def test_a_nul_at_a_line_start_ends_a_run_read_in_pieces_too(trec_eval, tmp_path
     it sends the drop-in back to reading the whole file, where the rest is cut (read.until_nul_line)."""
     rng = random.Random(f"pieces-nul/{seed}")
     monkeypatch.setattr(trec_chunks, "CHUNK", rng.choice([1, 60, 300]))
-    files, _ = make_files("missing", rng)
-    lines = files["run"].splitlines(keepends=True)
-    at = rng.randrange(1, len(lines))
+    while True:  # (a place after the run's first data line, not after a "#" line: trecgen.nul_places)
+        files, _ = make_files("missing", rng)
+        places = trecgen.nul_places(files["run"], False)
+        if places:
+            break
+    lines = files["run"].split("\n")
+    at = rng.choice(places)
     lines[at] = "\0" + lines[at]
-    files["run"] = "".join(lines)
+    files["run"] = "\n".join(lines)
     trecgen.write_case(tmp_path, files)
     compare(trec_eval, ["-q", "-c", "-m", "official", "qrels", "run"], tmp_path, monkeypatch)
     assert pieces == [None]  # (read whole)
