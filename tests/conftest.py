@@ -53,6 +53,8 @@ def require_system_tool(name: str, available: bool) -> None:
 #: instead on START … START + n·SCALE − 1.  The tests keep their shares of the campaign; loops over
 #: seeds inside a test (the checks that a generator covers every shape) keep their own seeds.
 SEEDS_ENV = "INEXEVAL_SEEDS"
+#: the campaign's (START, SCALE), None without one, kept in pytest's config
+_CAMPAIGN = pytest.StashKey["tuple[int, int] | None"]()
 
 
 def campaign(spec: str) -> tuple[int, int]:
@@ -82,13 +84,13 @@ def campaign_seeds(values: object, start: int, scale: int) -> range | None:
 def pytest_configure(config):
     spec = os.environ.get(SEEDS_ENV)
     try:
-        config._inexeval_campaign = campaign(spec) if spec else None
+        config.stash[_CAMPAIGN] = campaign(spec) if spec else None
     except ValueError as e:
         raise pytest.UsageError(str(e)) from None
 
 
 def pytest_report_header(config):
-    got = getattr(config, "_inexeval_campaign", None)
+    got = config.stash.get(_CAMPAIGN, None)
     if got is not None:
         return (f"{SEEDS_ENV}: the randomised tests run on seeds from {got[0]}, {got[1]} × as many as usual "
                 "(new inputs)")
@@ -99,7 +101,7 @@ def pytest_report_header(config):
 def pytest_generate_tests(metafunc):
     """Under :data:`SEEDS_ENV`, a ``seed`` parametrization 0 … n − 1 becomes the campaign's seeds
     (before pytest applies the test's ``parametrize`` marks)."""
-    got = getattr(metafunc.config, "_inexeval_campaign", None)
+    got = metafunc.config.stash.get(_CAMPAIGN, None)
     if got is None:
         return
     marks = metafunc.definition.own_markers
