@@ -19,7 +19,9 @@ import ctypes
 import ctypes.util
 import math
 import random
+import re
 import struct
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -54,6 +56,48 @@ def libc_strtol(b: bytes) -> tuple[int, int]:
     end = ctypes.c_void_p()
     v = _LIBC.strtol(buf, ctypes.byref(end), 10)
     return v, end.value - ctypes.addressof(buf)
+
+
+#: A hexadecimal number as strtod reads it (after white space): sign, digits, fraction, binary exponent.
+_HEX = re.compile(rb"[ \t\n\v\f\r]*([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?[0-9]+))?$")
+
+
+def _half_even(x: Fraction, step: Fraction) -> Fraction:
+    q, r = divmod(x, step)
+    return (q + (2 * r > step or (2 * r == step and q % 2 == 1))) * step
+
+
+def glibc_hex_slip(text: bytes, libc: float, ours: float) -> bool:
+    """Whether LIBC and OURS, which differ, are the C library's known slip and the correct value: TEXT
+    (what strtod read) a hexadecimal number whose value is below 2^-1022 (a denormal) with more than
+    53 significant bits.  glibc (2.36 here) rounds it onto the denormal grid without its 54th bit,
+    keeping the bits below (measured on 400,000 random such numbers: every difference, and only
+    those); inexeval rounds it correctly, once (docs/trec-eval.md §7)."""
+    m = _HEX.match(text)
+    if same_double(libc, ours) or m is None or not (m.group(2) or m.group(3)):
+        return False
+    sign, whole, frac, exp = m.groups()
+    digits = (whole + (frac or b"")).decode()
+    x = Fraction(int(digits, 16)) * Fraction(2) ** (int(exp or 0) - 4 * len(frac or b""))
+    if x == 0 or x >= Fraction(2) ** -1022 or x.numerator.bit_length() - x.denominator.bit_length() < -2000:
+        return False
+    top = x.numerator.bit_length() - x.denominator.bit_length()  # 2^top <= x < 2^(top+1), within one
+    top -= Fraction(2) ** top > x
+    ulp = Fraction(2) ** (top - 52)
+    kept, rest = divmod(x, ulp)
+    if rest == 0:  # (53 bits or fewer: glibc is right)
+        return False
+    sticky = ulp / 4 if rest - ulp / 2 * (2 * rest >= ulp) != 0 else 0  # the bits below the 54th
+    neg = -1 if sign == b"-" else 1
+    grid = Fraction(2) ** -1074
+    return libc == neg * float(_half_even(kept * ulp + sticky, grid)) and ours == neg * float(_half_even(x, grid))
+
+
+def c_value(text: bytes) -> float:
+    """What strtod gives for TEXT, but the correct value where :func:`glibc_hex_slip` applies."""
+    libc, used = libc_strtod(text)
+    ours = tn.strtod(text)[0]
+    return ours if not same_double(libc, ours) and glibc_hex_slip(text[:used], libc, ours) else libc
 
 
 def same_double(a: float, b: float) -> bool:
@@ -128,12 +172,39 @@ def shapes(seed: int, n: int) -> list[bytes]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_strtod_and_atof_read_as_the_c_library_reads(seed):
-    for b in shapes(seed, 5000) + [e.encode() for e in _EDGES + _SPECIALS]:
+    for b in shapes(seed, 5000) + [e.encode() for e in _EDGES + _SPECIALS] + _GLIBC_SLIPS:
         want, used = libc_strtod(b)
         got, got_used = tn.strtod(b)
-        assert (got_used, same_double(got, want)) == (used, True), (b, got, want, got_used, used)
-        assert same_double(tn.atof(b), _LIBC.atof(b)), b
+        assert got_used == used, (b, got_used, used)
+        if not same_double(got, want):  # only the C library's known slip, where inexeval is right
+            assert glibc_hex_slip(b[:used], want, got), (b, got, want)
+            want = got
+        assert same_double(tn.atof(b), want) and same_double(_LIBC.atof(b), libc_strtod(b)[0]), b
         assert same_double(tn.atof(b.decode("latin-1")), want), b  # (the drop-in passes Latin-1 text)
+
+
+#: Hexadecimal denormals of more than 53 bits that glibc 2.36 rounds without their 54th bit (found by
+#: INEXEVAL_SEEDS=500000:20, seed 500041): correctly rounded here (:func:`glibc_hex_slip`).
+_GLIBC_SLIPS = [b"\t0x.66fcc021b2da22p-1024\xd9\xa1", b"0x33175a1987f4fbp-1076", b"-0x33175a1987f4fbp-1076"]
+
+
+def test_the_glibc_slip_is_what_is_said():
+    """The two values of each slip, worked by hand: 0x33175a1987f4fb·2^-1076 is 54 bits, in units of
+    2^-1074 it is 0x33175a1987f4fb / 4 = 0xcc5d68661fd3e + 3/4, so the correct value rounds up to
+    0x0.cc5d68661fd3fp-1022; without its 54th bit (the last 1) it is 0xcc5d68661fd3e + 1/2, a tie
+    that goes to the even 0x0.cc5d68661fd3ep-1022, glibc's."""
+    correct, slipped = float.fromhex("0x0.cc5d68661fd3fp-1022"), float.fromhex("0x0.cc5d68661fd3ep-1022")
+    assert tn.strtod(b"0x33175a1987f4fbp-1076") == (correct, 22)
+    assert glibc_hex_slip(b"0x33175a1987f4fbp-1076", slipped, correct)
+    assert glibc_hex_slip(b"-0x33175a1987f4fbp-1076", -slipped, -correct)
+    assert not glibc_hex_slip(b"0x33175a1987f4fbp-1076", correct, correct)
+    assert not glibc_hex_slip(b"0x33175a1987f4fbp-1076", slipped, slipped)
+    assert not glibc_hex_slip(b"0x19bf30086cb69p-1074", slipped, correct)  # (53 bits: no slip)
+    assert not glibc_hex_slip(b"4.4e-309", slipped, correct)  # (decimal)
+    # 0x.66fcc021b2da22·2^-1024: 55 bits, 0x19bf30086cb68 + 17/32 units: up, 0x...69; without the
+    # 54th bit (1) and with the 55th (0): + 1/2, a tie, to the even 0x...68
+    assert glibc_hex_slip(b"\t0x.66fcc021b2da22p-1024", float.fromhex("0x0.19bf30086cb68p-1022"),
+                          float.fromhex("0x0.19bf30086cb69p-1022"))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -180,13 +251,13 @@ def test_config_scores_are_what_c_reads_or_a_named_line(tmp_path, seed):
     for t in tokens:
         v, used = libc_strtod(t)
         (good if used == len(t) and math.isfinite(v) else bad).append(t)
-    assert len(good) > 500 and len(bad) > 500
+    assert len(good) > 400 and len(bad) > 400  # (about 500 of each: 488 good for seed 500024)
     rng = random.Random(seed)
     rng.shuffle(good)
     p = tmp_path / "run"
     p.write_bytes(_lines(good, b"q%d Q0 d 1 %s r\n"))
     got = read_run(p).score
-    want = np.array([libc_strtod(t)[0] for t in good])
+    want = np.array([c_value(t) for t in good])
     assert np.array_equal(got.view(np.int64), want.view(np.int64))
     for t in rng.sample(bad, 60):
         p.write_bytes(_lines(good[:30], b"q%d Q0 d 1 %s r\n") + b"q Q0 x 1 " + t + b" r\n" + b"q Q0 y 1 1 r\n")

@@ -69,8 +69,9 @@ def _text(s: str | bytes) -> str:
 def strtod(s: str | bytes) -> tuple[float, int]:
     """glibc's ``strtod(s, &end)`` in the C locale: the value and how many characters it read (0: no
     number, value 0.0).  Decimal and hexadecimal values are correctly rounded, as glibc rounds them
-    (Python's ``float`` and ``float.fromhex``); too large is ±inf, too small ±0 or a denormal; ``-nan``
-    has its sign bit set."""
+    (Python's ``float`` and ``float.fromhex``; but for a hexadecimal denormal of more than 53 bits,
+    which glibc 2.36 rounds without its 54th bit: docs/trec-eval.md §7); too large is ±inf, too small
+    ±0 or a denormal; ``-nan`` has its sign bit set."""
     t = _text(s)
     m = _STRTOD.match(t)
     if m is None:
