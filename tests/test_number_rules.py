@@ -79,7 +79,7 @@ def glibc_hex_slip(text: bytes, libc: float, ours: float) -> bool:
     sign, whole, frac, exp = m.groups()
     digits = (whole + (frac or b"")).decode()
     x = Fraction(int(digits, 16)) * Fraction(2) ** (int(exp or 0) - 4 * len(frac or b""))
-    if x == 0 or x >= Fraction(2) ** -1022 or x.numerator.bit_length() - x.denominator.bit_length() < -2000:
+    if x == 0 or x >= Fraction(2) ** -1022:
         return False
     top = x.numerator.bit_length() - x.denominator.bit_length()  # 2^top <= x < 2^(top+1), within one
     top -= Fraction(2) ** top > x
@@ -87,7 +87,7 @@ def glibc_hex_slip(text: bytes, libc: float, ours: float) -> bool:
     kept, rest = divmod(x, ulp)
     if rest == 0:  # (53 bits or fewer: glibc is right)
         return False
-    sticky = ulp / 4 if rest - ulp / 2 * (2 * rest >= ulp) != 0 else 0  # the bits below the 54th
+    sticky = ulp / 4 if rest % (ulp / 2) else 0  # the bits below the 54th (less than any grid half)
     neg = -1 if sign == b"-" else 1
     grid = Fraction(2) ** -1074
     return libc == neg * float(_half_even(kept * ulp + sticky, grid)) and ours == neg * float(_half_even(x, grid))

@@ -352,15 +352,15 @@ def nul_places(text: str, judgements: bool) -> list[int]:
         lines.pop()
     # (nor after a "#" line: trec_eval skips it and reads the next line without looking for the NUL)
     after_comment = {k + 1 for k, line in enumerate(lines) if line.lstrip(" \t\v\f\r").startswith("#")}
-    data = [k for k, line in enumerate(lines)
-            if line.strip(" \t\v\f\r") and not line.lstrip(" \t\v\f\r").startswith("#")]
-    if not data:
+    first = next((k for k, line in enumerate(lines)
+                  if line.strip(" \t\v\f\r") and not line.lstrip(" \t\v\f\r").startswith("#")), None)
+    if first is None:  # (no data line)
         return []
     if not judgements:
-        return [k for k in range(data[0] + 1, len(lines)) if k not in after_comment]
+        return [k for k in range(first + 1, len(lines)) if k not in after_comment]
     places, negative_only, judged = [], set(), set()
     for k, line in enumerate(lines):
-        if k > data[0] and not negative_only and k not in after_comment:
+        if k > first and not negative_only and k not in after_comment:
             places.append(k)
         f = line.split()
         if len(f) < 4 or line.startswith("#"):
